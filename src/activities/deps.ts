@@ -1,0 +1,24 @@
+import type { Db } from '../db/connection.js';
+import type { FileStore } from '../storage/fileStore.js';
+
+export interface CallbackSettings {
+  /** Bounds of the random pause between delivery attempts. */
+  retryMinMs: number;
+  retryMaxMs: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+}
+
+export interface ActivityDeps {
+  db: Db;
+  files: FileStore;
+  /** 32-byte service key: token lookups and the encrypted token copies. */
+  secretKey: Buffer;
+  /** Base of the result URLs given to customers, e.g. https://orders.example.com */
+  publicBaseUrl: string;
+  callbacks: CallbackSettings;
+}
+
+export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {
+  return `${publicBaseUrl}/api/v4/orders/${orderId}/files/${kind}?api_token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,10 @@
+// All activities, built from their dependencies so tests and roles can wire their own.
+import type { ActivityDeps } from './deps.js';
+import { createOrderActivities } from './orders.js';
+import { createCallbackActivities } from './callbacks.js';
+
+export type { ActivityDeps } from './deps.js';
+
+export function createActivities(deps: ActivityDeps) {
+  return { ...createOrderActivities(deps), ...createCallbackActivities(deps) };
+}

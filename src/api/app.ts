@@ -1,0 +1,30 @@
+// The Express application: body parsing for JSON, urlencoded and multipart fields, the routes,
+// and one error mapper.
+import express from 'express';
+import multer from 'multer';
+import type { ApiDeps } from './context.js';
+import { errorHandler, errorObject } from './errors.js';
+import { transcriptionsRouter } from './routes/transcriptions.js';
+import { recordsRouter } from './routes/records.js';
+import { languagesRouter } from './routes/languages.js';
+import { filesRouter } from './routes/files.js';
+import { opsRouter } from './routes/ops.js';
+
+export function createApp(deps: ApiDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '1mb' }));
+  app.use(express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use(multer({ limits: { fieldSize: 1024 * 1024, fields: 50, files: 0 } }).none());
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.use(languagesRouter());
+  app.use(transcriptionsRouter(deps));
+  app.use(filesRouter(deps));
+  app.use(recordsRouter(deps));
+  app.use(opsRouter(deps));
+  app.use((req, res) => void res.status(404).json(errorObject('', `no such endpoint: ${req.method} ${req.path}`)));
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connection.js';
+import type { FileStore } from '../storage/fileStore.js';
+import type { PriceTable } from '../domain/pricing.js';
+import type { ProbeLimits } from '../media/probe.js';
+
+/** What the HTTP layer needs; built by main.ts or by a test. */
+export interface ApiDeps {
+  db: Db;
+  files: FileStore;
+  temporal: Client;
+  taskQueue: string;
+  secretKey: Buffer;
+  opsToken: string;
+  publicBaseUrl: string;
+  priceTable: PriceTable;
+  media: ProbeLimits;
+  qualityCheck: { probability: number; windowMs: number };
+  log: (message: string, meta: object) => void;
+}

@@ -1,0 +1,23 @@
+// Live order placement: Update-with-Start of the order workflow, whose update charges the wallet.
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { orderWorkflow } from '../workflows/order.js';
+import { orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTES, type OrderWorkflowInput, type PlacedOrder } from '../workflows/messages.js';
+
+export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput): Promise<PlacedOrder> {
+  const { order } = input;
+  const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
+    workflowId: orderWorkflowId(order.id),
+    taskQueue,
+    args: [input],
+    // Order ids come from a database sequence: an existing workflow with the id is a fault.
+    workflowIdConflictPolicy: 'FAIL',
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.orderId, value: order.id },
+      { key: SEARCH_ATTRIBUTES.accountId, value: order.accountId },
+      { key: SEARCH_ATTRIBUTES.product, value: order.product },
+      { key: SEARCH_ATTRIBUTES.mode, value: 'live' },
+      { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
+    ],
+  });
+  return client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start });
+}

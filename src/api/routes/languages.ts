@@ -1,0 +1,19 @@
+// Operation 11: supported languages per product, straight from the catalog.
+import { Router } from 'express';
+import { z } from 'zod';
+import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../domain/catalog.js';
+
+const query = z.object({
+  product: z.enum(LANGUAGE_LISTED_PRODUCTS as [string, ...string[]], {
+    error: (iss) => `must be one of ${LANGUAGE_LISTED_PRODUCTS.join(', ')}, got ${JSON.stringify(iss.input)}`,
+  }).optional(),
+});
+
+export function languagesRouter(): Router {
+  const router = Router();
+  router.get('/api/v4/languages', (req, res) => {
+    const { product } = query.parse(req.query);
+    res.set('Cache-Control', 'public, max-age=3600').json(languagesByProduct(product as never));
+  });
+  return router;
+}

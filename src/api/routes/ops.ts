@@ -1,0 +1,132 @@
+// Worker tooling over HTTP (used by the order-ops CLI). Guarded by the operator token.
+// Files travel by claim-check: uploaded once into the file store, then named by key in updates.
+import express, { Router, type RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.js';
+import { ApiError } from '../errors.js';
+import { booleanParam, httpUrl } from '../orderSchema.js';
+import { parseOrderId } from './records.js';
+import { AccountNotFoundError, createAccount, topUpWallet } from '../../db/accounts.js';
+import { getOrder, pendingOrders } from '../../db/orders.js';
+import { RESULT_KINDS, isProductKey } from '../../domain/catalog.js';
+import { centsToUsd, usdToCents } from '../../domain/pricing.js';
+import { formatUtc } from '../../domain/time.js';
+import { cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate } from '../../workflows/messages.js';
+
+const usd = z.coerce.number({ error: 'must be an amount in USD' }).nonnegative('must not be negative').transform((v, ctx) => {
+  try {
+    return usdToCents(v);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a whole number of cents' });
+    return z.NEVER;
+  }
+});
+
+const newAccount = z.strictObject({
+  name: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
+  balance: usd.optional(),
+  created_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  callback_url: httpUrl.optional(),
+  canceled_callbacks: booleanParam.optional(),
+});
+const topUp = z.strictObject({ amount: usd.refine((c) => c > 0, 'must be positive') });
+const resultFile = z.strictObject({
+  kind: z.enum(RESULT_KINDS as [string, ...string[]], { error: `must be one of ${RESULT_KINDS.join(', ')}` }),
+  key: z.string().regex(/^[0-9a-f]{64}$/, 'must be a file key from PUT /ops/files'),
+  file_name: z.string().min(1).max(255),
+});
+const filesBody = z.strictObject({ files: z.array(resultFile).min(1, 'needs at least one file') });
+const refundBody = z.strictObject({ reason: z.string().max(1000).optional() });
+const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObject({ fix: z.array(resultFile).min(1) })], { error: 'send {"pass": true} or {"fix": [files]}' });
+
+const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ kind: f.kind, blobKey: f.key, fileName: f.file_name }));
+
+function requireOperator(opsToken: string): RequestHandler {
+  const expected = Buffer.from(opsToken);
+  return (req, _res, next) => {
+    const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('operator token missing or invalid', 401);
+    next();
+  };
+}
+
+export function opsRouter(deps: ApiDeps): Router {
+  const router = Router();
+  router.use('/ops', requireOperator(deps.opsToken));
+
+  /** Runs an update on the order's workflow; a settled or unknown order is named as such. */
+  async function updateOrder<T>(rawId: string, update: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+    const id = parseOrderId(rawId);
+    const order = await getOrder(deps.db, id);
+    if (!order) throw new ApiError(`order ${id} not found`);
+    try {
+      return await update(deps.temporal.workflow.getHandle(orderWorkflowId(id)));
+    } catch (err) {
+      // A closed workflow answers updates with "not found".
+      if (err instanceof WorkflowNotFoundError) throw new ApiError(`order ${id} is ${order.status} and takes no further changes`);
+      throw err;
+    }
+  }
+
+  router.post('/ops/accounts', async (req, res) => {
+    const input = newAccount.parse(req.body ?? {});
+    const created = await createAccount(deps.db, deps.secretKey, {
+      name: input.name, balanceCents: input.balance ?? 0, createdAt: input.created_at ? new Date(input.created_at) : undefined,
+      callbackUrl: input.callback_url ?? null, canceledCallbacks: input.canceled_callbacks,
+    });
+    deps.log('account created', { accountId: created.accountId });
+    res.json({ account_id: created.accountId, api_token: created.apiToken });
+  });
+
+  router.post('/ops/accounts/:id/topup', async (req, res) => {
+    const accountId = Number(req.params.id);
+    if (!Number.isSafeInteger(accountId)) throw new ApiError(`account_id: '${req.params.id}' is not an account id`);
+    const { amount } = topUp.parse(req.body ?? {});
+    try {
+      const balance = await topUpWallet(deps.db, accountId, amount, 'operator top-up');
+      res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
+    } catch (err) {
+      if (err instanceof AccountNotFoundError) throw new ApiError(err.message);
+      throw err;
+    }
+  });
+
+  router.get('/ops/orders/pending', async (req, res) => {
+    const product = typeof req.query.product === 'string' ? req.query.product : undefined;
+    if (product !== undefined && !isProductKey(product)) throw new ApiError(`product: '${product}' is not a product`);
+    const orders = await pendingOrders(deps.db, product);
+    res.json({
+      orders: orders.map((o) => ({
+        order_id: o.id, account_id: o.accountId, product: o.product, seconds: o.seconds, words: o.words, price: centsToUsd(o.priceCents),
+        paid_at: o.paidAt && formatUtc(o.paidAt), delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate), params: o.params,
+      })),
+    });
+  });
+
+  router.put('/ops/files', express.raw({ type: () => true, limit: '512mb' }), async (req, res) => {
+    const body = req.body as Buffer;
+    if (!Buffer.isBuffer(body) || body.length === 0) throw new ApiError('the file is empty');
+    const key = await deps.files.put(body);
+    res.json({ key, bytes: body.length });
+  });
+
+  router.post('/ops/orders/:id/complete', async (req, res) => {
+    const { files } = filesBody.parse(req.body ?? {});
+    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(completeUpdate, { args: [{ files: toClaims(files) }] })));
+  });
+  router.post('/ops/orders/:id/refund', async (req, res) => {
+    const { reason } = refundBody.parse(req.body ?? {});
+    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })));
+  });
+  router.post('/ops/orders/:id/cancel', async (req, res) => {
+    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(cancelUpdate, { args: [] })));
+  });
+  router.post('/ops/orders/:id/qc', async (req, res) => {
+    const decision = qcBody.parse(req.body ?? {});
+    const arg = 'pass' in decision ? { pass: true as const } : { fix: toClaims(decision.fix) };
+    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(qualityCheckUpdate, { args: [arg] })));
+  });
+  return router;
+}

@@ -1,0 +1,80 @@
+// Operations 9 and 10: list orders and get one, from the database (never from Temporal visibility).
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.js';
+import { authenticate } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { modeParam } from '../orderSchema.js';
+import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
+import { orderRecord, type RecordSource } from '../../domain/records.js';
+import { resultFileUrl } from '../../activities/deps.js';
+import { SAMPLE_ORDERS } from '../samples.js';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+const listQuery = z.object({
+  mode: modeParam,
+  cursor: z.string().optional(),
+  per_page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+});
+
+const getQuery = z.object({ mode: modeParam });
+
+const encodeCursor = (beforeId: number) => Buffer.from(JSON.stringify({ before: beforeId })).toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
+    if (typeof value.before === 'number' && Number.isSafeInteger(value.before)) return value.before;
+  } catch { /* reported below */ }
+  throw new ApiError('cursor: not a cursor from next_page_url');
+}
+
+function parseOrderId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw new ApiError(`order_id: '${raw}' is not an order id`);
+  return Number(raw);
+}
+
+export function recordsRouter(deps: ApiDeps): Router {
+  const router = Router();
+  const toRecord = (order: RecordSource, token: string) =>
+    orderRecord(order, (kind) => resultFileUrl(deps.publicBaseUrl, order.id, kind, token));
+
+  router.get('/api/v4/orders', async (req, res) => {
+    const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
+    const query = listQuery.parse(req.query);
+    const token = req.query.api_token as string;
+    if (query.mode === 'test') {
+      return void res.json({ orders: SAMPLE_ORDERS.map((o) => toRecord(o, token)), next_page_url: null });
+    }
+    const limit = query.per_page ?? DEFAULT_PAGE_SIZE;
+    const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const rows = await listAccountOrders(deps.db, account.id, { beforeId, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    let nextPageUrl: string | null = null;
+    if (rows.length > limit) {
+      // The token is left out: callers add api_token, so page links in logs reveal nothing.
+      const next = new URLSearchParams({ mode: 'live', cursor: encodeCursor(page[page.length - 1]!.id) });
+      if (query.per_page) next.set('per_page', String(query.per_page));
+      nextPageUrl = `${deps.publicBaseUrl}/api/v4/orders?${next}`;
+    }
+    res.json({ orders: page.map((o) => toRecord(o, token)), next_page_url: nextPageUrl });
+  });
+
+  router.get('/api/v4/orders/:id', async (req, res) => {
+    const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
+    const query = getQuery.parse(req.query);
+    const id = parseOrderId(req.params.id);
+    const token = req.query.api_token as string;
+    if (query.mode === 'test') {
+      return void res.json({ data: toRecord({ ...SAMPLE_ORDERS[0]!, id }, token) });
+    }
+    const order = await getAccountOrder(deps.db, account.id, id);
+    if (!order) throw new ApiError(`order_id: order ${id} not found`);
+    res.json({ data: toRecord(order, token) });
+  });
+
+  return router;
+}
+
+export { parseOrderId };

@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// order-ops: worker tooling. Talks to the service's /ops endpoints (ORDER_SERVICE_URL, OPS_TOKEN
+// or the token file in DATA_DIR). Prints one JSON object, or JSON lines for lists.
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage:
+  order-ops account create --name NAME [--balance USD] [--created-at ISO] [--callback-url URL]
+  order-ops account topup ACCOUNT_ID USD
+  order-ops pending [--product PRODUCT]
+  order-ops complete ORDER_ID --file KIND=PATH [--file KIND=PATH ...]
+  order-ops refund ORDER_ID [--reason TEXT]
+  order-ops cancel ORDER_ID
+  order-ops qc ORDER_ID (--pass | --fix KIND=PATH ...)
+environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
+
+class UsageError extends Error {}
+
+async function opsToken(): Promise<string> {
+  if (process.env.OPS_TOKEN) return process.env.OPS_TOKEN;
+  const path = join(resolve(process.env.DATA_DIR ?? 'data'), 'ops-token');
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch {
+    throw new Error(`no operator token: set OPS_TOKEN or run from the directory whose ${path} npm start created`);
+  }
+}
+
+async function call(method: string, path: string, body?: unknown, raw?: Buffer): Promise<unknown> {
+  const base = (process.env.ORDER_SERVICE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  let response: Response;
+  try {
+    response = await fetch(base + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${await opsToken()}`,
+        ...(raw ? { 'content-type': 'application/octet-stream' } : body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: raw ? new Uint8Array(raw) : body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new Error(`cannot reach the order service at ${base}: ${String((err as Error).cause ?? err)}`);
+  }
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`unexpected answer from ${path} (HTTP ${response.status}): ${text.slice(0, 200)}`);
+  }
+  if (!response.ok) throw new Error((data as { error?: string }).error ?? `HTTP ${response.status}`);
+  return data;
+}
+
+/** Uploads KIND=PATH files into the file store and returns their claim checks. */
+async function uploadFiles(specs: string[]): Promise<Array<{ kind: string; key: string; file_name: string }>> {
+  if (specs.length === 0) throw new UsageError('at least one --file KIND=PATH is needed');
+  const out = [];
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--file takes KIND=PATH, got ${spec}`);
+    const [kind, path] = [spec.slice(0, eq), spec.slice(eq + 1)];
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (err) {
+      throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+    const { key } = (await call('PUT', '/ops/files', undefined, bytes)) as { key: string };
+    out.push({ kind, key, file_name: basename(path) });
+  }
+  return out;
+}
+
+function orderId(value: string | undefined): string {
+  if (!value || !/^\d+$/.test(value)) throw new UsageError(`ORDER_ID must be a number, got ${value ?? 'nothing'}`);
+  return value;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv, allowPositionals: true, strict: true,
+    options: {
+      name: { type: 'string' }, balance: { type: 'string' }, 'created-at': { type: 'string' }, 'callback-url': { type: 'string' },
+      product: { type: 'string' }, file: { type: 'string', multiple: true }, fix: { type: 'string', multiple: true },
+      pass: { type: 'boolean' }, reason: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  const print = (value: unknown) => console.log(JSON.stringify(value));
+  if (values.help || !command) return void console.log(USAGE);
+
+  switch (command) {
+    case 'account': {
+      const [sub, ...args] = rest;
+      if (sub === 'create') {
+        if (!values.name) throw new UsageError('account create needs --name');
+        return print(await call('POST', '/ops/accounts', {
+          name: values.name, balance: values.balance, created_at: values['created-at'], callback_url: values['callback-url'],
+        }));
+      }
+      if (sub === 'topup') {
+        const [account, amount] = args;
+        if (!account || !amount) throw new UsageError('account topup needs ACCOUNT_ID and USD');
+        return print(await call('POST', `/ops/accounts/${encodeURIComponent(account)}/topup`, { amount }));
+      }
+      throw new UsageError(`unknown account command: ${sub ?? '(none)'}`);
+    }
+    case 'pending': {
+      const query = values.product ? `?product=${encodeURIComponent(values.product)}` : '';
+      const { orders } = (await call('GET', `/ops/orders/pending${query}`)) as { orders: unknown[] };
+      for (const order of orders) print(order);
+      return;
+    }
+    case 'complete':
+      return print(await call('POST', `/ops/orders/${orderId(rest[0])}/complete`, { files: await uploadFiles(values.file ?? []) }));
+    case 'refund':
+      return print(await call('POST', `/ops/orders/${orderId(rest[0])}/refund`, values.reason ? { reason: values.reason } : {}));
+    case 'cancel':
+      return print(await call('POST', `/ops/orders/${orderId(rest[0])}/cancel`, {}));
+    case 'qc': {
+      const id = orderId(rest[0]);
+      if (values.pass === (values.fix !== undefined)) throw new UsageError('qc needs exactly one of --pass or --fix KIND=PATH');
+      const body = values.pass ? { pass: true } : { fix: await uploadFiles(values.fix ?? []) };
+      return print(await call('POST', `/ops/orders/${id}/qc`, body));
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+run(process.argv.slice(2)).catch((err: Error) => {
+  console.error(`order-ops: ${err.message}`);
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(USAGE);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+// Runtime configuration from environment variables; embedded defaults need none of them.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { priceTableSchema, type PriceTable } from './domain/pricing.js';
+import type { CallbackSettings } from './activities/deps.js';
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  publicBaseUrl: string;
+  secretKey: Buffer;
+  opsToken: string;
+  priceTable: PriceTable;
+  callbacks: CallbackSettings;
+  qualityCheck: { probability: number; windowMs: number };
+  media: { maxBytes: number; timeoutMs: number };
+  temporal: {
+    /** An existing cluster; when absent `npm start` runs a dev server. */
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    devServerPort: number;
+    uiPort: number;
+    cliPath: string;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+function number(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new Error(`${name} must be a number, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** A secret from the environment, or one generated once and kept in the data directory. */
+async function persistentSecret(env: Env, name: string, dataDir: string, file: string, make: () => string): Promise<string> {
+  if (env[name]) return env[name]!;
+  const path = join(dataDir, file);
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch {
+    await mkdir(dataDir, { recursive: true });
+    const value = make();
+    await writeFile(path, value + '\n', { mode: 0o600, flag: 'wx' }).catch(async () => undefined);
+    return (await readFile(path, 'utf8')).trim();
+  }
+}
+
+export async function loadConfig(env: Env = process.env): Promise<Config> {
+  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const port = number(env, 'PORT', 3000);
+  const secretHex = await persistentSecret(env, 'SECRET_KEY', dataDir, 'secret.key', () => randomBytes(32).toString('hex'));
+  if (!/^[0-9a-f]{64}$/i.test(secretHex)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
+  const pricePath = env.PRICE_TABLE_PATH ?? new URL('../config/prices.json', import.meta.url).pathname;
+  const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8')));
+  const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 30_000);
+  const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 600_000);
+  if (retryMaxMs < retryMinMs) throw new Error('CALLBACK_RETRY_MAX_MS must not be below CALLBACK_RETRY_MIN_MS');
+  const probability = number(env, 'QUALITY_CHECK_PROBABILITY', 0.1);
+  if (probability < 0 || probability > 1) throw new Error('QUALITY_CHECK_PROBABILITY must be between 0 and 1');
+  return {
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    secretKey: Buffer.from(secretHex, 'hex'),
+    opsToken: await persistentSecret(env, 'OPS_TOKEN', dataDir, 'ops-token', () => randomBytes(24).toString('base64url')),
+    priceTable,
+    callbacks: { retryMinMs, retryMaxMs, timeoutMs: number(env, 'CALLBACK_TIMEOUT_MS', 15_000) },
+    qualityCheck: { probability, windowMs: number(env, 'QUALITY_CHECK_WINDOW_HOURS', 72) * 3_600_000 },
+    media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS || undefined,
+      namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'orders',
+      devServerPort: number(env, 'TEMPORAL_DEV_PORT', 7233),
+      uiPort: number(env, 'TEMPORAL_UI_PORT', 8233),
+      cliPath: env.TEMPORAL_CLI_PATH ?? resolve('.temporal/bin/temporal'),
+    },
+  };
+}

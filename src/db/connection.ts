@@ -1,0 +1,64 @@
+// One database handle for both engines: PGlite (embedded default) or PostgreSQL (DATABASE_URL).
+import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** `databaseUrl` selects PostgreSQL; otherwise PGlite in `pgliteDir` (in memory when absent). */
+export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    return { db, engine: 'postgres', close: () => pool.end() };
+  }
+  if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
+  const client = opts.pgliteDir ? new PGlite(opts.pgliteDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return { db, engine: 'pglite', close: () => client.close() };
+}
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** Applies src/db/migrations/*.sql in name order, each once, each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.execute(sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  for (const name of files) {
+    const text = await readFile(MIGRATIONS_DIR + name, 'utf8');
+    const done = await db.transaction(async (tx) => {
+      // Serialise concurrent starters (api and worker roles) on PostgreSQL.
+      await tx.execute(sql`LOCK TABLE schema_migrations IN EXCLUSIVE MODE`);
+      const seen = (await tx.execute(sql`SELECT 1 FROM schema_migrations WHERE name = ${name}`)) as unknown as { rows: unknown[] };
+      if (seen.rows.length > 0) return false;
+      // One statement per execute: PGlite's extended protocol takes no multi-statement strings.
+      for (const statement of splitStatements(text)) await tx.execute(sql.raw(statement));
+      await tx.execute(sql`INSERT INTO schema_migrations (name) VALUES (${name})`);
+      return true;
+    });
+    if (done) applied.push(name);
+  }
+  return applied;
+}
+
+/** Splits a migration on statement-ending semicolons (migrations hold no procedural code). */
+function splitStatements(text: string): string[] {
+  return text
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,85 @@
+// Order records, their result files and callback attempts.
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from './connection.js';
+import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type OrderFileRow, type OrderRow } from './schema.js';
+import { OrderStateError } from './wallet.js';
+
+export interface StoredFile { kind: string; blobKey: string; fileName: string }
+
+export async function getOrder(db: Db, orderId: number): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row;
+}
+
+export async function getAccountOrder(db: Db, accountId: number, orderId: number): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.accountId, accountId)));
+  return row;
+}
+
+/** A page of an account's orders, newest first, starting below `beforeId`. */
+export async function listAccountOrders(db: Db, accountId: number, opts: { beforeId?: number; limit: number }): Promise<OrderRow[]> {
+  const where = opts.beforeId === undefined
+    ? eq(orders.accountId, accountId)
+    : and(eq(orders.accountId, accountId), lt(orders.id, opts.beforeId));
+  return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(opts.limit);
+}
+
+export async function pendingOrders(db: Db, product?: string): Promise<OrderRow[]> {
+  const where = product ? and(eq(orders.status, 'paid'), eq(orders.product, product)) : eq(orders.status, 'paid');
+  return db.select().from(orders).where(where).orderBy(orders.id);
+}
+
+export async function filesOfOrders(db: Db, orderIds: number[]): Promise<OrderFileRow[]> {
+  if (orderIds.length === 0) return [];
+  return db.select().from(orderFiles).where(sql`${orderFiles.orderId} IN (${sql.join(orderIds.map((id) => sql`${id}`), sql`, `)})`);
+}
+
+export async function getOrderFile(db: Db, orderId: number, kind: string): Promise<OrderFileRow | undefined> {
+  const [row] = await db.select().from(orderFiles).where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, kind)));
+  return row;
+}
+
+/** Stores the result files and moves a paid order to finished. Idempotent for a retried activity. */
+export async function finishOrder(db: Db, orderId: number, files: StoredFile[], qcStatus: 'pending' | null): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw new OrderStateError(`order ${orderId} not found`);
+    if (order.status === 'finished') return order;
+    if (order.status !== 'paid') throw new OrderStateError(`order ${orderId} is ${order.status}; only a paid order can be completed`);
+    for (const f of files) {
+      await tx.insert(orderFiles).values({ orderId, kind: f.kind, blobKey: f.blobKey, fileName: f.fileName })
+        .onConflictDoUpdate({ target: [orderFiles.orderId, orderFiles.kind], set: { blobKey: f.blobKey, fileName: f.fileName, updatedAt: new Date() } });
+    }
+    const [updated] = await tx.update(orders).set({ status: 'finished', finishedAt: new Date(), qcStatus }).where(eq(orders.id, orderId)).returning();
+    return updated!;
+  });
+}
+
+/** A quality-check fix: replaces result files (new version) and closes the check. */
+export async function applyQualityFix(db: Db, orderId: number, files: StoredFile[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const f of files) {
+      const [row] = await tx.update(orderFiles)
+        .set({ blobKey: f.blobKey, fileName: f.fileName, version: sql`${orderFiles.version} + 1`, updatedAt: new Date() })
+        .where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind), sql`${orderFiles.blobKey} <> ${f.blobKey}`))
+        .returning();
+      if (!row) {
+        const existing = await tx.select().from(orderFiles).where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind)));
+        if (existing.length === 0) throw new OrderStateError(`order ${orderId} has no ${f.kind} file to fix`);
+      }
+    }
+    await tx.update(orders).set({ qcStatus: 'fixed' }).where(eq(orders.id, orderId));
+  });
+}
+
+export async function setQualityCheck(db: Db, orderId: number, qcStatus: string): Promise<void> {
+  await db.update(orders).set({ qcStatus }).where(eq(orders.id, orderId));
+}
+
+export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemptRow, 'id' | 'createdAt'>): Promise<void> {
+  await db.insert(callbackAttempts).values(attempt);
+}
+
+export async function callbackAttemptsOf(db: Db, orderId: number): Promise<CallbackAttemptRow[]> {
+  return db.select().from(callbackAttempts).where(eq(callbackAttempts.orderId, orderId)).orderBy(callbackAttempts.id);
+}

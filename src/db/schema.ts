@@ -1,0 +1,71 @@
+// Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const cents = (name: string) => bigint(name, { mode: 'number' });
+
+export const accounts = pgTable('accounts', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  tokenEncrypted: text('token_encrypted').notNull(),
+  balanceCents: cents('balance_cents').notNull().default(0),
+  callbackUrl: text('callback_url'),
+  canceledCallbacks: boolean('canceled_callbacks').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const orders = pgTable('orders', {
+  id: bigint('id', { mode: 'number' }).primaryKey(),
+  accountId: integer('account_id').notNull(),
+  product: text('product').notNull(),
+  status: text('status').notNull(),
+  priceCents: cents('price_cents').notNull(),
+  seconds: integer('seconds').notNull().default(0),
+  words: integer('words').notNull().default(0),
+  params: jsonb('params').$type<Record<string, unknown>>().notNull(),
+  callbackUrl: text('callback_url'),
+  paidAt: ts('paid_at'),
+  deliveryEstimate: ts('delivery_estimate'),
+  finishedAt: ts('finished_at'),
+  qcStatus: text('qc_status'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const ledgerEntries = pgTable('ledger_entries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  accountId: integer('account_id').notNull(),
+  orderId: bigint('order_id', { mode: 'number' }),
+  kind: text('kind').$type<'topup' | 'charge' | 'refund'>().notNull(),
+  amountCents: cents('amount_cents').notNull(),
+  balanceAfterCents: cents('balance_after_cents').notNull(),
+  note: text('note'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const orderFiles = pgTable('order_files', {
+  orderId: bigint('order_id', { mode: 'number' }).notNull(),
+  kind: text('kind').notNull(),
+  blobKey: text('blob_key').notNull(),
+  fileName: text('file_name').notNull(),
+  version: integer('version').notNull().default(1),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.orderId, t.kind] })]);
+
+export const callbackAttempts = pgTable('callback_attempts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  orderId: bigint('order_id', { mode: 'number' }).notNull(),
+  event: text('event').notNull(),
+  attempt: integer('attempt').notNull(),
+  url: text('url').notNull(),
+  statusCode: integer('status_code'),
+  durationMs: integer('duration_ms').notNull(),
+  outcome: text('outcome').notNull(),
+  detail: text('detail'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderFileRow = typeof orderFiles.$inferSelect;
+export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;

@@ -1,0 +1,95 @@
+// The spec's language sets, as slugs. Sets grow over time: add slugs here and both the
+// validation and GET /api/v4/languages pick them up.
+
+const words = (list: string): readonly string[] => Object.freeze(list.trim().split(/\s+/));
+
+export const LANGUAGE_SETS = {
+  HT: words(`english afrikaans akan albanian amharic arabic armenian assamese awadhi aymara
+    azerbaijani bambara bengali bengali-sylheti bhojpuri bosnian bulgarian bundeli burmese catalan
+    central-atlas-tamazight-berber chhattisgarhi chichewa-nyanja chinese-cantonese chinese-gan
+    chinese-hakka chinese-hokkien chinese-mandarin chinese-min-dong chinese-simplified
+    chinese-traditional chinese-wu chinese-xiang chittagonian croatian czech danish dogri dutch
+    english-uk ewe filipino filipino-bikol filipino-cebuano filipino-hiligaynon filipino-ilocano
+    filipino-tagalog filipino-waray finnish french french-canadian fulani georgian german greek
+    guarani gujarati haitian-creole haryanvi hausa hebrew hindi igbo indonesian indonesian-javanese
+    italian jamaican-patois-jamaican-creole japanese kiche-quiche kabyle-berber kannada kanuri
+    kashmiri kazakh khmer kinyarwanda kirundi konkani korean kurdish kyrgyz lao lingala lithuanian
+    luganda-ganda magahi maithili malagasy malay malayalam marathi marwari-rajasthani mongolian
+    nahuatl nepali norwegian odia-oriya oromo-afaan-oromo pashto persian-dari persian-farsi polish
+    portuguese portuguese-brazil punjabi punjabi-shahmukhi quechua romanian russian sanskrit santali
+    saraiki serbian sesotho-southern-sotho setswana-tswana shona sindhi sinhala slovak slovenian
+    somali spanish spanish-latin-america sundanese swahili swedish tachelhit-shilha-berber tajik
+    tamil telugu thai tibetan-standard-tibetan tigrinya tok-pisin turkish turkmen twi ukrainian urdu
+    uyghur uzbek vietnamese wolof xhosa yoruba zhuang zulu`),
+  AI: words(`english arabic azerbaijani bulgarian catalan czech danish dutch finnish french german
+    greek hebrew hindi indonesian italian japanese korean lithuanian polish portuguese romanian
+    russian serbian slovak slovenian spanish swedish thai turkish ukrainian urdu`),
+  TL: words(`english albanian arabic armenian azerbaijani bengali bosnian bulgarian catalan
+    simplified-chinese traditional-chinese croatian czech danish dutch estonian filipino finnish
+    french french-canadian georgian german greek hebrew hungarian indian-gujarati indian-hindi
+    indian-tamil indonesian italian japanese korean kurdish kyrgyz latvian lithuanian luxembourgish
+    macedonian malay nepali norwegian pashto persian-farsi polish portuguese portuguese-brazil
+    portuguese-portugal romanian russian serbian slovak slovenian somali spanish-latin spanish
+    swahili swedish thai turkish ukrainian urdu vietnamese`),
+  FA: words('english french spanish'),
+} as const;
+
+export type LanguageSetName = keyof typeof LANGUAGE_SETS;
+
+/** Turnaround groups of Set HT languages: T35 accepts 3 or 5 days, T5 only 5 days. */
+export const TURNAROUND_GROUPS = {
+  T35: words(`catalan chinese-mandarin dutch filipino filipino-tagalog french indonesian portuguese
+    portuguese-brazil swahili swedish turkish vietnamese`),
+  T5: words(`afrikaans akan albanian amharic armenian assamese awadhi aymara azerbaijani bambara
+    bengali-sylheti bhojpuri bosnian bulgarian bundeli burmese central-atlas-tamazight-berber
+    chhattisgarhi chichewa-nyanja chinese-cantonese chinese-gan chinese-hakka chinese-hokkien
+    chinese-min-dong chinese-wu chinese-xiang chittagonian croatian dogri ewe filipino-bikol
+    filipino-cebuano filipino-hiligaynon filipino-ilocano filipino-waray french-canadian fulani
+    georgian greek guarani gujarati haitian-creole haryanvi hausa hebrew igbo indonesian-javanese
+    jamaican-patois-jamaican-creole kiche-quiche kabyle-berber kannada kanuri kashmiri kazakh khmer
+    kinyarwanda kirundi kurdish kyrgyz lao lingala lithuanian luganda-ganda magahi maithili malagasy
+    malayalam marathi marwari-rajasthani mongolian nahuatl nepali odia-oriya oromo-afaan-oromo pashto
+    persian-dari persian-farsi punjabi quechua romanian russian santali saraiki serbian
+    sesotho-southern-sotho setswana-tswana shona sindhi sinhala somali sundanese
+    tachelhit-shilha-berber tajik tamil telugu tibetan-standard-tibetan tigrinya tok-pisin turkmen
+    twi urdu uyghur uzbek wolof xhosa yoruba zhuang zulu`),
+} as const;
+
+/** Display names that plain title-casing of the slug would get wrong. */
+const NAME_OVERRIDES: Record<string, string> = {
+  'english-uk': 'English (UK)',
+  'french-canadian': 'French (Canadian)',
+  'portuguese-brazil': 'Portuguese (Brazil)',
+  'portuguese-portugal': 'Portuguese (Portugal)',
+  'spanish-latin-america': 'Spanish (Latin America)',
+  'spanish-latin': 'Spanish (Latin America)',
+  'simplified-chinese': 'Chinese (Simplified)',
+  'traditional-chinese': 'Chinese (Traditional)',
+  'kiche-quiche': "K'iche' (Quiché)",
+  'chichewa-nyanja': 'Chichewa (Nyanja)',
+  'odia-oriya': 'Odia (Oriya)',
+  'oromo-afaan-oromo': 'Oromo (Afaan Oromo)',
+  'sesotho-southern-sotho': 'Sesotho (Southern Sotho)',
+  'setswana-tswana': 'Setswana (Tswana)',
+  'luganda-ganda': 'Luganda (Ganda)',
+  'marwari-rajasthani': 'Marwari (Rajasthani)',
+  'jamaican-patois-jamaican-creole': 'Jamaican Patois (Jamaican Creole)',
+  'tibetan-standard-tibetan': 'Tibetan (Standard Tibetan)',
+  'tachelhit-shilha-berber': 'Tachelhit (Shilha Berber)',
+  'persian-dari': 'Persian (Dari)',
+  'persian-farsi': 'Persian (Farsi)',
+  'punjabi-shahmukhi': 'Punjabi (Shahmukhi)',
+};
+
+const PARENTHESISED_PREFIXES = ['chinese', 'filipino', 'indian', 'bengali', 'indonesian'];
+
+export function languageName(slug: string): string {
+  const override = NAME_OVERRIDES[slug];
+  if (override) return override;
+  const titled = slug.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  const [first, ...rest] = titled;
+  if (rest.length > 0 && PARENTHESISED_PREFIXES.includes(slug.split('-')[0]!)) {
+    return `${first} (${rest.join(' ')})`;
+  }
+  return titled.join(' ');
+}

@@ -1,0 +1,40 @@
+// Content-addressed blob store on local disk. Result files travel by claim-check: workflows and
+// signals carry the key, never the bytes. An object store can stand behind the same interface.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile, access } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface FileStore {
+  put(bytes: Uint8Array): Promise<string>;
+  get(key: string): Promise<Buffer>;
+  has(key: string): Promise<boolean>;
+}
+
+const KEY = /^[0-9a-f]{64}$/;
+
+export function localFileStore(dir: string): FileStore {
+  const pathOf = (key: string) => {
+    if (!KEY.test(key)) throw new Error(`not a file key: ${key}`);
+    return join(dir, key.slice(0, 2), key);
+  };
+  return {
+    async put(bytes) {
+      const key = createHash('sha256').update(bytes).digest('hex');
+      const path = pathOf(key);
+      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(tmp, bytes);
+      await rename(tmp, path);
+      return key;
+    },
+    get: (key) => readFile(pathOf(key)),
+    async has(key) {
+      try {
+        await access(pathOf(key));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { orderWorkflow } from './order.js';

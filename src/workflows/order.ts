@@ -1,0 +1,172 @@
+// One workflow per order (`order-<id>`): charge, wait for fulfilment, settle, call back.
+// Deterministic code only; every side effect is an activity.
+import * as wf from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import type { CallbackEvent } from '../domain/callbacks.js';
+import {
+  cancelUpdate, completeUpdate, FAILURE_TYPES, placeOrderUpdate, qualityCheckUpdate, refundUpdate, SEARCH_ATTRIBUTES,
+  statusQuery, type OrderStatus, type OrderWorkflowInput, type PlacedOrder, type ResultFile, type TransitionResult,
+} from './messages.js';
+import { PRODUCTS, type ProductKey } from '../domain/catalog.js';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const records = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
+});
+
+// Each attempt picks its own random delay (nextRetryDelay); 10 attempts in total (spec, Events rule 1).
+const callbacks = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 1 },
+});
+
+type QualityCheck = 'none' | 'pending' | 'passed' | 'fixed';
+const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled'];
+
+export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
+  const { order } = input;
+  let status: OrderStatus = 'awaiting_payment';
+  let placed: PlacedOrder | undefined;
+  let qualityCheck: QualityCheck = 'none';
+  let busy = false;
+  const outbox: CallbackEvent[] = [];
+
+  const moveTo = (next: OrderStatus) => {
+    status = next;
+    wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: next }]);
+  };
+  const result = (): TransitionResult => ({ order_id: order.id, status, ...(qualityCheck !== 'none' ? { quality_check: qualityCheck } : {}) });
+
+  /** Runs one state transition at a time; update validators reject others while it runs. */
+  const transition = async (work: () => Promise<void>): Promise<TransitionResult> => {
+    busy = true;
+    try {
+      await work();
+      return result();
+    } catch (err) {
+      throw updateFailure(err);
+    } finally {
+      busy = false;
+    }
+  };
+  const requireStatus = (action: string, needed: OrderStatus) => {
+    if (busy) throw stateFailure(`order ${order.id} is changing state; try again`);
+    if (status !== needed) throw stateFailure(`order ${order.id} is ${status}; ${action} needs a ${needed} order`);
+  };
+
+  wf.setHandler(statusQuery, () => ({ status, qualityCheck }));
+
+  wf.setHandler(placeOrderUpdate, async () => {
+    if (placed) return placed;
+    try {
+      placed = await records.placeOrder(order);
+    } catch (err) {
+      status = 'payment_failed';
+      throw updateFailure(err);
+    }
+    moveTo('paid');
+    return placed;
+  });
+
+  wf.setHandler(completeUpdate, ({ files }) => transition(async () => {
+    const picked = Math.random() < input.qualityCheckProbability; // deterministic in workflows
+    await records.finishOrder({ orderId: order.id, files, qualityCheck: picked });
+    qualityCheck = picked ? 'pending' : 'none';
+    moveTo('finished');
+    outbox.push('finished');
+  }), {
+    validator: ({ files }) => {
+      requireStatus('completing', 'paid');
+      validateFiles(order.product, files, true);
+    },
+  });
+
+  wf.setHandler(refundUpdate, ({ reason }) => transition(async () => {
+    await records.refundOrder({ orderId: order.id, status: 'refunded', reason: reason ?? null });
+    moveTo('refunded');
+    outbox.push('refunded');
+  }), { validator: (_input) => requireStatus('a refund', 'paid') });
+
+  wf.setHandler(cancelUpdate, () => transition(async () => {
+    await records.refundOrder({ orderId: order.id, status: 'canceled', reason: 'canceled' });
+    moveTo('canceled');
+    outbox.push('canceled');
+  }), { validator: () => requireStatus('cancellation', 'paid') });
+
+  wf.setHandler(qualityCheckUpdate, (decision) => transition(async () => {
+    if ('fix' in decision) {
+      await records.applyQualityFix({ orderId: order.id, files: decision.fix });
+      qualityCheck = 'fixed';
+      outbox.push('quality_fix');
+    } else {
+      await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
+      qualityCheck = 'passed';
+    }
+  }), {
+    validator: (decision) => {
+      requireStatus('a quality check', 'finished');
+      if (qualityCheck !== 'pending') throw stateFailure(`order ${order.id} has no open quality check (${qualityCheck})`);
+      if ('fix' in decision) validateFiles(order.product, decision.fix, false);
+    },
+  });
+
+  // Update-with-Start delivers placeOrder with the start; the wait only guards against a lost update.
+  await wf.condition(() => status !== 'awaiting_payment', '10 minutes');
+  // (Casts: TypeScript cannot see that handlers change these variables.)
+  if ((status as OrderStatus) !== 'paid') {
+    await wf.condition(wf.allHandlersFinished);
+    return { status: (status as OrderStatus) === 'awaiting_payment' ? 'payment_failed' : status, qualityCheck };
+  }
+
+  for (;;) {
+    await wf.condition(() => outbox.length > 0 || (!busy && SETTLED.includes(status)));
+    const event = outbox.shift();
+    if (event) {
+      await deliverCallback(order.id, event);
+      continue;
+    }
+    if ((qualityCheck as QualityCheck) !== 'pending') break;
+    const decided = await wf.condition(() => qualityCheck !== 'pending' || busy, input.qualityCheckWindowMs);
+    if (!decided) {
+      await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
+      qualityCheck = 'passed';
+    }
+  }
+  await wf.condition(wf.allHandlersFinished);
+  return { status, qualityCheck };
+}
+
+async function deliverCallback(orderId: number, event: CallbackEvent): Promise<void> {
+  try {
+    await callbacks.deliverCallback({ orderId, event });
+  } catch (err) {
+    // Every attempt is recorded by the activity; the order itself stays settled.
+    wf.log.warn('callback delivery gave up', { orderId, event, error: String((err as Error).cause ?? err) });
+  }
+}
+
+function validateFiles(product: string, files: ResultFile[], requireAll: boolean): void {
+  const kinds = PRODUCTS[product as ProductKey].resultKinds as readonly string[];
+  if (files.length === 0) throw stateFailure('at least one result file is needed');
+  for (const f of files) {
+    if (!kinds.includes(f.kind)) throw stateFailure(`${f.kind} is not a result of ${product} orders (expected ${kinds.join(', ')})`);
+  }
+  // Human transcription needs its transcript; optional kinds are checked by their product.
+  if (requireAll && !files.some((f) => f.kind === kinds[0])) throw stateFailure(`a ${kinds[0]} file is needed`);
+}
+
+function stateFailure(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: FAILURE_TYPES.orderState, message, nonRetryable: true });
+}
+
+/** Keeps an activity's typed failure (type and message) as the update's failure. */
+function updateFailure(err: unknown): ApplicationFailure {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    return ApplicationFailure.create({ type: cause.type ?? undefined, message: cause.message, nonRetryable: true });
+  }
+  return ApplicationFailure.create({ type: 'Internal', message: 'the order could not be updated; try again', nonRetryable: true });
+}

@@ -1,0 +1,38 @@
+// The real databases tests run against: PGlite always; PostgreSQL when DATABASE_URL is set
+// (.ci/run points it at the machine's PostgreSQL). Each test gets a fresh database.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrate, openDatabase, type Database } from '../../src/db/connection.js';
+
+export type Engine = 'pglite' | 'postgres';
+
+export const ENGINES: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+if (!process.env.DATABASE_URL) console.warn('DATABASE_URL is not set: the PostgreSQL leg of the tests is skipped');
+
+export async function freshDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'pglite') {
+    const database = await openDatabase({});
+    await migrate(database.db);
+    return database;
+  }
+  const adminUrl = process.env.DATABASE_URL!;
+  const name = `order_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  await migrate(database.db);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
