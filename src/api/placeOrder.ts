@@ -11,6 +11,8 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
     args: [input],
     // Order ids come from a database sequence: an existing workflow with the id is a fault.
     workflowIdConflictPolicy: 'FAIL',
+    // …and an order id is never reused, not even after its workflow closed.
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.orderId, value: order.id },
       { key: SEARCH_ATTRIBUTES.accountId, value: order.accountId },

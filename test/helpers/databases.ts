@@ -2,6 +2,7 @@
 // (.ci/run points it at the machine's PostgreSQL). Each test gets a fresh database.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { migrate, openDatabase, type Database } from '../../src/db/connection.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -9,11 +10,21 @@ export type Engine = 'pglite' | 'postgres';
 export const ENGINES: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 if (!process.env.DATABASE_URL) console.warn('DATABASE_URL is not set: the PostgreSQL leg of the tests is skipped');
 
+/**
+ * Test databases share one Temporal namespace, where workflow ids are `order-<id>`: each
+ * database starts its order ids in a range of its own.
+ */
+async function ownOrderIdRange(database: Database): Promise<Database> {
+  const start = 1_000_000 + Math.floor(Math.random() * 1_000_000_000) * 1000;
+  await database.db.execute(sql`SELECT setval('order_ids', ${start})`);
+  return database;
+}
+
 export async function freshDatabase(engine: Engine): Promise<Database> {
   if (engine === 'pglite') {
     const database = await openDatabase({});
     await migrate(database.db);
-    return database;
+    return ownOrderIdRange(database);
   }
   const adminUrl = process.env.DATABASE_URL!;
   const name = `order_test_${randomBytes(6).toString('hex')}`;
@@ -25,6 +36,7 @@ export async function freshDatabase(engine: Engine): Promise<Database> {
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
   await migrate(database.db);
+  await ownOrderIdRange(database);
   return {
     ...database,
     async close() {

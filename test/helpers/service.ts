@@ -80,7 +80,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     ...deps, temporal, taskQueue, opsToken, priceTable,
     media: { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
-    log: () => undefined,
+    log: (message, meta) => { if (message === 'request failed') console.error(message, meta); },
   });
 
   let worker: Worker | undefined;
