@@ -41,6 +41,16 @@ export async function startMediaServer(): Promise<MediaServer> {
     if (path === '/notes.txt') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('these are not audio samples\n'.repeat(50));
     if (path === '/redirect') return void res.writeHead(302, { location: '/audio-90.wav' }).end();
     if (path === '/hang') return; // never answers
+    if (path === '/noise.mp3') {
+      // Says audio, holds no frame: a parser has to read to the end looking for one.
+      return void res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.alloc(1_000_000, 0));
+    }
+    if (path === '/drop.mp3') {
+      // Promises a long file, sends a little and cuts the connection.
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': 10_000_000 });
+      res.write(Buffer.alloc(2000, 0xff));
+      return void setTimeout(() => res.socket?.destroy(), 50);
+    }
     res.writeHead(404).end('not found');
   });
   const url = await listen(server);

@@ -1,0 +1,200 @@
+// The HTTP contract around orders: validation, media checks, records, auth and result files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mammoth from 'mammoth';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+
+describe('order API (PGlite)', () => {
+  let service: TestService;
+  let media: MediaServer;
+  let token: string;
+
+  beforeAll(async () => {
+    [service, media] = await Promise.all([startService(), startMediaServer()]);
+    ({ token } = await service.createAccount(100));
+  });
+  afterAll(async () => {
+    await Promise.all([service?.close(), media?.close()]);
+  });
+
+  const order = (fields: Record<string, unknown>) =>
+    service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: media.audio(90), language: 'english', ...fields });
+
+  describe('validation names the field', () => {
+    it.each([
+      [{ language: 'klingon' }, "language: 'klingon' is not supported for human transcription (GET /api/v4/languages lists the supported values)"],
+      [{ mode: 'demo' }, 'mode: must be test or live, got "demo"'],
+      [{ mode: undefined }, 'mode: is required (test or live)'],
+      [{ url: undefined }, 'url: is required'],
+      [{ url: 'ftp://example.com/a.wav' }, 'url: must be an http or https URL, got "ftp://example.com/a.wav"'],
+      [{ text_format: 'verbatim' }, 'text_format: must be one of clean_verbatim, full_verbatim, got "verbatim"'],
+      [{ timestamping: 'every_minute' }, 'timestamping: must be one of not_required, every_10_seconds, every_30_seconds, every_2_minutes, change_of_speaker, got "every_minute"'],
+      [{ turnaround_time: '2_days' }, 'turnaround_time: must be one of 12_hours, 1_days, 3_days, 5_days, got "2_days"'],
+      [{ number_of_speakers: '4' }, 'number_of_speakers: must be one of 1_or_2, 3_or_more, got "4"'],
+      [{ strict: 'yes' }, 'strict: must be true, false, 1 or 0, got "yes"'],
+      [{ from: '1.5' }, 'from: must be a whole number of seconds'],
+      [{ till: '-3' }, 'till: must be a whole number of seconds'],
+      [{ from: 30, till: 30 }, 'till: must be greater than from (30)'],
+      [{ from: 90 }, 'from: 90 is not within the media (90 seconds long)'],
+      [{ till: 91 }, 'till: 91 is not within the media (90 seconds long)'],
+      [{ lanugage: 'english' }, 'unknown parameter: lanugage'],
+      [{ language: 'greek', turnaround_time: '3_days', strict: 'true' }, "turnaround_time: '3_days' is not available for greek (available: 5_days); send strict=false to get the nearest available turnaround"],
+    ])('%j → %s', async (fields, message) => {
+      const res = await order(fields);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ mode: typeof fields.mode === 'string' ? fields.mode : fields.mode === undefined && 'mode' in fields ? '' : 'test', status: 'error', error: message });
+    });
+
+    it('applies the defaults and bills only from..till', async () => {
+      const res = await order({ from: '30', till: 60 });
+      expect(res.body).toMatchObject({ status: 'success', seconds: 30, order_total: 1 }); // the $1.00 minimum
+      const full = await order({ text_format: 'full_verbatim', timestamping: 'every_30_seconds', number_of_speakers: '3_or_more', turnaround_time: '12_hours' });
+      expect(full.body).toMatchObject({ seconds: 90, order_total: 5.63 }); // 90 s at $3.75/min, rounded up to the cent
+    });
+
+    it('raises an unavailable turnaround without strict and reports the effective delivery', async () => {
+      const res = await order({ language: 'dutch', turnaround_time: '12_hours', strict: '0' });
+      expect(res.status).toBe(200);
+      const hours = (Date.parse(res.body.delivery_estimate.replace(' ', 'T') + 'Z') - Date.now()) / 3_600_000;
+      expect(hours).toBeGreaterThan(71.9);
+      expect(hours).toBeLessThanOrEqual(72);
+      expect(res.body.order_total).toBe(2.25); // priced at 3_days
+    });
+
+    it('accepts JSON and multipart bodies as well as urlencoded', async () => {
+      const json = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_token: token, mode: 'test', url: media.audio(60), language: 'english', strict: true, from: 10 }),
+      });
+      expect(await json.json()).toMatchObject({ status: 'success', seconds: 50 });
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ api_token: token, mode: 'test', url: media.audio(60), language: 'english' })) form.append(k, v);
+      const multipart = await fetch(`${service.baseUrl}/api/v4/transcriptions`, { method: 'POST', body: form });
+      expect(await multipart.json()).toMatchObject({ status: 'success', seconds: 60 });
+      const broken = await fetch(`${service.baseUrl}/api/v4/transcriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode": "test",' });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toEqual({ mode: '', status: 'error', error: 'the request body is not valid JSON' });
+    });
+  });
+
+  describe('media URLs are measured for real', () => {
+    it.each([
+      ['/missing.wav', 'url: the file could not be fetched (HTTP 404)'],
+      ['/notes.txt', 'url: the file is not a recognised audio or video file'],
+      ['/hang', 'url: the file could not be fetched (timed out)'],
+    ])('%s → %s', async (path, message) => {
+      const res = await order({ url: media.url + path });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(message);
+    });
+
+    it('follows redirects and refuses unreachable hosts', async () => {
+      expect((await order({ url: `${media.url}/redirect` })).body).toMatchObject({ status: 'success', seconds: 90 });
+      const closed = await order({ url: 'http://127.0.0.1:9/a.wav' });
+      expect(closed.body.error).toBe('url: the file could not be fetched (ECONNREFUSED)');
+    });
+  });
+
+  describe('authentication', () => {
+    it.each([
+      ['POST create', async (t?: string) => service.post('/api/v4/transcriptions', { api_token: t, mode: 'live', url: media.audio(60), language: 'english' })],
+      ['GET list', async (t?: string) => service.get(`/api/v4/orders?mode=live${t === undefined ? '' : `&api_token=${t}`}`)],
+      ['GET order', async (t?: string) => service.get(`/api/v4/orders/1?mode=live${t === undefined ? '' : `&api_token=${t}`}`)],
+      ['GET file', async (t?: string) => service.get(`/api/v4/orders/1/files/transcription${t === undefined ? '' : `?api_token=${t}`}`)],
+    ])('%s: missing or wrong token is a 400 error object', async (_name, call) => {
+      const missing = await call(undefined);
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toBe('api_token: missing; send the account token');
+      const wrong = await call('not-a-token');
+      expect(wrong.status).toBe(400);
+      expect(wrong.body).toMatchObject({ status: 'error', error: 'api_token: invalid token' });
+    });
+  });
+
+  describe('records', () => {
+    it('lists newest first across pages linked by next_page_url, null on the last page', async () => {
+      const mine = await service.createAccount(100);
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await service.post('/api/v4/transcriptions', { api_token: mine.token, mode: 'live', url: media.audio(60), language: 'english', comment: `order ${i}` });
+        ids.push(res.body.order_id);
+      }
+      const seen: number[] = [];
+      let next: string | null = `${service.baseUrl}/api/v4/orders?mode=live&per_page=2`;
+      let pages = 0;
+      while (next) {
+        const url = new URL(next);
+        expect(url.searchParams.has('api_token')).toBe(false);
+        url.searchParams.set('api_token', mine.token);
+        const page = await service.get(url.pathname + url.search);
+        expect(page.status).toBe(200);
+        expect(page.body.orders.length).toBeLessThanOrEqual(2);
+        seen.push(...page.body.orders.map((o: { id: number }) => o.id));
+        next = page.body.next_page_url;
+        pages++;
+      }
+      expect(pages).toBe(3);
+      expect(seen).toEqual([...ids].reverse());
+    });
+
+    it('keeps accounts apart', async () => {
+      const a = await service.createAccount(10);
+      const b = await service.createAccount(10);
+      const placed = await service.post('/api/v4/transcriptions', { api_token: a.token, mode: 'live', url: media.audio(60), language: 'english' });
+      const id = placed.body.order_id;
+      expect((await service.get(`/api/v4/orders/${id}?api_token=${a.token}&mode=live`)).body.data.id).toBe(id);
+      const other = await service.get(`/api/v4/orders/${id}?api_token=${b.token}&mode=live`);
+      expect(other).toMatchObject({ status: 400, body: { mode: 'live', status: 'error', error: `order_id: order ${id} not found` } });
+      expect((await service.get(`/api/v4/orders?api_token=${b.token}&mode=live`)).body).toEqual({ orders: [], next_page_url: null });
+      const file = await service.get(`/api/v4/orders/${id}/files/transcription?api_token=${b.token}`);
+      expect(file.body.error).toBe(`order_id: order ${id} not found`);
+    });
+
+    it('mode=test returns the fixed sample orders', async () => {
+      const list = await service.get(`/api/v4/orders?api_token=${token}&mode=test`);
+      expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([3, 2, 1]);
+      expect(list.body.orders[0]).toMatchObject({ type: 'transcriptions', turnaround_time: 'days_5', status: 'finished' });
+      expect(list.body.next_page_url).toBeNull();
+      const one = await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`);
+      expect(one.body.data).toMatchObject({ id: 42, type: 'transcriptions' });
+      expect((await service.get(`/api/v4/orders?api_token=${token}`)).body.error).toBe('mode: is required (test or live)');
+      expect((await service.get(`/api/v4/orders?api_token=${token}&mode=live&cursor=abc`)).body.error).toBe('cursor: not a cursor from next_page_url');
+    });
+  });
+
+  describe('result files', () => {
+    it('serves docx by default, text and json on request, with ETag and a file name', async () => {
+      const { token: t } = await service.createAccount(10);
+      const placed = await service.post('/api/v4/transcriptions', { api_token: t, mode: 'live', url: media.audio(60), language: 'english' });
+      const id = placed.body.order_id;
+      const base = `/api/v4/orders/${id}/files/transcription?api_token=${t}`;
+      expect((await service.get(base)).body.error).toBe(`order ${id} has no transcription file yet (the order is paid)`);
+      const source = JSON.stringify([{ speaker: 'Ann', start_ms: 0, end_ms: 4000, text: 'Hello there.' }, { speaker: 'Bo', start: 4, end: 6, text: 'Hi.', confidence: 0.9 }]);
+      await service.complete(id, 'transcript.json', source);
+
+      const docx = await service.get(base);
+      expect(docx.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+      expect(docx.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-transcription.docx"`);
+      const { value } = await mammoth.extractRawText({ buffer: docx.bytes });
+      expect(value.trim().split(/\n+/)).toEqual(['[00:00:00] Ann: Hello there.', '[00:00:04] Bo: Hi.']);
+
+      const json = await service.get(`${base}&format=json`);
+      expect(json.body).toEqual({ segments: [{ speaker: 'Ann', start: 0, end: 4, text: 'Hello there.' }, { speaker: 'Bo', start: 4, end: 6, text: 'Hi.' }] });
+
+      const etag = docx.headers.get('etag')!;
+      const cached = await fetch(service.baseUrl + base, { headers: { 'if-none-match': etag } });
+      expect(cached.status).toBe(304);
+      const bad = await service.get(`${base}&format=odt`);
+      expect(bad.body.error).toBe('format: must be one of docx, text, json for this file, got "odt"');
+    });
+  });
+
+  it('lists languages per product without a token', async () => {
+    const all = await service.get('/api/v4/languages');
+    expect(Object.keys(all.body)).toEqual(['transcription', 'ai_transcription', 'transcription_proofreading', 'forced_alignment', 'translation', 'captions', 'subtitles']);
+    expect(all.body.transcription).toContainEqual({ slug: 'english-uk', name: 'English (UK)' });
+    const one = await service.get('/api/v4/languages?product=ai_transcription');
+    expect(Object.keys(one.body)).toEqual(['ai_transcription']);
+    expect(one.body.ai_transcription).toHaveLength(32);
+  });
+});

@@ -1,0 +1,32 @@
+// The media probe against a real HTTP server: durations, the byte cap and broken transfers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { MediaError, probeMediaDuration } from '../../src/media/probe.js';
+
+describe('probeMediaDuration', () => {
+  let media: MediaServer;
+  beforeAll(async () => { media = await startMediaServer(); });
+  afterAll(() => media.close());
+
+  const limits = { maxBytes: 10_000_000, timeoutMs: 2000 };
+
+  it('reads the duration of a WAV file, rounded up to whole seconds', async () => {
+    expect(await probeMediaDuration(media.audio(1), 'url', limits)).toBe(1);
+    expect(await probeMediaDuration(media.audio(3600), 'url', limits)).toBe(3600);
+  });
+
+  it('reads only the header when the container states the duration', async () => {
+    expect(await probeMediaDuration(media.audio(7200), 'url', { ...limits, maxBytes: 1_000_000 })).toBe(7200);
+  });
+
+  it('stops at the byte cap', async () => {
+    await expect(probeMediaDuration(`${media.url}/noise.mp3`, 'audio_url', { ...limits, maxBytes: 100_000 }))
+      .rejects.toThrow(new MediaError('audio_url: the file is larger than 100000 bytes'));
+  });
+
+  it('fails cleanly, without hanging, when the transfer breaks', async () => {
+    const started = Date.now();
+    await expect(probeMediaDuration(`${media.url}/drop.mp3`, 'url', limits)).rejects.toThrow(MediaError);
+    expect(Date.now() - started).toBeLessThan(limits.timeoutMs + 1000);
+  });
+});
