@@ -20,7 +20,9 @@ async function ownOrderIdRange(database: Database): Promise<Database> {
   return database;
 }
 
-export async function freshDatabase(engine: Engine): Promise<Database> {
+export type TestDatabase = Database & { url?: string };
+
+export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const database = await openDatabase({});
     await migrate(database.db);
@@ -39,6 +41,7 @@ export async function freshDatabase(engine: Engine): Promise<Database> {
   await ownOrderIdRange(database);
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const cleanup = new pg.Client({ connectionString: adminUrl });

@@ -10,12 +10,11 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createApp } from '../../src/api/app.js';
 import { createAccount } from '../../src/db/accounts.js';
-import type { Database } from '../../src/db/connection.js';
 import { priceTableSchema } from '../../src/domain/pricing.js';
 import { localFileStore } from '../../src/storage/fileStore.js';
 import { createOrderWorker } from '../../src/temporal/worker.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
-import { freshDatabase, type Engine } from './databases.js';
+import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
 import { close, listen } from './net.js';
 
 let runtimeQuiet = false;
@@ -29,15 +28,19 @@ export interface ServiceOptions {
   engine?: Engine;
   qualityCheckProbability?: number;
   callbackRetryMs?: [number, number];
+  /** false: run no worker in this process (a test starts worker processes itself). */
+  inProcessWorker?: boolean;
 }
 
 export interface TestService {
   baseUrl: string;
-  database: Database;
+  database: TestDatabase;
   temporal: Client;
   opsToken: string;
   secretKey: Buffer;
   taskQueue: string;
+  /** Its file store is `files/` in here, as a worker process with DATA_DIR set to it would use. */
+  dataDir: string;
   createAccount(balanceUsd: number, extra?: { createdAt?: Date; callbackUrl?: string }): Promise<{ accountId: number; token: string }>;
   /** POSTs a form to the API (the way curl -d does). */
   post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any }>;
@@ -55,7 +58,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   const address = inject('temporalAddress');
   const workflowBundle = { codePath: inject('workflowBundlePath') };
   const database = await freshDatabase(opts.engine ?? 'pglite');
-  const filesDir = await mkdtemp(join(tmpdir(), 'order-files-'));
+  const dataDir = await mkdtemp(join(tmpdir(), 'order-data-'));
+  const filesDir = join(dataDir, 'files');
   const secretKey = randomBytes(32);
   const opsToken = randomBytes(16).toString('hex');
   const taskQueue = `orders-${randomBytes(6).toString('hex')}`;
@@ -94,7 +98,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     await running;
     worker = undefined;
   };
-  await startWorker();
+  if (opts.inProcessWorker !== false) await startWorker();
 
   const request = async (method: string, path: string, init: RequestInit = {}) => {
     const response = await fetch(baseUrl + path, { method, ...init });
@@ -106,7 +110,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   };
 
   const service: TestService = {
-    baseUrl, database, temporal, opsToken, secretKey, taskQueue,
+    baseUrl, database, temporal, opsToken, secretKey, taskQueue, dataDir,
     async createAccount(balanceUsd, extra = {}) {
       const created = await createAccount(database.db, secretKey, { name: 'test', balanceCents: Math.round(balanceUsd * 100), ...extra });
       return { accountId: created.accountId, token: created.apiToken };
@@ -131,7 +135,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
       await nativeConnection.close();
       await connection.close();
       await database.close();
-      await rm(filesDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
   return service;

@@ -39,7 +39,7 @@ describe('order API (PGlite)', () => {
       [{ till: 91 }, 'till: 91 is not within the media (90 seconds long)'],
       [{ lanugage: 'english' }, 'unknown parameter: lanugage'],
       [{ language: 'greek', turnaround_time: '3_days', strict: 'true' }, "turnaround_time: '3_days' is not available for greek (available: 5_days); send strict=false to get the nearest available turnaround"],
-    ])('%j → %s', async (fields, message) => {
+    ] as Array<[Record<string, unknown>, string]>)('%j → %s', async (fields, message) => {
       const res = await order(fields);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ mode: typeof fields.mode === 'string' ? fields.mode : fields.mode === undefined && 'mode' in fields ? '' : 'test', status: 'error', error: message });

@@ -1,0 +1,92 @@
+// Workers come and go; orders finish and wallets are charged exactly once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { inject } from 'vitest';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
+import { waitFor } from '../helpers/net.js';
+import { ledgerEntries } from '../../src/db/schema.js';
+import { orderWorkflowId } from '../../src/workflows/messages.js';
+
+let media: MediaServer;
+let receiver: CallbackReceiver;
+beforeAll(async () => { [media, receiver] = await Promise.all([startMediaServer(), startCallbackReceiver()]); });
+afterAll(async () => { await Promise.all([media?.close(), receiver?.close()]); });
+
+async function expectChargedOnce(service: TestService, orderId: number) {
+  const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
+  expect(entries.map((e) => e.kind)).toEqual(['charge']);
+}
+
+describe('a worker replaced in the middle of an order (in process, PGlite)', () => {
+  let service: TestService;
+  beforeAll(async () => { service = await startService(); });
+  afterAll(() => service?.close());
+
+  it('pays and finishes the order once a new worker takes over', async () => {
+    const { token } = await service.createAccount(10);
+    await service.stopWorker();
+    // Placed while no worker runs: the API waits for the charge.
+    const placing = service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    await new Promise((r) => setTimeout(r, 500));
+    await service.startWorker();
+    const placed = await placing;
+    expect(placed.status).toBe(200);
+    const orderId = placed.body.order_id;
+
+    await service.stopWorker();
+    const completing = service.complete(orderId, 'a.txt', 'Finished after a restart.');
+    await new Promise((r) => setTimeout(r, 500));
+    await service.startWorker();
+    expect((await completing).body).toEqual({ order_id: orderId, status: 'finished' });
+    await waitFor(() => receiver.received.some((c) => c.fields.order_id === String(orderId)), 'the callback');
+    expect(await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).result()).toMatchObject({ status: 'finished' });
+    await expectChargedOnce(service, orderId);
+  });
+});
+
+// Two processes share the database, so this needs PostgreSQL (the CI leg sets DATABASE_URL).
+describe.skipIf(!process.env.DATABASE_URL)('a worker process killed with SIGKILL (PostgreSQL)', () => {
+  let service: TestService;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => { service = await startService({ engine: 'postgres', inProcessWorker: false }); });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await service?.close();
+  });
+
+  const startWorkerProcess = async () => {
+    const child = spawn(process.execPath, ['dist/main.js', 'worker'], {
+      env: {
+        ...process.env, DATABASE_URL: service.database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: service.taskQueue,
+        SECRET_KEY: service.secretKey.toString('hex'), OPS_TOKEN: 'unused', DATA_DIR: service.dataDir,
+        CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '50', QUALITY_CHECK_PROBABILITY: '0',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d) => { out += d; });
+    child.stderr!.on('data', (d) => { out += d; });
+    await waitFor(() => out.includes('"msg":"started"') || (child.exitCode !== null && Promise.reject(new Error(out))), 'the worker process', 60_000);
+    return child;
+  };
+
+  it('the order finishes on the next worker and is charged exactly once', async () => {
+    const first = await startWorkerProcess();
+    const { token } = await service.createAccount(10);
+    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    expect(placed.status).toBe(200);
+    const orderId = placed.body.order_id;
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+
+    await startWorkerProcess();
+    const done = await service.complete(orderId, 'a.txt', 'Finished after a crash.');
+    expect(done.body).toEqual({ order_id: orderId, status: 'finished' });
+    await waitFor(() => receiver.received.some((c) => c.fields.order_id === String(orderId)), 'the callback');
+    await expectChargedOnce(service, orderId);
+  });
+});
