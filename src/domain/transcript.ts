@@ -21,7 +21,8 @@ const jsonSegment = z.object({
   start_ms: z.number().nonnegative().optional(),
   end_ms: z.number().nonnegative().optional(),
 });
-const jsonTranscript = z.union([z.array(jsonSegment).min(1, 'no segments'), z.object({ text: z.string().trim().min(1, 'text must not be empty') })]);
+const jsonSegments = z.array(jsonSegment).min(1, 'no segments');
+const jsonWhole = z.object({ text: z.string({ error: 'text is required' }).trim().min(1, 'text must not be empty') });
 
 /** The spec's JSON input: an array of segments or `{text}`; only text, speaker, start, end are kept. */
 export function importJsonTranscript(source: string): Transcript {
@@ -31,14 +32,15 @@ export function importJsonTranscript(source: string): Transcript {
   } catch {
     throw new TranscriptImportError('the JSON transcript is not valid JSON');
   }
-  const parsed = jsonTranscript.safeParse(data);
+  // The schema is chosen by shape, so the error names the real problem.
+  const parsed = Array.isArray(data) ? jsonSegments.safeParse(data) : jsonWhole.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new TranscriptImportError(`the JSON transcript is not an array of segments or an object with text (${issue.path.join('.') || 'root'}: ${issue.message})`);
   }
   if (!Array.isArray(parsed.data)) return { segments: [{ text: parsed.data.text }] };
   return {
-    segments: parsed.data.map((s) => {
+    segments: parsed.data.map((s: z.infer<typeof jsonSegment>) => {
       const start = s.start ?? (s.start_ms !== undefined ? s.start_ms / 1000 : undefined);
       const end = s.end ?? (s.end_ms !== undefined ? s.end_ms / 1000 : undefined);
       return { text: s.text, ...(s.speaker ? { speaker: s.speaker } : {}), ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) };

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { orderRequestSchema } from '../../src/api/orderSchema.js';
+import { describeZodError } from '../../src/api/errors.js';
+
+const schema = orderRequestSchema('transcription');
+const base = { mode: 'live', url: 'https://media.example.com/a.mp3', language: 'english' };
+const errorOf = (input: Record<string, unknown>) => {
+  const result = schema.safeParse(input);
+  if (result.success) throw new Error('expected a validation error');
+  return describeZodError(result.error);
+};
+
+describe('transcription request schema (built from the catalog)', () => {
+  it('fills every default', () => {
+    expect(schema.parse(base)).toEqual({
+      ...base, text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2', strict: false,
+    });
+  });
+
+  it.each(['clean_verbatim', 'full_verbatim'])('accepts text_format %s', (v) => expect(schema.parse({ ...base, text_format: v }).text_format).toBe(v));
+  it.each(['not_required', 'every_10_seconds', 'every_30_seconds', 'every_2_minutes', 'change_of_speaker'])('accepts timestamping %s', (v) =>
+    expect(schema.parse({ ...base, timestamping: v }).timestamping).toBe(v));
+  it.each(['12_hours', '1_days', '3_days', '5_days'])('accepts turnaround_time %s', (v) => expect(schema.parse({ ...base, turnaround_time: v }).turnaround_time).toBe(v));
+  it.each(['1_or_2', '3_or_more'])('accepts number_of_speakers %s', (v) => expect(schema.parse({ ...base, number_of_speakers: v }).number_of_speakers).toBe(v));
+
+  it.each([[true, true], [false, false], ['true', true], ['false', false], ['1', true], ['0', false], [1, true], [0, false], ['TRUE', true]])(
+    'reads strict=%j as %s', (given, expected) => expect(schema.parse({ ...base, strict: given }).strict).toBe(expected));
+
+  it('reads from and till as whole seconds from numbers or strings', () => {
+    expect(schema.parse({ ...base, from: '15', till: 90 })).toMatchObject({ from: 15, till: 90 });
+    expect(errorOf({ ...base, from: 1.5 })).toBe('from: must be a whole number of seconds');
+    expect(errorOf({ ...base, till: 'ten' })).toBe('till: must be a whole number of seconds');
+  });
+
+  it('normalises language case and whitespace, and rejects other sets', () => {
+    expect(schema.parse({ ...base, language: ' English ' }).language).toBe('english');
+    expect(errorOf({ ...base, language: 'simplified-chinese' })).toMatch(/^language: 'simplified-chinese' is not supported for human transcription/);
+  });
+
+  it('names missing and unknown parameters', () => {
+    expect(errorOf({ mode: 'live' })).toBe('url: is required; language: is required');
+    expect(errorOf({ ...base, callback: 'x', speakers: 2 })).toBe('unknown parameters: callback, speakers');
+    expect(errorOf({ ...base, callback_url: 'not a url' })).toBe('callback_url: must be an http or https URL, got "not a url"');
+    expect(errorOf({ ...base, comment: 'x'.repeat(10_001) })).toBe('comment: is longer than 10000 characters');
+  });
+
+  it('builds a schema for every product from the same catalog', () => {
+    const translation = orderRequestSchema('translation');
+    expect(translation.parse({ mode: 'test', url: 'http://x.test/doc.docx', translate_from: 'english', translate_to: 'indian-hindi' }))
+      .toMatchObject({ additional_review: false });
+    const fa = orderRequestSchema('forced_alignment').safeParse({ mode: 'test', audio_url: 'http://x.test/a', transcription_url: 'http://x.test/t', language: 'german' });
+    expect(fa.success || describeZodError(fa.error)).toMatch(/^language: 'german' is not supported for forced alignment/);
+  });
+});
