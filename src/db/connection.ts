@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { log } from '../log.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -21,6 +22,9 @@ export interface Database {
 export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process;
+    // the pool replaces it on next use.
+    pool.on('error', (err) => log('database connection lost', { error: err.message }));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return { db, engine: 'postgres', close: () => pool.end() };
   }

@@ -1,0 +1,86 @@
+// The wallet ledger against real databases: idempotent charges and refunds, concurrency, no
+// readable tokens at rest.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
+import { ENGINES, freshDatabase, type TestDatabase } from '../helpers/databases.js';
+import { accountToken, createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
+import { chargeWalletForOrder, InsufficientFundsError, nextOrderId, OrderStateError, refundOrder } from '../../src/db/wallet.js';
+import { accounts, ledgerEntries } from '../../src/db/schema.js';
+
+describe.each(ENGINES)('wallet ledger on %s', (engine) => {
+  let database: TestDatabase;
+  const key = randomBytes(32);
+  beforeEach(async () => { database = await freshDatabase(engine); });
+  afterEach(() => database.close());
+
+  const balance = async (accountId: number) => (await database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
+  const newOrder = async (accountId: number, priceCents: number) => ({
+    id: await nextOrderId(database.db), accountId, product: 'transcription', priceCents, seconds: 60, words: 0, params: {}, callbackUrl: null, turnaroundHours: 120,
+  });
+
+  it('charges an order once, however often the charge is retried', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a', balanceCents: 1000 });
+    const order = await newOrder(accountId, 300);
+    const first = await chargeWalletForOrder(database.db, order);
+    const retried = await chargeWalletForOrder(database.db, order);
+    expect(first.balanceCents).toBe(700);
+    expect(retried.balanceCents).toBe(700);
+    expect(retried.order.id).toBe(order.id);
+    const entries = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
+    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([['topup', 1000, 1000], ['charge', -300, 700]]);
+  });
+
+  it('refuses a charge above the balance and changes nothing', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a', balanceCents: 299 });
+    await expect(chargeWalletForOrder(database.db, await newOrder(accountId, 300))).rejects.toThrow(InsufficientFundsError);
+    expect(await balance(accountId)).toBe(299);
+    expect(await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.kind, 'charge'))).toEqual([]);
+  });
+
+  it('refunds once and only paid orders', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a', balanceCents: 1000 });
+    const order = await newOrder(accountId, 400);
+    await chargeWalletForOrder(database.db, order);
+    expect(await refundOrder(database.db, order.id, 'refunded', 'bad audio')).toEqual({ balanceCents: 1000 });
+    expect(await refundOrder(database.db, order.id, 'refunded', 'retried')).toEqual({ balanceCents: 1000 });
+    expect(await balance(accountId)).toBe(1000);
+    await expect(refundOrder(database.db, 424242, 'canceled', null)).rejects.toThrow(OrderStateError);
+  });
+
+  it('keeps the balance exact under 20 concurrent charges on a wallet funded for 5', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a', balanceCents: 500 });
+    const orders = await Promise.all(Array.from({ length: 20 }, () => newOrder(accountId, 100)));
+    const results = await Promise.allSettled(orders.map((o) => chargeWalletForOrder(database.db, o)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientFundsError)).toBe(true);
+    expect(await balance(accountId)).toBe(0);
+  });
+
+  it('keeps top-ups as ledger entries and refuses nonsense amounts', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a' });
+    expect(await topUpWallet(database.db, accountId, 2500)).toBe(2500);
+    await expect(topUpWallet(database.db, accountId, -5)).rejects.toThrow(RangeError);
+    await expect(topUpWallet(database.db, 999_999, 100)).rejects.toThrow('account 999999 not found');
+    // The CHECK constraint holds even against a direct write.
+    await expect(database.db.update(accounts).set({ balanceCents: -1 }).where(eq(accounts.id, accountId))).rejects.toThrow();
+  });
+
+  it('finds accounts by token while a dump of the database does not reveal the token', async () => {
+    const { accountId, apiToken } = await createAccount(database.db, key, { name: 'a', balanceCents: 100 });
+    expect((await findAccountByToken(database.db, key, apiToken))?.id).toBe(accountId);
+    expect(await findAccountByToken(database.db, key, apiToken + 'x')).toBeUndefined();
+    expect(await accountToken(database.db, key, accountId)).toBe(apiToken);
+    let dump: Buffer;
+    if (database.url) {
+      dump = execFileSync('pg_dump', ['--data-only', database.url]);
+      expect(dump.toString()).toContain('opening balance'); // the dump holds the data…
+    } else {
+      const client = (database.db as unknown as { $client: PGlite }).$client;
+      dump = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
+    }
+    expect(dump.includes(Buffer.from(apiToken))).toBe(false); // …but not the token
+  });
+});
