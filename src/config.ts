@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { priceTableSchema, type PriceTable } from './domain/pricing.js';
 import type { CallbackSettings } from './activities/deps.js';
 
@@ -56,7 +57,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const port = number(env, 'PORT', 3000);
   const secretHex = await persistentSecret(env, 'SECRET_KEY', dataDir, 'secret.key', () => randomBytes(32).toString('hex'));
   if (!/^[0-9a-f]{64}$/i.test(secretHex)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
-  const pricePath = env.PRICE_TABLE_PATH ?? new URL('../config/prices.json', import.meta.url).pathname;
+  const pricePath = env.PRICE_TABLE_PATH ?? fileURLToPath(new URL('../config/prices.json', import.meta.url));
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8')));
   const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 30_000);
   const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 600_000);
@@ -80,7 +81,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'orders',
       devServerPort: number(env, 'TEMPORAL_DEV_PORT', 7233),
       uiPort: number(env, 'TEMPORAL_UI_PORT', 8233),
-      cliPath: env.TEMPORAL_CLI_PATH ?? resolve('.temporal/bin/temporal'),
+      cliPath: env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
     },
   };
 }

@@ -1,0 +1,106 @@
+// The README quick start, driven as a newcomer would: start the service (what `npm start` runs
+// after building), place an order over HTTP, complete it with order-ops, read the callback,
+// stop with Ctrl-C, start again and find everything kept.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mammoth from 'mammoth';
+import { freePort, waitFor } from '../helpers/net.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
+
+const run = promisify(execFile);
+
+describe('README quick start', () => {
+  let dataDir: string;
+  let media: MediaServer;
+  let receiver: CallbackReceiver;
+  let env: NodeJS.ProcessEnv;
+  let service: { child: ChildProcess; output: () => string } | undefined;
+  let port: number;
+  let temporalPort: number;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'order-quickstart-'));
+    [media, receiver] = await Promise.all([startMediaServer(), startCallbackReceiver()]);
+    [port, temporalPort] = [await freePort(), await freePort()];
+    env = {
+      ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()),
+      CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100', QUALITY_CHECK_PROBABILITY: '0',
+    };
+    delete env.DATABASE_URL;
+    delete env.TEMPORAL_ADDRESS;
+  });
+  afterAll(async () => {
+    service?.child.kill('SIGKILL');
+    await Promise.all([media?.close(), receiver?.close()]);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async () => {
+    const child = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d) => { output += d; });
+    child.stderr!.on('data', (d) => { output += d; });
+    await waitFor(() => output.includes('Temporal UI:') || (child.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 90_000);
+    service = { child, output: () => output };
+    return output;
+  };
+  const stop = async () => {
+    const { child } = service!;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    service = undefined;
+  };
+  const orderOps = (...args: string[]) => run(process.execPath, ['dist/cli/order-ops.js', ...args], { env });
+
+  it('runs an order from placement to callback, stops cleanly and keeps its data', async () => {
+    const firstOutput = await start();
+    const token = /api_token: (\S+)/.exec(firstOutput)?.[1];
+    expect(token).toBeDefined();
+    expect(firstOutput).toContain(`Order API:   http://localhost:${port}/api/v4/`);
+    const base = `http://localhost:${port}`;
+
+    // curl -d … : a form-encoded live order.
+    const placed = await fetch(`${base}/api/v4/transcriptions`, {
+      method: 'POST',
+      body: new URLSearchParams({ api_token: token!, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url }),
+    }).then((r) => r.json());
+    expect(placed).toMatchObject({ mode: 'live', status: 'success', order_total: 2.5, in_wallet: 97.5 });
+
+    const pending = (await orderOps('pending')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(pending.map((o) => o.order_id)).toContain(placed.order_id);
+
+    const transcript = join(dataDir, 'transcript.txt');
+    await writeFile(transcript, 'Interviewer: Welcome to the show.\n\nGuest: Thanks for having me.\n');
+    const completed = await orderOps('complete', String(placed.order_id), '--file', `transcription=${transcript}`);
+    expect(JSON.parse(completed.stdout)).toEqual({ order_id: placed.order_id, status: 'finished' });
+
+    const callback = await waitFor(() => receiver.received.find((c) => c.fields.order_id === String(placed.order_id)), 'the callback');
+    expect(Object.keys(callback.fields).sort()).toEqual(['language', 'mode', 'order_id', 'transcription_url']);
+    const docx = Buffer.from(await (await fetch(callback.fields.transcription_url!)).arrayBuffer());
+    expect((await mammoth.extractRawText({ buffer: docx })).value).toContain('Guest: Thanks for having me.');
+
+    const account = JSON.parse((await orderOps('account', 'create', '--name', 'Acme', '--balance', '5')).stdout);
+    expect(account).toMatchObject({ account_id: expect.any(Number), api_token: expect.any(String) });
+    expect(JSON.parse((await orderOps('account', 'topup', String(account.account_id), '2.5')).stdout)).toEqual({ account_id: account.account_id, in_wallet: 7.5 });
+    await expect(orderOps('cancel', '424242')).rejects.toMatchObject({ code: 1, stderr: 'order-ops: order 424242 not found\n' });
+    await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed') });
+
+    await stop();
+    // The dev server went down with the service.
+    const refused = await new Promise((r) => createConnection(temporalPort, '127.0.0.1').once('error', () => r(true)).once('connect', () => r(false)));
+    expect(refused).toBe(true);
+
+    const secondOutput = await start();
+    expect(secondOutput).not.toContain('First start');
+    const record = await fetch(`${base}/api/v4/orders/${placed.order_id}?api_token=${token}&mode=live`).then((r) => r.json());
+    expect(record.data).toMatchObject({ id: placed.order_id, status: 'finished', transcription_url: callback.fields.transcription_url });
+    await stop();
+  });
+});
