@@ -7,6 +7,7 @@ export default defineConfig({
     maxWorkers: 2,
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
+    reporters: ['default', './test/summaryReporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

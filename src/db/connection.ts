@@ -39,14 +39,14 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** Applies src/db/migrations/*.sql in name order, each once, each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
-  await db.execute(sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
   const applied: string[] = [];
   for (const name of files) {
     const text = await readFile(MIGRATIONS_DIR + name, 'utf8');
     const done = await db.transaction(async (tx) => {
-      // Serialise concurrent starters (api and worker roles) on PostgreSQL.
-      await tx.execute(sql`LOCK TABLE schema_migrations IN EXCLUSIVE MODE`);
+      // Serialises the api and worker roles starting together against one PostgreSQL.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      await tx.execute(sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
       const seen = (await tx.execute(sql`SELECT 1 FROM schema_migrations WHERE name = ${name}`)) as unknown as { rows: unknown[] };
       if (seen.rows.length > 0) return false;
       // One statement per execute: PGlite's extended protocol takes no multi-statement strings.
@@ -58,6 +58,8 @@ export async function migrate(db: Db): Promise<string[]> {
   }
   return applied;
 }
+
+const MIGRATION_LOCK = 7_240_001;
 
 /** Splits a migration on statement-ending semicolons (migrations hold no procedural code). */
 function splitStatements(text: string): string[] {
