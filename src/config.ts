@@ -16,6 +16,7 @@ export interface Config {
   priceTable: PriceTable;
   callbacks: CallbackSettings;
   qualityCheck: { probability: number; windowMs: number };
+  payment: { windowMs: number; graceMs: number };
   media: { maxBytes: number; timeoutMs: number };
   temporal: {
     /** An existing cluster; when absent `npm start` runs a dev server. */
@@ -74,6 +75,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     priceTable,
     callbacks: { retryMinMs, retryMaxMs, timeoutMs: number(env, 'CALLBACK_TIMEOUT_MS', 15_000) },
     qualityCheck: { probability, windowMs: number(env, 'QUALITY_CHECK_WINDOW_HOURS', 72) * 3_600_000 },
+    // The grace covers one charge attempt (its activity's 30-second timeout) and some.
+    payment: { windowMs: number(env, 'ORDER_PAYMENT_WINDOW_MS', 60_000), graceMs: 35_000 },
     media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     temporal: {
       address: env.TEMPORAL_ADDRESS || undefined,

@@ -79,7 +79,8 @@ async function main(role: Role): Promise<void> {
       stops.push(() => connection.close());
       const app = createApp({
         ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue,
-        opsToken: config.opsToken, priceTable: config.priceTable, media: config.media, qualityCheck: config.qualityCheck, log,
+        opsToken: config.opsToken, priceTable: config.priceTable, media: config.media, qualityCheck: config.qualityCheck,
+        payment: config.payment, log,
       });
       const server: Server = await new Promise((resolve) => {
         const s = app.listen(config.port, () => resolve(s));

@@ -18,6 +18,14 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(express.urlencoded({ extended: false, limit: '1mb' }));
   app.use(multer({ limits: { fieldSize: 1024 * 1024, fields: 50, files: 0 } }).none());
 
+  // Access log: the path only, since query strings carry API tokens.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => deps.log('http', {
+      method: req.method, path: req.path, status: res.statusCode, ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+    }));
+    next();
+  });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.use(languagesRouter());
   app.use(transcriptionsRouter(deps));

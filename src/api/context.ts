@@ -16,5 +16,10 @@ export interface ApiDeps {
   priceTable: PriceTable;
   media: ProbeLimits;
   qualityCheck: { probability: number; windowMs: number };
+  /**
+   * A live order's charge must start within `windowMs`; the API waits `graceMs` longer for a
+   * charge that started in time.
+   */
+  payment: { windowMs: number; graceMs: number };
   log: (message: string, meta: object) => void;
 }

@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { MediaError } from '../media/probe.js';
 import { FAILURE_TYPES } from '../workflows/messages.js';
+import { PaymentUnconfirmedError } from './placeOrder.js';
 
 export class ApiError extends Error {
   constructor(message: string, readonly status = 400) {
@@ -46,6 +47,10 @@ export function errorHandler(log: (msg: string, meta: object) => void): ErrorReq
     if (err instanceof ApiError) return void res.status(err.status).json(errorObject(mode, err.message));
     if (err instanceof z.ZodError) return void res.status(400).json(errorObject(mode, describeZodError(err)));
     if (err instanceof MediaError) return void res.status(400).json(errorObject(mode, err.message));
+    if (err instanceof PaymentUnconfirmedError) {
+      log('order payment unconfirmed', { orderId: err.orderId });
+      return void res.status(503).json(errorObject(mode, err.message));
+    }
     const parserType = (err as { type?: string }).type;
     if (parserType === 'entity.parse.failed') return void res.status(400).json(errorObject(mode, 'the request body is not valid JSON'));
     if (parserType === 'entity.too.large') return void res.status(400).json(errorObject(mode, 'the request body is too large'));

@@ -3,7 +3,19 @@ import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { orderWorkflow } from '../workflows/order.js';
 import { orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTES, type OrderWorkflowInput, type PlacedOrder } from '../workflows/messages.js';
 
-export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput): Promise<PlacedOrder> {
+/** The charge was neither confirmed nor refused in time (no worker, overload). */
+export class PaymentUnconfirmedError extends Error {
+  constructor(readonly orderId: number, waitedMs: number) {
+    super(`order ${orderId} was not confirmed within ${Math.round(waitedMs / 1000)} seconds (the service is busy or a worker is down); ` +
+      `it is charged only if GET /api/v4/orders/${orderId} shows it: check before ordering again`);
+  }
+}
+
+/**
+ * Starts the order workflow and charges the wallet through its update. Waits at most
+ * `waitMs`; the workflow refuses to charge after `input.payBy`, which lies before that.
+ */
+export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput, waitMs: number): Promise<PlacedOrder> {
   const { order } = input;
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(order.id),
@@ -21,5 +33,13 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
       { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
     ],
   });
-  return client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start });
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PaymentUnconfirmedError(order.id, waitMs)), waitMs);
+  });
+  try {
+    return await Promise.race([client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start }), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -28,6 +28,8 @@ export interface OrderToPlace {
 
 export interface OrderWorkflowInput {
   order: OrderToPlace;
+  /** ISO time after which the order may no longer be charged: the API has stopped waiting. */
+  payBy: string;
   /** Chance that a finished order is picked for a quality check, 0..1. */
   qualityCheckProbability: number;
   /** How long a quality check may stay open before it closes as passed. */
@@ -67,4 +69,4 @@ export const SEARCH_ATTRIBUTE_FLAGS = [
 ];
 
 /** Failure types the API maps to error objects. */
-export const FAILURE_TYPES = { insufficientFunds: 'InsufficientFunds', orderState: 'OrderState' } as const;
+export const FAILURE_TYPES = { insufficientFunds: 'InsufficientFunds', orderState: 'OrderState', paymentExpired: 'PaymentExpired' } as const;

@@ -69,6 +69,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     }
     moveTo('paid');
     return placed;
+  }, {
+    // A charge that starts after the API stopped waiting would surprise the customer.
+    validator: () => {
+      if (!placed && Date.now() > Date.parse(input.payBy)) {
+        throw ApplicationFailure.create({ type: FAILURE_TYPES.paymentExpired, message: `order ${order.id} was not paid in time; nothing was charged`, nonRetryable: true });
+      }
+    },
   });
 
   wf.setHandler(completeUpdate, ({ files }) => transition(async () => {
@@ -113,12 +120,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     },
   });
 
-  // Update-with-Start delivers placeOrder with the start; the wait only guards against a lost update.
-  await wf.condition(() => status !== 'awaiting_payment', '10 minutes');
+  // Update-with-Start delivers placeOrder with the start. After payBy no charge can begin, but
+  // one that began in time may still be running: wait for it before deciding.
+  await wf.condition(() => status !== 'awaiting_payment', Math.max(1, Date.parse(input.payBy) - Date.now()));
+  await wf.condition(wf.allHandlersFinished);
   // (Casts: TypeScript cannot see that handlers change these variables.)
   if ((status as OrderStatus) !== 'paid') {
-    await wf.condition(wf.allHandlersFinished);
-    return { status: (status as OrderStatus) === 'awaiting_payment' ? 'payment_failed' : status, qualityCheck };
+    return { status: 'payment_failed', qualityCheck };
   }
 
   for (;;) {

@@ -28,6 +28,7 @@ export interface ServiceOptions {
   engine?: Engine;
   qualityCheckProbability?: number;
   callbackRetryMs?: [number, number];
+  payment?: { windowMs: number; graceMs: number };
   /** false: run no worker in this process (a test starts worker processes itself). */
   inProcessWorker?: boolean;
 }
@@ -84,6 +85,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     ...deps, temporal, taskQueue, opsToken, priceTable,
     media: { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
+    payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     log: (message, meta) => { if (message === 'request failed') console.error(message, meta); },
   });
 

@@ -8,7 +8,7 @@ import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
-import { orderWorkflowId, statusQuery } from '../../src/workflows/messages.js';
+import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/workflows/messages.js';
 
 describe.each(ENGINES)('human transcription orders on %s', (engine) => {
   let service: TestService;
@@ -182,6 +182,12 @@ describe.each(ENGINES)('human transcription orders on %s', (engine) => {
     expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none' });
     await service.complete(placed.body.order_id, 'a.txt', 'Done.');
     await handle.result();
+    // Operators filter by these in the Temporal UI.
+    const { typedSearchAttributes } = await handle.describe();
+    expect([
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.orderId), typedSearchAttributes.get(SEARCH_ATTRIBUTES.product),
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.mode), typedSearchAttributes.get(SEARCH_ATTRIBUTES.status),
+    ]).toEqual([placed.body.order_id, 'transcription', 'live', 'finished']);
     const history = JSON.stringify(await handle.fetchHistory());
     expect(history).toContain('placeOrder');
     expect(history).not.toContain(token);

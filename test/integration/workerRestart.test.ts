@@ -90,3 +90,27 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker process killed with SIGKILL
     await expectChargedOnce(service, orderId);
   });
 });
+
+describe('a live order while no worker runs (PGlite)', () => {
+  let service: TestService;
+  beforeAll(async () => { service = await startService({ payment: { windowMs: 1000, graceMs: 1000 } }); });
+  afterAll(() => service?.close());
+
+  it('answers 503 naming the order, and never charges it later', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    await service.stopWorker();
+    const started = Date.now();
+    const res = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    expect(res.status).toBe(503);
+    const orderId = Number(/^order (\d+) was not confirmed within 2 seconds/.exec(res.body.error)?.[1]);
+    expect(res.body.error).toContain(`it is charged only if GET /api/v4/orders/${orderId} shows it`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    await service.startWorker(); // the workflow now sees the update after its payment window
+    const result = await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).result();
+    expect(result).toEqual({ status: 'payment_failed', qualityCheck: 'none' });
+    const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
+    expect(entries.map((e) => e.kind)).toEqual(['topup']);
+    expect((await service.get(`/api/v4/orders/${orderId}?api_token=${token}&mode=live`)).body.error).toBe(`order_id: order ${orderId} not found`);
+  });
+});

@@ -63,6 +63,7 @@ export function transcriptionsRouter(deps: ApiDeps): Router {
     const { mode: _mode, callback_url: callbackUrl, ...params } = effective;
     const orderId = await nextOrderId(deps.db);
     const placed = await startAndPayOrder(deps.temporal, deps.taskQueue, {
+      payBy: new Date(Date.now() + deps.payment.windowMs).toISOString(),
       order: {
         id: orderId, accountId: account.id, product: 'transcription', priceCents, seconds, words: 0,
         params: { ...params, ...(turnaround.raised ? { requested_turnaround_time: input.turnaround_time } : {}) },
@@ -70,7 +71,7 @@ export function transcriptionsRouter(deps: ApiDeps): Router {
       },
       qualityCheckProbability: deps.qualityCheck.probability,
       qualityCheckWindowMs: deps.qualityCheck.windowMs,
-    });
+    }, deps.payment.windowMs + deps.payment.graceMs);
     deps.log('order placed', { orderId, accountId: account.id, product: 'transcription', priceCents });
     res.json({
       mode: 'live', status: 'success', order_id: placed.orderId, order_total: centsToUsd(priceCents), seconds,
