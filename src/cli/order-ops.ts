@@ -13,6 +13,7 @@ const USAGE = `usage:
   order-ops refund ORDER_ID [--reason TEXT]
   order-ops cancel ORDER_ID
   order-ops qc ORDER_ID (--pass | --fix KIND=PATH ...)
+  order-ops callbacks ORDER_ID                                   (JSON lines of delivery attempts)
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
 
 class UsageError extends Error {}
@@ -124,6 +125,11 @@ async function run(argv: string[]): Promise<void> {
       if (values.pass === (values.fix !== undefined)) throw new UsageError('qc needs exactly one of --pass or --fix KIND=PATH');
       const body = values.pass ? { pass: true } : { fix: await uploadFiles(values.fix ?? []) };
       return print(await call('POST', `/ops/orders/${id}/qc`, body));
+    }
+    case 'callbacks': {
+      const { attempts } = (await call('GET', `/ops/orders/${orderId(rest[0])}/callbacks`)) as { attempts: unknown[] };
+      for (const attempt of attempts) print(attempt);
+      return;
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

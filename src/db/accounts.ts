@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, type AccountRow } from './schema.js';
-import { decryptToken, encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
+import { encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -46,12 +46,6 @@ export async function findAccountByToken(db: Db, key: Buffer, token: string): Pr
 export async function getAccount(db: Db, accountId: number): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   return row;
-}
-
-export async function accountToken(db: Db, key: Buffer, accountId: number): Promise<string> {
-  const account = await getAccount(db, accountId);
-  if (!account) throw new Error(`account ${accountId} not found`);
-  return decryptToken(key, account.tokenEncrypted);
 }
 
 export async function countAccounts(db: Db): Promise<number> {

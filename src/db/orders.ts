@@ -29,11 +29,6 @@ export async function pendingOrders(db: Db, product?: string): Promise<OrderRow[
   return db.select().from(orders).where(where).orderBy(orders.id);
 }
 
-export async function filesOfOrders(db: Db, orderIds: number[]): Promise<OrderFileRow[]> {
-  if (orderIds.length === 0) return [];
-  return db.select().from(orderFiles).where(sql`${orderFiles.orderId} IN (${sql.join(orderIds.map((id) => sql`${id}`), sql`, `)})`);
-}
-
 export async function getOrderFile(db: Db, orderId: number, kind: string): Promise<OrderFileRow | undefined> {
   const [row] = await db.select().from(orderFiles).where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, kind)));
   return row;

@@ -3,23 +3,12 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, orders, type OrderRow } from './schema.js';
+import type { OrderToPlace } from '../workflows/messages.js';
 
 export class InsufficientFundsError extends Error {
   constructor(readonly neededCents: number, readonly availableCents: number) {
     super(`insufficient funds: the order costs $${(neededCents / 100).toFixed(2)} and the wallet holds $${(availableCents / 100).toFixed(2)}`);
   }
-}
-
-export interface NewPaidOrder {
-  id: number;
-  accountId: number;
-  product: string;
-  priceCents: number;
-  seconds: number;
-  words: number;
-  params: Record<string, unknown>;
-  callbackUrl: string | null;
-  turnaroundHours: number;
 }
 
 export interface PaidOrder {
@@ -28,7 +17,7 @@ export interface PaidOrder {
 }
 
 /** Creates the order as paid and charges the wallet, or changes nothing when funds are short. */
-export async function chargeWalletForOrder(db: Db, input: NewPaidOrder): Promise<PaidOrder> {
+export async function chargeWalletForOrder(db: Db, input: OrderToPlace): Promise<PaidOrder> {
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(orders).where(eq(orders.id, input.id));
     if (existing) {

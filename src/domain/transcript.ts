@@ -69,7 +69,3 @@ export function importTranscript(bytes: Uint8Array, fileName: string): Transcrip
   if (/\.(txt|text)$/i.test(fileName) || !/\.[a-z0-9]+$/i.test(fileName)) return importTextTranscript(text);
   throw new TranscriptImportError(`cannot read ${fileName}: transcripts are accepted as .txt or .json`);
 }
-
-export function transcriptText(t: Transcript): string {
-  return t.segments.map((s) => s.text).join(' ');
-}

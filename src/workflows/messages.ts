@@ -3,14 +3,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-export const TASK_QUEUE_DEFAULT = 'orders';
-
 export const orderWorkflowId = (orderId: number): string => `order-${orderId}`;
-
-export function orderIdFromWorkflowId(workflowId: string): number | undefined {
-  const match = /^order-(\d+)$/.exec(workflowId);
-  return match ? Number(match[1]) : undefined;
-}
 
 export type OrderStatus = 'awaiting_payment' | 'payment_failed' | 'paid' | 'finished' | 'refunded' | 'canceled';
 

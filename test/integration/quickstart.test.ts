@@ -86,6 +86,9 @@ describe('README quick start', () => {
     const docx = Buffer.from(await (await fetch(callback.fields.transcription_url!)).arrayBuffer());
     expect((await mammoth.extractRawText({ buffer: docx })).value).toContain('Guest: Thanks for having me.');
 
+    const attempts = (await orderOps('callbacks', String(placed.order_id))).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(attempts).toEqual([expect.objectContaining({ event: 'finished', attempt: 1, outcome: 'ok', status_code: 200, url: receiver.url })]);
+
     const account = JSON.parse((await orderOps('account', 'create', '--name', 'Acme', '--balance', '5')).stdout);
     expect(account).toMatchObject({ account_id: expect.any(Number), api_token: expect.any(String) });
     expect(JSON.parse((await orderOps('account', 'topup', String(account.account_id), '2.5')).stdout)).toEqual({ account_id: account.account_id, in_wallet: 7.5 });

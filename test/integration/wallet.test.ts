@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import { ENGINES, freshDatabase, type TestDatabase } from '../helpers/databases.js';
-import { accountToken, createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
+import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
+import { decryptToken } from '../../src/domain/tokens.js';
 import { chargeWalletForOrder, InsufficientFundsError, nextOrderId, OrderStateError, refundOrder } from '../../src/db/wallet.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 
@@ -72,7 +73,8 @@ describe.each(ENGINES)('wallet ledger on %s', (engine) => {
     const { accountId, apiToken } = await createAccount(database.db, key, { name: 'a', balanceCents: 100 });
     expect((await findAccountByToken(database.db, key, apiToken))?.id).toBe(accountId);
     expect(await findAccountByToken(database.db, key, apiToken + 'x')).toBeUndefined();
-    expect(await accountToken(database.db, key, accountId)).toBe(apiToken);
+    const [row] = await database.db.select().from(accounts).where(eq(accounts.id, accountId));
+    expect(decryptToken(key, row!.tokenEncrypted)).toBe(apiToken);
     let dump: Buffer;
     if (database.url) {
       dump = execFileSync('pg_dump', ['--data-only', database.url]);

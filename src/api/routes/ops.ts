@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import { booleanParam, httpUrl } from '../orderSchema.js';
 import { parseOrderId } from './records.js';
 import { AccountNotFoundError, createAccount, topUpWallet } from '../../db/accounts.js';
-import { getOrder, pendingOrders } from '../../db/orders.js';
+import { callbackAttemptsOf, getOrder, pendingOrders } from '../../db/orders.js';
 import { RESULT_KINDS, isProductKey } from '../../domain/catalog.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
@@ -101,6 +101,16 @@ export function opsRouter(deps: ApiDeps): Router {
       orders: orders.map((o) => ({
         order_id: o.id, account_id: o.accountId, product: o.product, seconds: o.seconds, words: o.words, price: centsToUsd(o.priceCents),
         paid_at: o.paidAt && formatUtc(o.paidAt), delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate), params: o.params,
+      })),
+    });
+  });
+
+  router.get('/ops/orders/:id/callbacks', async (req, res) => {
+    const attempts = await callbackAttemptsOf(deps.db, parseOrderId(req.params.id));
+    res.json({
+      attempts: attempts.map((a) => ({
+        event: a.event, attempt: a.attempt, at: a.createdAt.toISOString(), url: a.url, status_code: a.statusCode,
+        duration_ms: a.durationMs, outcome: a.outcome, detail: a.detail,
       })),
     });
   });
