@@ -1,5 +1,13 @@
-// The transcript model and importers for what workers upload. (Result formats: src/domain/render.)
+// The transcript model, and importers for the text formats (JSON, plain text). Binary document
+// formats are read in src/documents/importers.ts into the same model.
 import { z } from 'zod';
+
+export interface Word {
+  text: string;
+  /** Seconds from the start of the media. */
+  start: number;
+  end: number;
+}
 
 export interface Segment {
   speaker?: string;
@@ -7,65 +15,120 @@ export interface Segment {
   start?: number;
   end?: number;
   text: string;
+  /** Word timings, when known (worker uploads, alignment). */
+  words?: Word[];
 }
 
 export interface Transcript { segments: Segment[] }
 
 export class TranscriptImportError extends Error {}
 
+const seconds = z.number().nonnegative().finite();
+const jsonWord = z.object({
+  text: z.string().optional(),
+  word: z.string().optional(),
+  start: seconds.optional(),
+  begin: seconds.optional(),
+  end: seconds,
+}).refine((w) => (w.text ?? w.word)?.trim(), 'a word needs text').refine((w) => (w.start ?? w.begin) !== undefined, 'a word needs start (or begin)');
+
 const jsonSegment = z.object({
   text: z.string().trim().min(1, 'text must not be empty'),
   speaker: z.string().optional(),
-  start: z.number().nonnegative().optional(),
-  end: z.number().nonnegative().optional(),
-  start_ms: z.number().nonnegative().optional(),
-  end_ms: z.number().nonnegative().optional(),
+  start: seconds.optional(),
+  end: seconds.optional(),
+  start_ms: seconds.optional(),
+  end_ms: seconds.optional(),
+  words: z.array(jsonWord).optional(),
 });
 const jsonSegments = z.array(jsonSegment).min(1, 'no segments');
-const jsonWhole = z.object({ text: z.string({ error: 'text is required' }).trim().min(1, 'text must not be empty') });
+const jsonWhole = z.object({
+  text: z.string({ error: 'text is required' }).trim().min(1, 'text must not be empty'),
+});
+const jsonWordList = z.object({ words: z.array(jsonWord).min(1, 'no words') });
+
+export interface JsonImportOptions {
+  /**
+   * Keep word timings (`words` of segments, or `{words: [...]}` alone). Customer transcripts
+   * follow the spec, which imports only text, speaker, start and end; worker uploads keep words.
+   */
+  words?: boolean;
+}
+
+const toWord = (w: z.infer<typeof jsonWord>): Word => ({ text: (w.text ?? w.word)!.trim(), start: (w.start ?? w.begin)!, end: w.end });
 
 /** The spec's JSON input: an array of segments or `{text}`; only text, speaker, start, end are kept. */
-export function importJsonTranscript(source: string): Transcript {
+export function importJsonTranscript(source: string, options: JsonImportOptions = {}): Transcript {
   let data: unknown;
   try {
     data = JSON.parse(source);
   } catch {
     throw new TranscriptImportError('the JSON transcript is not valid JSON');
   }
-  // The schema is chosen by shape, so the error names the real problem.
-  const parsed = Array.isArray(data) ? jsonSegments.safeParse(data) : jsonWhole.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+  const fail = (error: z.ZodError): never => {
+    const issue = error.issues[0]!;
     throw new TranscriptImportError(`the JSON transcript is not an array of segments or an object with text (${issue.path.join('.') || 'root'}: ${issue.message})`);
+  };
+  // Our own json and json2 results wrap the segments: accept them back (null means absent).
+  if (options.words && typeof data === 'object' && data !== null && Array.isArray((data as { segments?: unknown }).segments)) {
+    data = ((data as { segments: Array<Record<string, unknown>> }).segments).map((s) =>
+      Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)));
   }
-  if (!Array.isArray(parsed.data)) return { segments: [{ text: parsed.data.text }] };
-  return {
-    segments: parsed.data.map((s: z.infer<typeof jsonSegment>) => {
-      const start = s.start ?? (s.start_ms !== undefined ? s.start_ms / 1000 : undefined);
-      const end = s.end ?? (s.end_ms !== undefined ? s.end_ms / 1000 : undefined);
-      return { text: s.text, ...(s.speaker ? { speaker: s.speaker } : {}), ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) };
-    }),
-  };
+  if (Array.isArray(data)) {
+    const parsed = jsonSegments.safeParse(data);
+    if (!parsed.success) return fail(parsed.error);
+    return {
+      segments: parsed.data.map((s) => {
+        const start = s.start ?? (s.start_ms !== undefined ? s.start_ms / 1000 : undefined);
+        const end = s.end ?? (s.end_ms !== undefined ? s.end_ms / 1000 : undefined);
+        const words = options.words && s.words?.length ? s.words.map(toWord) : undefined;
+        return {
+          text: s.text, ...(s.speaker ? { speaker: s.speaker } : {}), ...(start !== undefined ? { start } : {}),
+          ...(end !== undefined ? { end } : {}), ...(words ? { words } : {}),
+        };
+      }),
+    };
+  }
+  if (options.words && typeof data === 'object' && data !== null && 'words' in data && !('text' in data)) {
+    const parsed = jsonWordList.safeParse(data);
+    if (!parsed.success) return fail(parsed.error);
+    const words = parsed.data.words.map(toWord);
+    return { segments: [{ text: words.map((w) => w.text).join(' '), start: words[0]!.start, end: words.at(-1)!.end, words }] };
+  }
+  const parsed = jsonWhole.safeParse(data);
+  if (!parsed.success) return fail(parsed.error);
+  return { segments: [{ text: parsed.data.text }] };
 }
 
-const SPEAKER_LINE = /^([\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}):\s+(.+)$/u;
+const SPEAKER = String.raw`[\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}`;
+const MARK = String.raw`\[(\d{1,2}):(\d{2}):(\d{2})\]`;
+const PARAGRAPH = new RegExp(`^(?:${MARK}\\s+)?(?:(${SPEAKER}):\\s+)?(.+)$`, 'u');
+// (split() would return capture groups: the break pattern captures nothing.)
+const PARAGRAPH_BREAK = new RegExp(String.raw`\r?\n\s*\r?\n|\r?\n(?=(?:\[\d{1,2}:\d{2}:\d{2}\]\s+)?${SPEAKER}:\s)`, 'u');
 
-/** Plain text: one segment per paragraph; `Name: words` at a paragraph's start names the speaker. */
+/**
+ * Plain text: one segment per paragraph; `Name: words` at a paragraph's start names the speaker
+ * and a leading `[hh:mm:ss]` gives its start (the form the document renderers write).
+ */
 export function importTextTranscript(source: string): Transcript {
-  const paragraphs = source.replace(/^\uFEFF/, '').split(/\r?\n\s*\r?\n|\r?\n(?=[\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}:\s)/u)
-    .map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  if (paragraphs.length === 0) throw new TranscriptImportError('the transcript is empty');
+  return fromParagraphs(source.replace(/^\uFEFF/, '').split(PARAGRAPH_BREAK));
+}
+
+/** Paragraphs of an extracted document into segments (shared by the document importers). */
+export function fromParagraphs(paragraphs: string[]): Transcript {
+  const cleaned = paragraphs.map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  if (cleaned.length === 0) throw new TranscriptImportError('the transcript is empty');
   return {
-    segments: paragraphs.map((p) => {
-      const match = SPEAKER_LINE.exec(p);
-      return match ? { speaker: match[1]!, text: match[2]! } : { text: p };
+    segments: cleaned.map((p) => {
+      const [, h, m, s, speaker, text] = PARAGRAPH.exec(p)!;
+      const start = h !== undefined ? Number(h) * 3600 + Number(m) * 60 + Number(s) : undefined;
+      return { ...(speaker ? { speaker } : {}), ...(start !== undefined ? { start } : {}), text: text! };
     }),
   };
 }
 
-export function importTranscript(bytes: Uint8Array, fileName: string): Transcript {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  if (/\.json$/i.test(fileName)) return importJsonTranscript(text);
-  if (/\.(txt|text)$/i.test(fileName) || !/\.[a-z0-9]+$/i.test(fileName)) return importTextTranscript(text);
-  throw new TranscriptImportError(`cannot read ${fileName}: transcripts are accepted as .txt or .json`);
+/** All words of a transcript with times, or undefined when any segment lacks word timings. */
+export function timedWords(t: Transcript): Word[] | undefined {
+  if (!t.segments.every((s) => s.words && s.words.length > 0)) return undefined;
+  return t.segments.flatMap((s) => s.words!);
 }

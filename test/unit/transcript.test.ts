@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
-import { importJsonTranscript, importTextTranscript, importTranscript, TranscriptImportError } from '../../src/domain/transcript.js';
-import { clock, renderDocx, renderJson, renderText } from '../../src/domain/render/index.js';
+import { importJsonTranscript, importTextTranscript, TranscriptImportError } from '../../src/domain/transcript.js';
+import { clock, layoutTranscript } from '../../src/domain/render/layout.js';
+import { renderDocx } from '../../src/domain/render/documents.js';
+import { renderJson, renderJson2 } from '../../src/domain/render/json.js';
+import { renderText } from '../../src/domain/render/text.js';
 
 describe('transcript import', () => {
   it('reads the spec JSON: segments with start/end or start_ms/end_ms, other fields ignored', () => {
@@ -35,10 +38,25 @@ describe('transcript import', () => {
     expect(() => importTextTranscript(' \n\n ')).toThrow('the transcript is empty');
   });
 
-  it('chooses the importer by file name', () => {
-    expect(importTranscript(Buffer.from('[{"text":"x"}]'), 'a.JSON').segments).toEqual([{ text: 'x' }]);
-    expect(importTranscript(Buffer.from('x'), 'notes.txt').segments).toEqual([{ text: 'x' }]);
-    expect(() => importTranscript(Buffer.from('x'), 'a.pages')).toThrow('cannot read a.pages: transcripts are accepted as .txt or .json');
+  it('reads a leading [hh:mm:ss] as the start, the form the document renderers write', () => {
+    expect(importTextTranscript('[00:01:05] Ann: Hello.\n[01:00:00] Bo: Bye.\n\n[00:00:03] untimed speaker-less.')).toEqual({
+      segments: [{ speaker: 'Ann', start: 65, text: 'Hello.' }, { speaker: 'Bo', start: 3600, text: 'Bye.' }, { start: 3, text: 'untimed speaker-less.' }],
+    });
+  });
+
+  it('keeps word timings only when asked (worker uploads), in all accepted shapes', () => {
+    const withWords = JSON.stringify([{ text: 'Hi you.', start: 0, end: 1, words: [{ text: 'Hi', start: 0, end: 0.4 }, { word: 'you.', begin: 0.4, end: 1 }] }]);
+    expect(importJsonTranscript(withWords).segments[0]).toEqual({ text: 'Hi you.', start: 0, end: 1 });
+    expect(importJsonTranscript(withWords, { words: true }).segments[0]!.words).toEqual([{ text: 'Hi', start: 0, end: 0.4 }, { text: 'you.', start: 0.4, end: 1 }]);
+    expect(importJsonTranscript('{"words": [{"word": "a", "begin": 1, "end": 2}, {"word": "b", "begin": 2, "end": 2.5}]}', { words: true }))
+      .toEqual({ segments: [{ text: 'a b', start: 1, end: 2.5, words: [{ text: 'a', start: 1, end: 2 }, { text: 'b', start: 2, end: 2.5 }] }] });
+    expect(() => importJsonTranscript('{"words": [{"word": "a", "end": 2}]}', { words: true })).toThrow('a word needs start (or begin)');
+  });
+
+  it('reads back its own json and json2 results', () => {
+    const t = { segments: [{ speaker: 'A', start: 0, end: 1, text: 'One two.', words: [{ text: 'One', start: 0, end: 0.5 }, { text: 'two.', start: 0.5, end: 1 }] }, { text: 'Untimed.' }] };
+    expect(importJsonTranscript(renderJson2(t), { words: true })).toEqual(t);
+    expect(importJsonTranscript(renderJson(t), { words: true })).toEqual({ segments: [{ speaker: 'A', start: 0, end: 1, text: 'One two.' }, { text: 'Untimed.' }] });
   });
 });
 
@@ -51,14 +69,15 @@ describe('transcript renderers', () => {
   });
 
   it('renders text and json', () => {
-    expect(renderText(transcript)).toBe('[00:00:00] Ann: Hello there.\n\n[01:02:05] Bo: Hi.\n\nUntimed.\n');
+    expect(renderText(layoutTranscript(transcript, 'change_of_speaker'))).toBe('[00:00:00] Ann: Hello there.\n\n[01:02:05] Bo: Hi.\n\nUntimed.\n');
+    expect(renderText(layoutTranscript(transcript, 'not_required'))).toBe('Ann: Hello there.\n\nBo: Hi.\n\nUntimed.\n');
     expect(JSON.parse(renderJson(transcript))).toEqual({ segments: [
       { speaker: 'Ann', start: 0, end: 4, text: 'Hello there.' }, { speaker: 'Bo', start: 3725, end: null, text: 'Hi.' }, { speaker: null, start: null, end: null, text: 'Untimed.' },
     ] });
   });
 
   it('renders a docx that mammoth reads back', async () => {
-    const { value } = await mammoth.extractRawText({ buffer: await renderDocx(transcript, 'Order 1') });
-    expect(value.trim().split(/\n+/)).toEqual(['[00:00:00] Ann: Hello there.', '[01:02:05] Bo: Hi.', 'Untimed.']);
+    const { value } = await mammoth.extractRawText({ buffer: await renderDocx(layoutTranscript(transcript, 'change_of_speaker'), 'Order 1') });
+    expect(value.trim().split(/\n+/)).toEqual(['Order 1', '[00:00:00] Ann: Hello there.', '[01:02:05] Bo: Hi.', 'Untimed.']);
   });
 });

@@ -1,21 +1,26 @@
 // Result files: GET /api/v4/orders/:id/files/:kind?api_token=…[&format=]
+import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
 import { ApiError } from '../errors.js';
+import { RenderCache } from '../renderCache.js';
 import { parseOrderId } from './records.js';
 import { getAccountOrder, getOrderFile } from '../../db/orders.js';
 import { PRODUCTS, RESULT_KINDS, type ProductKey, type ResultKind } from '../../domain/catalog.js';
-import { importTranscript, TranscriptImportError } from '../../domain/transcript.js';
-import { renderTranscript, TRANSCRIPT_FORMATS } from '../../domain/render/index.js';
+import { KIND_FORMATS, type ResultFormat } from '../../domain/formats.js';
+import { renderResult } from '../../domain/render/index.js';
+import type { Timestamping } from '../../domain/render/layout.js';
+import { importDocument } from '../../documents/importers.js';
 
-const formatQuery = z.object({
-  format: z.enum(TRANSCRIPT_FORMATS, { error: (iss) => `must be one of ${TRANSCRIPT_FORMATS.join(', ')} for this file, got ${JSON.stringify(iss.input)}` }).default('docx'),
-});
+const CACHE_BYTES = 64 * 1024 * 1024;
+/** Kinds whose documents carry the order's timestamp marks. */
+const TIMESTAMPED: readonly ResultKind[] = ['transcription', 'proofread_transcription'];
 
 export function filesRouter(deps: ApiDeps): Router {
   const router = Router();
+  const cache = new RenderCache(CACHE_BYTES);
+
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const id = parseOrderId(req.params.id);
@@ -26,24 +31,26 @@ export function filesRouter(deps: ApiDeps): Router {
     if (!PRODUCTS[order.product as ProductKey].resultKinds.includes(kind)) {
       throw new ApiError(`kind: ${order.product} orders have no ${kind} file`);
     }
+    const formats = KIND_FORMATS[kind];
+    const format = (req.query.format ?? formats[0]) as ResultFormat;
+    if (typeof req.query.format !== 'undefined' && !formats.includes(format)) {
+      throw new ApiError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(req.query.format)}`);
+    }
     const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
     if (!file) throw new ApiError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
-    const { format } = formatQuery.parse({ format: req.query.format });
 
-    const etag = `"${file.blobKey.slice(0, 20)}-${format}"`;
+    const timestamping = (TIMESTAMPED.includes(kind) ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+    const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
+    // Everything the rendering depends on; a quality fix changes the content key.
+    const key = [file.blobKey, file.fileName, kind, format, timestamping, title].join('\n');
+    const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
     res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
     if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
-    let rendered;
-    try {
-      const transcript = importTranscript(await deps.files.get(file.blobKey), file.fileName);
-      rendered = await renderTranscript(transcript, format, `Order ${id} ${kind}`);
-    } catch (err) {
-      if (err instanceof TranscriptImportError) throw new ApiError(`the ${kind} file of order ${id} cannot be read: ${err.message}`, 500);
-      throw err;
-    }
+    const rendered = await cache.get(key, async () =>
+      renderResult(kind, await importDocument(await deps.files.get(file.blobKey), file.fileName), format, { title, timestamping }));
     res.set('Content-Type', rendered.contentType)
-      .set('Content-Disposition', `attachment; filename="order-${id}-${kind}.${rendered.extension}"`)
+      .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
       .send(rendered.body);
   });
   return router;

@@ -10,7 +10,10 @@ import { booleanParam, httpUrl } from '../orderSchema.js';
 import { parseOrderId } from './records.js';
 import { AccountNotFoundError, createAccount, topUpWallet } from '../../db/accounts.js';
 import { callbackAttemptsOf, getOrder, pendingOrders } from '../../db/orders.js';
-import { RESULT_KINDS, isProductKey } from '../../domain/catalog.js';
+import { RESULT_KINDS, isProductKey, type ResultKind } from '../../domain/catalog.js';
+import { TimingError } from '../../domain/render/index.js';
+import { TranscriptImportError } from '../../domain/transcript.js';
+import { checkResultFile } from '../../documents/validate.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
 import { cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate } from '../../workflows/messages.js';
@@ -42,6 +45,19 @@ const refundBody = z.strictObject({ reason: z.string().max(1000).optional() });
 const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObject({ fix: z.array(resultFile).min(1) })], { error: 'send {"pass": true} or {"fix": [files]}' });
 
 const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ kind: f.kind, blobKey: f.key, fileName: f.file_name }));
+
+/** Refuses a result file that cannot be served in every format of its kind. */
+async function checkFiles(deps: ApiDeps, files: z.infer<typeof resultFile>[]): Promise<void> {
+  for (const f of files) {
+    if (!(await deps.files.has(f.key))) throw new ApiError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
+    try {
+      await checkResultFile(f.kind as ResultKind, await deps.files.get(f.key), f.file_name);
+    } catch (err) {
+      if (err instanceof TranscriptImportError || err instanceof TimingError) throw new ApiError(`${f.kind} file: ${err.message}`);
+      throw err;
+    }
+  }
+}
 
 function requireOperator(opsToken: string): RequestHandler {
   const expected = Buffer.from(opsToken);
@@ -124,6 +140,7 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.post('/ops/orders/:id/complete', async (req, res) => {
     const { files } = filesBody.parse(req.body ?? {});
+    await checkFiles(deps, files);
     res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(completeUpdate, { args: [{ files: toClaims(files) }] })));
   });
   router.post('/ops/orders/:id/refund', async (req, res) => {
@@ -135,6 +152,7 @@ export function opsRouter(deps: ApiDeps): Router {
   });
   router.post('/ops/orders/:id/qc', async (req, res) => {
     const decision = qcBody.parse(req.body ?? {});
+    if ('fix' in decision) await checkFiles(deps, decision.fix);
     const arg = 'pass' in decision ? { pass: true as const } : { fix: toClaims(decision.fix) };
     res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(qualityCheckUpdate, { args: [arg] })));
   });

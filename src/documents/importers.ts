@@ -1,0 +1,109 @@
+// Reads uploaded result and transcript files into the transcript model, by file type:
+// JSON (spec format, plus word timings), text, DOCX, DOC, RTF, PDF, SRT and WebVTT.
+import mammoth from 'mammoth';
+import WordExtractor from 'word-extractor';
+import rtfParser from 'rtf-parser';
+import { getDocumentProxy } from 'unpdf';
+import { parseSync } from 'subtitle';
+import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
+
+export const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
+
+const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
+
+/** Reads `bytes` by the extension of `fileName`; unreadable or empty input is an error naming the file. */
+export async function importDocument(bytes: Uint8Array, fileName: string): Promise<Transcript> {
+  const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? 'txt';
+  try {
+    if (bytes.length === 0) throw new TranscriptImportError('the file is empty');
+    switch (extension) {
+      case 'json':
+        return importJsonTranscript(decode(bytes), { words: true });
+      case 'txt':
+      case 'text':
+        return importTextTranscript(decode(bytes));
+      case 'docx':
+        return importTextTranscript((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value);
+      case 'doc':
+        return importTextTranscript((await new WordExtractor().extract(Buffer.from(bytes))).getBody());
+      case 'rtf':
+        return fromParagraphs(await rtfParagraphs(decode(bytes)));
+      case 'pdf':
+        return importTextTranscript(await pdfText(bytes));
+      case 'srt':
+      case 'vtt':
+        return importCaptions(decode(bytes));
+      default:
+        throw new TranscriptImportError(`.${extension} files are not accepted (accepted: ${IMPORTABLE_EXTENSIONS.join(', ')})`);
+    }
+  } catch (err) {
+    const reason = err instanceof TranscriptImportError ? err.message : `it is not a readable .${extension} file (${(err as Error).message})`;
+    throw new TranscriptImportError(`cannot read ${fileName}: ${reason}`);
+  }
+}
+
+/**
+ * PDF text with its paragraphs: lines are rebuilt from the text items' positions, and a vertical
+ * gap clearly larger than the line height starts a new paragraph.
+ */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const paragraphs: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const { items } = await page.getTextContent();
+    let line = '';
+    let lastY: number | undefined;
+    let lineHeight = 0;
+    let paragraph: string[] = [];
+    const endLine = () => {
+      if (line.trim()) paragraph.push(line.trim());
+      line = '';
+    };
+    const endParagraph = () => {
+      endLine();
+      if (paragraph.length) paragraphs.push(paragraph.join(' '));
+      paragraph = [];
+    };
+    for (const item of items as Array<{ str: string; transform: number[]; height: number; hasEOL?: boolean }>) {
+      const y = item.transform[5]!;
+      if (lastY !== undefined && Math.abs(lastY - y) > 0.5) {
+        const gap = lastY - y;
+        if (gap > Math.max(lineHeight, item.height) * 1.6) endParagraph();
+        else endLine();
+      }
+      if (item.str) {
+        line += item.str;
+        lineHeight = Math.max(item.height, 1);
+        lastY = y;
+      }
+    }
+    endParagraph();
+  }
+  return paragraphs.join('\n\n');
+}
+
+function rtfParagraphs(text: string): Promise<string[]> {
+  if (!text.trimStart().startsWith('{\\rtf')) return Promise.reject(new TranscriptImportError('it does not start with {\\rtf'));
+  return new Promise((resolve, reject) => {
+    rtfParser.string(text, (err, doc) => {
+      if (err) return reject(err);
+      const spans = (node: { content?: unknown[]; value?: string }): string =>
+        node.value ?? (node.content ?? []).map((child) => spans(child as never)).join('');
+      resolve(doc.content.map((p) => spans(p as never)));
+    });
+  });
+}
+
+/** SRT or WebVTT cues as timed segments; a WebVTT voice tag names the speaker. */
+function importCaptions(text: string): Transcript {
+  const cues = parseSync(text.replace(/^\uFEFF/, '')).filter((node) => node.type === 'cue');
+  const segments = cues.map((node) => {
+    const cue = node.data as { start: number; end: number; text: string };
+    const voice = /^<v(?:\.[^ >]*)? ([^>]+)>/.exec(cue.text);
+    const plain = cue.text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+    return { ...(voice ? { speaker: voice[1]!.trim() } : {}), start: cue.start / 1000, end: cue.end / 1000, text: plain };
+  }).filter((s) => s.text);
+  if (segments.length === 0) throw new TranscriptImportError('it holds no captions');
+  return { segments };
+}

@@ -1,0 +1,97 @@
+// Captions and subtitles (SRT, WebVTT) and the forced-alignment JSON, from timed transcripts.
+// Cues hold at most 2 lines of 42 characters and last 1 to 7 seconds, the usual broadcast limits.
+import { timedWords, type Segment, type Transcript, type Word } from '../transcript.js';
+
+/** WebVTT cue text escapes only these three (WebVTT §4.2.2). */
+const escapeVtt = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export class TimingError extends Error {}
+
+export const CUE_LIMITS = { lineChars: 42, lines: 2, maxSeconds: 7, minSeconds: 1 } as const;
+
+export interface Cue { start: number; end: number; lines: string[]; speaker?: string }
+
+/** A segment's words: its own timings, or its span shared out by the length of each word. */
+function wordsOf(segment: Segment, index: number): Word[] {
+  if (segment.words?.length) return segment.words;
+  if (segment.start === undefined || segment.end === undefined || segment.end <= segment.start) {
+    throw new TimingError(`captions need start and end times: segment ${index + 1} has none`);
+  }
+  const tokens = segment.text.split(/\s+/).filter(Boolean);
+  const total = tokens.reduce((n, t) => n + t.length + 1, 0);
+  const span = segment.end - segment.start;
+  let at = segment.start;
+  return tokens.map((text) => {
+    const start = at;
+    at += (span * (text.length + 1)) / total;
+    return { text, start, end: at };
+  });
+}
+
+/** Two balanced lines when the text is longer than one line allows. */
+export function breakLines(text: string): string[] {
+  if (text.length <= CUE_LIMITS.lineChars) return [text];
+  const middle = text.length / 2;
+  let best = -1;
+  for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) {
+    if (best === -1 || Math.abs(i - middle) < Math.abs(best - middle)) best = i;
+  }
+  return best === -1 ? [text] : [text.slice(0, best), text.slice(best + 1)];
+}
+
+export function buildCues(t: Transcript): Cue[] {
+  const cues: Cue[] = [];
+  const maxChars = CUE_LIMITS.lineChars * CUE_LIMITS.lines;
+  t.segments.forEach((segment, index) => {
+    let current: Word[] = [];
+    const flush = () => {
+      if (!current.length) return;
+      const text = current.map((w) => w.text).join(' ');
+      cues.push({ start: current[0]!.start, end: current.at(-1)!.end, lines: breakLines(text), ...(segment.speaker ? { speaker: segment.speaker } : {}) });
+      current = [];
+    };
+    for (const word of wordsOf(segment, index)) {
+      const text = [...current, word].map((w) => w.text).join(' ');
+      const tooLong = text.length > maxChars || (current.length > 0 && word.end - current[0]!.start > CUE_LIMITS.maxSeconds);
+      if (tooLong) flush();
+      current.push(word);
+      // A sentence end past the first line closes the cue: captions read better by sentence.
+      if (/[.!?]$/.test(word.text) && text.length > CUE_LIMITS.lineChars) flush();
+    }
+    flush();
+  });
+  // Between the minimum and maximum duration (a lone slow word must not linger on screen),
+  // never running into the next cue.
+  return cues.map((cue, i) => {
+    const next = cues[i + 1]?.start ?? Infinity;
+    const wanted = Math.min(Math.max(cue.end, cue.start + CUE_LIMITS.minSeconds), cue.start + CUE_LIMITS.maxSeconds);
+    return { ...cue, end: Math.min(wanted, next) };
+  });
+}
+
+function timestamp(seconds: number, separator: ',' | '.'): string {
+  const ms = Math.round(seconds * 1000);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+export function renderSrt(t: Transcript): string {
+  return buildCues(t).map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`).join('\n');
+}
+
+export function renderVtt(t: Transcript): string {
+  const cues = buildCues(t).map((c) => {
+    const lines = c.lines.map(escapeVtt);
+    if (c.speaker) lines[0] = `<v ${escapeVtt(c.speaker)}>${lines[0]}`;
+    return `${timestamp(c.start, '.')} --> ${timestamp(c.end, '.')}\n${lines.join('\n')}\n`;
+  });
+  return ['WEBVTT\n', ...cues].join('\n');
+}
+
+/** Forced alignment: every word with its begin and end, in seconds (millisecond precision). */
+export function renderAlignment(t: Transcript): string {
+  const words = timedWords(t);
+  if (!words) throw new TimingError('the forced alignment file needs word timings for every segment');
+  const ms = (s: number) => Math.round(s * 1000) / 1000;
+  return JSON.stringify({ words: words.map((w) => ({ word: w.text, begin: ms(w.start), end: ms(w.end) })) }, null, 2);
+}

@@ -1,0 +1,107 @@
+// Every format of every result kind, read back by an independent reader and compared with the
+// source text: mammoth (docx), unpdf (pdf), node-html-parser (html), the subtitle parser
+// (srt, vtt), JSON Schema (json, json2, alignment) and LibreOffice (doc).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import mammoth from 'mammoth';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { parse as parseHtml } from 'node-html-parser';
+import { parseSync } from 'subtitle';
+import Ajv from 'ajv';
+import { RESULT_KINDS, type ResultKind } from '../../src/domain/catalog.js';
+import { KIND_FORMATS, type ResultFormat } from '../../src/domain/formats.js';
+import { renderResult } from '../../src/domain/render/index.js';
+import type { Transcript } from '../../src/domain/transcript.js';
+import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
+
+const words = (start: number, text: string) => text.split(' ').map((t, i) => ({ text: t, start: start + i * 0.5, end: start + (i + 1) * 0.5 }));
+const lines = ['Bonjour à tous, et bienvenue.', 'Спасибо, что пришли сегодня — «добро пожаловать».', 'Grüße aus Köln: 3 < 4 & "quotes" {braces} \\back\\slash.'];
+const SOURCE: Transcript = {
+  segments: [
+    { speaker: 'Zoë', start: 0, end: 3, text: lines[0]!, words: words(0, lines[0]!) },
+    { speaker: 'Иван', start: 3, end: 7, text: lines[1]!, words: words(3, lines[1]!) },
+    { start: 7, end: 13, text: lines[2]!, words: words(7, lines[2]!) },
+  ],
+};
+const TITLE = 'Order 7 result';
+const normalise = (s: string) => s.replace(/\s+/g, ' ').trim();
+const SOURCE_TEXT = normalise(lines.join(' '));
+/** Text with titles, speaker labels and marks removed, for comparison with the source. */
+const bodyText = (s: string) => normalise(s.replace(TITLE, '').replace(/\[\d\d:\d\d:\d\d\]/g, '').replace(/(^|\s)(Zoë|Иван):/g, ' '));
+
+const ajv = new Ajv({ allErrors: true });
+const schemas = {
+  json: ajv.compile(JSON.parse(readFileSync('docs/schemas/transcript.schema.json', 'utf8'))),
+  json2: ajv.compile(JSON.parse(readFileSync('docs/schemas/transcript2.schema.json', 'utf8'))),
+  alignment: ajv.compile(JSON.parse(readFileSync('docs/schemas/alignment.schema.json', 'utf8'))),
+};
+const valid = (validate: (typeof schemas)['json'], data: unknown) => {
+  expect(validate(data), ajv.errorsText(validate.errors)).toBe(true);
+};
+
+/** What an independent reader finds in the file, as text. */
+async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): Promise<string> {
+  switch (format) {
+    case 'docx':
+      return (await mammoth.extractRawText({ buffer: body })).value;
+    case 'pdf':
+      return (await extractText(await getDocumentProxy(new Uint8Array(body)), { mergePages: true })).text as string;
+    case 'html': {
+      const root = parseHtml(body.toString('utf8'));
+      expect(root.querySelector('title')?.text).toBe(TITLE);
+      return root.querySelectorAll('p').map((p) => p.text).join(' ');
+    }
+    case 'text':
+      return body.toString('utf8');
+    case 'doc':
+      expect(body.toString('latin1').startsWith('{\\rtf1')).toBe(true);
+      return HAS_LIBREOFFICE ? (await convert(body, 'result.doc', 'txt:Text (encoded):UTF8', 'txt')).toString('utf8') : '';
+    case 'srt':
+    case 'vtt':
+      return parseSync(body.toString('utf8')).filter((n) => n.type === 'cue')
+        .map((n) => (n.data as { text: string }).text.replace(/<v [^>]+>/g, ''))
+        // A WebVTT reader decodes character references; SRT has none.
+        .map((t) => (format === 'vtt' ? t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : t)).join(' ');
+    case 'json': {
+      const data = JSON.parse(body.toString('utf8'));
+      if (kind === 'forced_alignment') {
+        valid(schemas.alignment, data);
+        return data.words.map((w: { word: string }) => w.word).join(' ');
+      }
+      valid(schemas.json, data);
+      return data.segments.map((s: { text: string }) => s.text).join(' ');
+    }
+    case 'json2': {
+      const data = JSON.parse(body.toString('utf8'));
+      valid(schemas.json2, data);
+      expect(data.segments.flatMap((s: { words: unknown[] }) => s.words)).toHaveLength(SOURCE.segments.flatMap((s) => s.words!).length);
+      return data.segments.map((s: { text: string }) => s.text).join(' ');
+    }
+  }
+}
+
+const cases = RESULT_KINDS.flatMap((kind) => KIND_FORMATS[kind].map((format) => [kind, format] as const));
+
+describe('every result format, read back independently', () => {
+  it('covers every kind', () => {
+    expect(new Set(cases.map(([kind]) => kind))).toEqual(new Set(RESULT_KINDS));
+    expect(cases).toHaveLength(26);
+  });
+
+  it.each(cases)('%s as %s', async (kind, format) => {
+    const rendered = await renderResult(kind, SOURCE, format, { title: TITLE, timestamping: 'every_10_seconds' });
+    expect(rendered.body.length).toBeGreaterThan(0);
+    const text = await readBack(kind, format, rendered.body);
+    if (format === 'doc' && !HAS_LIBREOFFICE) return;
+    expect(bodyText(text)).toBe(SOURCE_TEXT);
+  });
+
+  it('places the speaker labels and marks a reader sees', async () => {
+    const docx = await renderResult('transcription', SOURCE, 'docx', { title: TITLE, timestamping: 'change_of_speaker' });
+    const paragraphs = (await mammoth.extractRawText({ buffer: docx.body })).value.split('\n').filter(Boolean);
+    expect(paragraphs).toEqual([TITLE, `[00:00:00] Zoë: ${lines[0]}`, `[00:00:03] Иван: ${lines[1]}`, `[00:00:07] ${lines[2]}`]);
+    const html = parseHtml((await renderResult('transcription', SOURCE, 'html', { title: TITLE, timestamping: 'change_of_speaker' })).body.toString());
+    expect(html.querySelectorAll('strong.speaker').map((s) => s.text)).toEqual(['Zoë:', 'Иван:']);
+    expect(html.querySelectorAll('span.time').map((s) => s.text)).toEqual(['[00:00:00]', '[00:00:03]', '[00:00:07]']);
+  });
+});
