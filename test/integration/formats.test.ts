@@ -7,7 +7,7 @@ import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { parse as parseHtml } from 'node-html-parser';
 import { parseSync } from 'subtitle';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { RESULT_KINDS, type ResultKind } from '../../src/domain/catalog.js';
 import { KIND_FORMATS, type ResultFormat } from '../../src/domain/formats.js';
 import { renderResult } from '../../src/domain/render/index.js';
