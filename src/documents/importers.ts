@@ -2,9 +2,9 @@
 // JSON (spec format, plus word timings), text, DOCX, DOC, RTF, PDF, SRT and WebVTT.
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
-import rtfParser from 'rtf-parser';
 import { getDocumentProxy } from 'unpdf';
 import { parseSync } from 'subtitle';
+import { rtfToText } from './rtf.js';
 import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
 
 export const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
@@ -22,12 +22,13 @@ export async function importDocument(bytes: Uint8Array, fileName: string): Promi
       case 'txt':
       case 'text':
         return importTextTranscript(decode(bytes));
+      // Office documents: each document paragraph is a segment.
       case 'docx':
-        return importTextTranscript((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value);
+        return fromParagraphs((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.split(/\n\n/));
       case 'doc':
-        return importTextTranscript((await new WordExtractor().extract(Buffer.from(bytes))).getBody());
+        return fromParagraphs((await new WordExtractor().extract(Buffer.from(bytes))).getBody({ filterUnicode: false }).split(/\r?\n/));
       case 'rtf':
-        return fromParagraphs(await rtfParagraphs(decode(bytes)));
+        return fromParagraphs(rtfToText(decode(bytes)).split('\n'));
       case 'pdf':
         return importTextTranscript(await pdfText(bytes));
       case 'srt':
@@ -69,7 +70,9 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
       const y = item.transform[5]!;
       if (lastY !== undefined && Math.abs(lastY - y) > 0.5) {
         const gap = lastY - y;
-        if (gap > Math.max(lineHeight, item.height) * 1.6) endParagraph();
+        // A gap well beyond the line pitch, or a change of font size (a heading), ends a paragraph.
+        const resized = Math.abs(item.height - lineHeight) > 0.15 * lineHeight;
+        if (resized || gap > Math.min(lineHeight, item.height) * 1.5) endParagraph();
         else endLine();
       }
       if (item.str) {
@@ -81,18 +84,6 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
     endParagraph();
   }
   return paragraphs.join('\n\n');
-}
-
-function rtfParagraphs(text: string): Promise<string[]> {
-  if (!text.trimStart().startsWith('{\\rtf')) return Promise.reject(new TranscriptImportError('it does not start with {\\rtf'));
-  return new Promise((resolve, reject) => {
-    rtfParser.string(text, (err, doc) => {
-      if (err) return reject(err);
-      const spans = (node: { content?: unknown[]; value?: string }): string =>
-        node.value ?? (node.content ?? []).map((child) => spans(child as never)).join('');
-      resolve(doc.content.map((p) => spans(p as never)));
-    });
-  });
 }
 
 /** SRT or WebVTT cues as timed segments; a WebVTT voice tag names the speaker. */
