@@ -8,7 +8,7 @@ import {
   cancelUpdate, completeUpdate, FAILURE_TYPES, placeOrderUpdate, qualityCheckUpdate, refundUpdate, SEARCH_ATTRIBUTES,
   statusQuery, type OrderStatus, type OrderWorkflowInput, type PlacedOrder, type ResultFile, type TransitionResult,
 } from './messages.js';
-import { PRODUCTS, type ProductKey } from '../domain/catalog.js';
+import { resultKindsProblem } from '../domain/results.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -156,14 +156,9 @@ async function deliverCallback(orderId: number, event: CallbackEvent): Promise<v
   }
 }
 
-function validateFiles(product: string, files: ResultFile[], requireAll: boolean): void {
-  const kinds = PRODUCTS[product as ProductKey].resultKinds as readonly string[];
-  if (files.length === 0) throw stateFailure('at least one result file is needed');
-  for (const f of files) {
-    if (!kinds.includes(f.kind)) throw stateFailure(`${f.kind} is not a result of ${product} orders (expected ${kinds.join(', ')})`);
-  }
-  // Human transcription needs its transcript; optional kinds are checked by their product.
-  if (requireAll && !files.some((f) => f.kind === kinds[0])) throw stateFailure(`a ${kinds[0]} file is needed`);
+function validateFiles(product: string, files: ResultFile[], completing: boolean): void {
+  const problem = resultKindsProblem(product, files.map((f) => f.kind), completing);
+  if (problem) throw stateFailure(problem);
 }
 
 function stateFailure(message: string): ApplicationFailure {

@@ -176,7 +176,7 @@ describe('order API (PGlite)', () => {
       expect(docx.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
       expect(docx.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-transcription.docx"`);
       const { value } = await mammoth.extractRawText({ buffer: docx.bytes });
-      expect(value.trim().split(/\n+/)).toEqual(['[00:00:00] Ann: Hello there.', '[00:00:04] Bo: Hi.']);
+      expect(value.trim().split(/\n+/)).toEqual([`Order ${id} transcription`, 'Ann: Hello there.', 'Bo: Hi.']);
 
       const json = await service.get(`${base}&format=json`);
       expect(json.body).toEqual({ segments: [{ speaker: 'Ann', start: 0, end: 4, text: 'Hello there.' }, { speaker: 'Bo', start: 4, end: 6, text: 'Hi.' }] });
@@ -185,7 +185,7 @@ describe('order API (PGlite)', () => {
       const cached = await fetch(service.baseUrl + base, { headers: { 'if-none-match': etag } });
       expect(cached.status).toBe(304);
       const bad = await service.get(`${base}&format=odt`);
-      expect(bad.body.error).toBe('format: must be one of docx, text, json for this file, got "odt"');
+      expect(bad.body.error).toBe('format: must be one of docx, doc, pdf, text, html, json, json2 for a transcription file, got "odt"');
     });
   });
 

@@ -10,10 +10,12 @@ import { booleanParam, httpUrl } from '../orderSchema.js';
 import { parseOrderId } from './records.js';
 import { AccountNotFoundError, createAccount, topUpWallet } from '../../db/accounts.js';
 import { callbackAttemptsOf, getOrder, pendingOrders } from '../../db/orders.js';
+import type { OrderRow } from '../../db/schema.js';
 import { RESULT_KINDS, isProductKey, type ResultKind } from '../../domain/catalog.js';
 import { TimingError } from '../../domain/render/index.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
 import { checkResultFile } from '../../documents/validate.js';
+import { resultKindsProblem } from '../../domain/results.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
 import { cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate } from '../../workflows/messages.js';
@@ -46,8 +48,10 @@ const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObjec
 
 const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ kind: f.kind, blobKey: f.key, fileName: f.file_name }));
 
-/** Refuses a result file that cannot be served in every format of its kind. */
-async function checkFiles(deps: ApiDeps, files: z.infer<typeof resultFile>[]): Promise<void> {
+/** Refuses result files the order does not take, or that cannot be served in every format of their kind. */
+async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof resultFile>[], completing: boolean): Promise<void> {
+  const problem = resultKindsProblem(order.product, files.map((f) => f.kind), completing);
+  if (problem) throw new ApiError(problem);
   for (const f of files) {
     if (!(await deps.files.has(f.key))) throw new ApiError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
     try {
@@ -72,16 +76,20 @@ export function opsRouter(deps: ApiDeps): Router {
   const router = Router();
   router.use('/ops', requireOperator(deps.opsToken));
 
-  /** Runs an update on the order's workflow; a settled or unknown order is named as such. */
-  async function updateOrder<T>(rawId: string, update: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
+  async function requireOrder(rawId: string): Promise<OrderRow> {
     const id = parseOrderId(rawId);
     const order = await getOrder(deps.db, id);
     if (!order) throw new ApiError(`order ${id} not found`);
+    return order;
+  }
+
+  /** Runs an update on the order's workflow; a settled order is named as such. */
+  async function updateOrder<T>(order: OrderRow, update: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
     try {
-      return await update(deps.temporal.workflow.getHandle(orderWorkflowId(id)));
+      return await update(deps.temporal.workflow.getHandle(orderWorkflowId(order.id)));
     } catch (err) {
       // A closed workflow answers updates with "not found".
-      if (err instanceof WorkflowNotFoundError) throw new ApiError(`order ${id} is ${order.status} and takes no further changes`);
+      if (err instanceof WorkflowNotFoundError) throw new ApiError(`order ${order.id} is ${order.status} and takes no further changes`);
       throw err;
     }
   }
@@ -140,21 +148,23 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.post('/ops/orders/:id/complete', async (req, res) => {
     const { files } = filesBody.parse(req.body ?? {});
-    await checkFiles(deps, files);
-    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(completeUpdate, { args: [{ files: toClaims(files) }] })));
+    const order = await requireOrder(req.params.id);
+    await checkFiles(deps, order, files, true);
+    res.json(await updateOrder(order, (h) => h.executeUpdate(completeUpdate, { args: [{ files: toClaims(files) }] })));
   });
   router.post('/ops/orders/:id/refund', async (req, res) => {
     const { reason } = refundBody.parse(req.body ?? {});
-    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })));
+    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })));
   });
   router.post('/ops/orders/:id/cancel', async (req, res) => {
-    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(cancelUpdate, { args: [] })));
+    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(cancelUpdate, { args: [] })));
   });
   router.post('/ops/orders/:id/qc', async (req, res) => {
     const decision = qcBody.parse(req.body ?? {});
-    if ('fix' in decision) await checkFiles(deps, decision.fix);
+    const order = await requireOrder(req.params.id);
+    if ('fix' in decision) await checkFiles(deps, order, decision.fix, false);
     const arg = 'pass' in decision ? { pass: true as const } : { fix: toClaims(decision.fix) };
-    res.json(await updateOrder(req.params.id, (h) => h.executeUpdate(qualityCheckUpdate, { args: [arg] })));
+    res.json(await updateOrder(order, (h) => h.executeUpdate(qualityCheckUpdate, { args: [arg] })));
   });
   return router;
 }
