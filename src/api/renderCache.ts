@@ -27,8 +27,4 @@ export class RenderCache {
     }
     return file;
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }

@@ -7,7 +7,7 @@ import { parseSync } from 'subtitle';
 import { rtfToText } from './rtf.js';
 import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
 
-export const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
+const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
 
 const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 

@@ -6,7 +6,7 @@ export function renderText(paragraphs: Paragraph[]): string {
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 export function renderHtml(paragraphs: Paragraph[], title: string): string {
   const body = paragraphs.map((p) => {
