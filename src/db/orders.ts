@@ -54,14 +54,15 @@ export async function finishOrder(db: Db, orderId: number, files: StoredFile[], 
 export async function applyQualityFix(db: Db, orderId: number, files: StoredFile[]): Promise<void> {
   await db.transaction(async (tx) => {
     for (const f of files) {
+      // The version counts real replacements: a retried activity (same content) does not bump it.
       const [row] = await tx.update(orderFiles)
-        .set({ blobKey: f.blobKey, fileName: f.fileName, version: sql`${orderFiles.version} + 1`, updatedAt: new Date() })
-        .where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind), sql`${orderFiles.blobKey} <> ${f.blobKey}`))
+        .set({
+          blobKey: f.blobKey, fileName: f.fileName, updatedAt: new Date(),
+          version: sql`CASE WHEN ${orderFiles.blobKey} <> ${f.blobKey} THEN ${orderFiles.version} + 1 ELSE ${orderFiles.version} END`,
+        })
+        .where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind)))
         .returning();
-      if (!row) {
-        const existing = await tx.select().from(orderFiles).where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind)));
-        if (existing.length === 0) throw new OrderStateError(`order ${orderId} has no ${f.kind} file to fix`);
-      }
+      if (!row) throw new OrderStateError(`order ${orderId} has no ${f.kind} file to fix`);
     }
     await tx.update(orders).set({ qcStatus: 'fixed' }).where(eq(orders.id, orderId));
   });

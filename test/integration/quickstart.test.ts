@@ -95,6 +95,14 @@ describe('README quick start', () => {
     await expect(orderOps('cancel', '424242')).rejects.toMatchObject({ code: 1, stderr: 'order-ops: order 424242 not found\n' });
     await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed') });
 
+    // Tokens are never logged: the demo token appears once (the first-start banner), the
+    // operator-created account's not at all, though both were used against the service.
+    const logged = service!.output();
+    expect(logged.split(token!).length - 1).toBe(1);
+    expect(logged).not.toContain(account.api_token);
+    await fetch(`${base}/api/v4/orders?api_token=${account.api_token}&mode=live`);
+    expect(service!.output()).not.toContain(account.api_token);
+
     await stop();
     // The dev server went down with the service.
     const refused = await new Promise((r) => createConnection(temporalPort, '127.0.0.1').once('error', () => r(true)).once('connect', () => r(false)));

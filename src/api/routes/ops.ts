@@ -53,9 +53,11 @@ async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof 
   const problem = resultKindsProblem(order.product, files.map((f) => f.kind), completing);
   if (problem) throw new ApiError(problem);
   for (const f of files) {
-    if (!(await deps.files.has(f.key))) throw new ApiError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
+    const bytes = await deps.files.get(f.key).catch(() => {
+      throw new ApiError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
+    });
     try {
-      await checkResultFile(f.kind as ResultKind, await deps.files.get(f.key), f.file_name);
+      await checkResultFile(f.kind as ResultKind, bytes, f.file_name);
     } catch (err) {
       if (err instanceof TranscriptImportError || err instanceof TimingError) throw new ApiError(`${f.kind} file: ${err.message}`);
       throw err;

@@ -30,7 +30,7 @@ function decodeCursor(cursor: string): number {
   throw new ApiError('cursor: not a cursor from next_page_url');
 }
 
-function parseOrderId(raw: string): number {
+export function parseOrderId(raw: string): number {
   if (!/^\d{1,15}$/.test(raw)) throw new ApiError(`order_id: '${raw}' is not an order id`);
   return Number(raw);
 }
@@ -77,4 +77,3 @@ export function recordsRouter(deps: ApiDeps): Router {
   return router;
 }
 
-export { parseOrderId };
