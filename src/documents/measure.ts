@@ -1,0 +1,212 @@
+// Measures customers' documents for pricing: what a fetched file is, and how many words a
+// translation or a human OCR order of it is priced by.
+import { getDocumentProxy } from 'unpdf';
+import { importDocument } from './importers.js';
+import { TranscriptImportError } from '../domain/transcript.js';
+
+// One segmenter for the process: ICU's word dictionaries split CJK text without spaces.
+const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** Words in a text, counted with Intl.Segmenter (word granularity, isWordLike), so CJK text counts sensibly too. */
+export function countWords(text: string): number {
+  let n = 0;
+  for (const s of WORDS.segment(text)) if (s.isWordLike) n++;
+  return n;
+}
+
+export type FileClass = 'document' | 'image' | 'media' | 'unknown';
+
+interface Kind { cls: FileClass; ext: string }
+
+const ascii = (bytes: Uint8Array, at: number, text: string) =>
+  bytes.length >= at + text.length && [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
+const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+const latin1 = (bytes: Uint8Array, end = bytes.length) => view(bytes.subarray(0, end)).toString('latin1');
+
+/** Plain text: valid UTF-8 and no NUL bytes (binary formats nearly always have both). */
+function isText(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function bySignature(b: Uint8Array): Kind | undefined {
+  // The PDF header may follow up to 1 KiB of junk (the spec's allowance).
+  if (latin1(b, 1024).includes('%PDF-')) return { cls: 'document', ext: 'pdf' };
+  // A DOCX is a zip whose entries live under word/; other zips (xlsx, odt) are not documents here.
+  if (ascii(b, 0, 'PK\x03\x04')) return view(b).includes('word/') ? { cls: 'document', ext: 'docx' } : undefined;
+  if (ascii(b, 0, '\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1')) return { cls: 'document', ext: 'doc' };
+  if (ascii(b, 0, '{\\rtf')) return { cls: 'document', ext: 'rtf' };
+  if (ascii(b, 0, '\x89PNG\r\n\x1A\n')) return { cls: 'image', ext: 'png' };
+  if (ascii(b, 0, '\xFF\xD8\xFF')) return { cls: 'image', ext: 'jpg' };
+  if (ascii(b, 0, 'GIF87a') || ascii(b, 0, 'GIF89a')) return { cls: 'image', ext: 'gif' };
+  if (ascii(b, 0, 'II*\x00') || ascii(b, 0, 'MM\x00*')) return { cls: 'image', ext: 'tiff' };
+  if (ascii(b, 0, 'RIFF') && ascii(b, 8, 'WEBP')) return { cls: 'image', ext: 'webp' };
+  // 'BM' alone is too weak (text may start so): also require the zero reserved field and a known DIB header size.
+  if (ascii(b, 0, 'BM') && b.length >= 18 && b[6] === 0 && b[7] === 0 && b[8] === 0 && b[9] === 0 && [12, 40, 52, 56, 108, 124].includes(b[14]!)) {
+    return { cls: 'image', ext: 'bmp' };
+  }
+  if (ascii(b, 0, 'RIFF') && ascii(b, 8, 'WAVE')) return { cls: 'media', ext: 'wav' };
+  if (ascii(b, 0, 'ID3')) return { cls: 'media', ext: 'mp3' };
+  if (ascii(b, 0, 'OggS')) return { cls: 'media', ext: 'ogg' };
+  if (ascii(b, 0, 'fLaC')) return { cls: 'media', ext: 'flac' };
+  if (ascii(b, 0, '\x1A\x45\xDF\xA3')) return { cls: 'media', ext: latin1(b, 64).includes('webm') ? 'webm' : 'mkv' };
+  if (ascii(b, 4, 'ftyp')) {
+    const brand = latin1(b.subarray(8, 12));
+    // HEIF/AVIF photos share the ISO container with MP4.
+    if (/^(heic|heix|mif1|msf1|avif)$/.test(brand)) return { cls: 'image', ext: brand === 'avif' ? 'avif' : 'heic' };
+    return { cls: 'media', ext: brand === 'qt  ' ? 'mov' : brand.startsWith('M4A') ? 'm4a' : 'mp4' };
+  }
+  // An MPEG audio frame (MP3 without ID3 tag, or ADTS AAC): 11 sync bits.
+  if (b.length >= 2 && b[0] === 0xff && (b[1]! & 0xe0) === 0xe0) return { cls: 'media', ext: 'mp3' };
+  return undefined;
+}
+
+const TYPES: Record<string, Kind> = {
+  'application/pdf': { cls: 'document', ext: 'pdf' },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { cls: 'document', ext: 'docx' },
+  'application/msword': { cls: 'document', ext: 'doc' },
+  'application/rtf': { cls: 'document', ext: 'rtf' },
+  'text/rtf': { cls: 'document', ext: 'rtf' },
+  'text/plain': { cls: 'document', ext: 'txt' },
+  'image/jpeg': { cls: 'image', ext: 'jpg' },
+  'audio/mpeg': { cls: 'media', ext: 'mp3' },
+  'application/ogg': { cls: 'media', ext: 'ogg' },
+};
+
+const EXTENSIONS: Record<string, FileClass> = {
+  pdf: 'document', docx: 'document', doc: 'document', rtf: 'document', txt: 'document',
+  png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', tif: 'image', tiff: 'image', webp: 'image', bmp: 'image',
+  wav: 'media', mp3: 'media', mp4: 'media', m4a: 'media', ogg: 'media', flac: 'media', webm: 'media', mov: 'media', mkv: 'media',
+};
+
+function byType(contentType: string | undefined): Kind | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const known = TYPES[type];
+  if (known) return known;
+  const [major, minor = ''] = type.split('/');
+  const ext = minor.replace(/^x-/, '').replace(/[^a-z0-9]/g, '') || 'bin';
+  if (major === 'image') return { cls: 'image', ext };
+  if (major === 'audio' || major === 'video') return { cls: 'media', ext };
+  return undefined;
+}
+
+const urlExtension = (urlPath: string) => /\.([a-z0-9]+)$/i.exec(urlPath.replace(/[?#].*$/, ''))?.[1]?.toLowerCase();
+
+function byExtension(urlPath: string): Kind | undefined {
+  const ext = urlExtension(urlPath);
+  const cls = ext ? EXTENSIONS[ext] : undefined;
+  return ext && cls ? { cls, ext } : undefined;
+}
+
+/** Signature first, then the Content-Type, then the extension; plain text needs a text hint and text bytes. */
+function detect(bytes: Uint8Array, contentType: string | undefined, urlPath: string): Kind {
+  const signed = bySignature(bytes);
+  if (signed) return signed;
+  for (const kind of [byType(contentType), byExtension(urlPath)]) {
+    if (!kind) continue;
+    if (kind.ext !== 'txt' || isText(bytes)) return kind;
+  }
+  return { cls: 'unknown', ext: urlExtension(urlPath) ?? 'bin' };
+}
+
+/** What a fetched file is, from its first bytes (magic numbers) first, then the Content-Type, then the URL path's extension. */
+export function classifyFile(bytes: Uint8Array, contentType: string | undefined, urlPath: string): FileClass {
+  return detect(bytes, contentType, urlPath).cls;
+}
+
+/** A file name with the right extension for importDocument, from the class/signature (e.g. 'document.pdf'). */
+export function documentFileName(bytes: Uint8Array, contentType: string | undefined, urlPath: string): string {
+  const { cls, ext } = detect(bytes, contentType, urlPath);
+  return `${cls === 'unknown' ? 'file' : cls}.${ext}`;
+}
+
+const extensionOf = (fileName: string) => /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
+const TRANSLATABLE = ['txt', 'text', 'docx', 'doc', 'rtf', 'pdf'];
+
+/** Words of each PDF page's text layer; encrypted or broken files are TranscriptImportErrors. */
+async function pdfPageWords(bytes: Uint8Array, fileName: string): Promise<number[]> {
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    // A copy: pdf.js may take over (detach) the buffer it is given.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+  } catch (err) {
+    const { name, message } = err as Error;
+    const reason = name === 'PasswordException' ? 'it is password-protected'
+      : name === 'InvalidPDFException' ? 'it is not a valid PDF file'
+        : `it is not a readable PDF file (${message})`;
+    throw new TranscriptImportError(`cannot read ${fileName}: ${reason}`);
+  }
+  try {
+    const counts: number[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const { items } = await (await pdf.getPage(n)).getTextContent();
+      // Items on one line join as they are (pdf.js splits words across items); a new line is a break.
+      let text = '';
+      let lastY: number | undefined;
+      for (const item of items as Array<{ str?: string; transform?: number[]; hasEOL?: boolean }>) {
+        if (item.str === undefined) continue; // marked-content markers
+        const y = item.transform?.[5];
+        if (lastY !== undefined && y !== undefined && Math.abs(lastY - y) > 0.5) text += '\n';
+        text += item.str + (item.hasEOL ? '\n' : '');
+        if (y !== undefined) lastY = y;
+      }
+      counts.push(countWords(text));
+    }
+    return counts;
+  } catch (err) {
+    throw new TranscriptImportError(`cannot read ${fileName}: it is not a readable PDF file (${(err as Error).message})`);
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** Words of a translatable document (txt, docx, doc, rtf, pdf): throws TranscriptImportError for an unreadable or empty one. */
+export async function documentWords(bytes: Uint8Array, fileName: string): Promise<number> {
+  const ext = extensionOf(fileName);
+  if (!TRANSLATABLE.includes(ext)) {
+    throw new TranscriptImportError(`cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF)`);
+  }
+  let words: number;
+  if (ext === 'pdf') {
+    if (bytes.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: the file is empty`);
+    words = (await pdfPageWords(bytes, fileName)).reduce((a, b) => a + b, 0);
+    if (words === 0) throw new TranscriptImportError(`cannot read ${fileName}: it has no text layer (a scanned PDF needs OCR first)`);
+  } else {
+    // A leading 'Name:' is lifted out as a speaker by the importer; it is still text to translate.
+    const { segments } = await importDocument(bytes, fileName);
+    words = segments.reduce((sum, s) => sum + countWords(s.speaker ?? '') + countWords(s.text), 0);
+  }
+  if (words === 0) throw new TranscriptImportError(`cannot read ${fileName}: it holds no words`);
+  return words;
+}
+
+export const OCR_WORDS_PER_PAGE = 250;
+/** Below this many words a PDF page's text layer is a stray label on a scan, not the page's text. */
+const SCAN_THRESHOLD = 20;
+
+export interface OcrEstimate { words: number; pages: number; scannedPages: number }
+
+/** Words a human OCR order is priced by: DOCX counted; PDF counted per page, a page with fewer than 20 words of text layer counts as a scan of OCR_WORDS_PER_PAGE words; an image is one scanned page. Other files throw TranscriptImportError naming what is accepted (DOCX, PDF or an image). */
+export async function estimateOcrWords(bytes: Uint8Array, fileName: string, cls: FileClass): Promise<OcrEstimate> {
+  if (cls === 'image') return { words: OCR_WORDS_PER_PAGE, pages: 1, scannedPages: 1 };
+  const ext = extensionOf(fileName);
+  if (ext === 'docx') {
+    const words = await documentWords(bytes, fileName);
+    // A DOCX carries no reliable page count: pages are estimated at a page's worth of words.
+    return { words, pages: Math.ceil(words / OCR_WORDS_PER_PAGE), scannedPages: 0 };
+  }
+  if (ext === 'pdf') {
+    if (bytes.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: the file is empty`);
+    const pages = await pdfPageWords(bytes, fileName);
+    if (pages.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: it has no pages`);
+    const scannedPages = pages.filter((w) => w < SCAN_THRESHOLD).length;
+    const words = pages.reduce((sum, w) => sum + (w < SCAN_THRESHOLD ? OCR_WORDS_PER_PAGE : w), 0);
+    return { words, pages: pages.length, scannedPages };
+  }
+  throw new TranscriptImportError(`cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for OCR (accepted: DOCX, PDF or an image)`);
+}

@@ -1,0 +1,33 @@
+// The seam between the order service and a speech engine: what a transcription request carries,
+// what comes back, and the two kinds of failure the caller must tell apart (retry or not).
+
+export interface EngineWord { text: string; start: number; end: number } // seconds
+export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
+export interface EngineTranscript { segments: EngineSegment[]; language?: string; duration?: number }
+
+/** The engine answered clearly that it cannot transcribe this input (HTTP 400, 413, 415, 422): do not retry. */
+export class EngineRejectedError extends Error {
+  override name = 'EngineRejectedError';
+}
+
+/** A fault worth retrying: 5xx, 408, 429, network error, timeout, an answer that is not the expected JSON. */
+export class EngineFaultError extends Error {
+  override name = 'EngineFaultError';
+}
+
+export interface TranscribeRequest {
+  audio: Uint8Array;
+  fileName: string;
+  contentType?: string;
+  /** ISO 639-1 code, e.g. 'en'. */
+  language: string;
+  /** Deadline for the whole request, answer body included. */
+  timeoutMs: number;
+  /** Cancellation from the caller. */
+  signal?: AbortSignal;
+}
+
+export interface SpeechEngine {
+  readonly name: string;
+  transcribe(req: TranscribeRequest): Promise<EngineTranscript>;
+}
