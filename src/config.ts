@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { priceTableSchema, type PriceTable } from './domain/pricing.js';
-import type { CallbackSettings } from './activities/deps.js';
+import { priceTableSchema, type PriceTable } from './products/registry.js';
+import type { CallbackSettings, EngineSettings } from './activities/deps.js';
+import { openAiCompatibleEngine } from './engines/openaiCompatible.js';
 
 export interface Config {
   port: number;
@@ -18,6 +19,8 @@ export interface Config {
   qualityCheck: { probability: number; windowMs: number };
   payment: { windowMs: number; graceMs: number };
   media: { maxBytes: number; timeoutMs: number };
+  documents: { maxBytes: number; timeoutMs: number };
+  engines: EngineSettings;
   temporal: {
     /** An existing cluster; when absent `npm start` runs a dev server. */
     address?: string;
@@ -59,7 +62,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const secretHex = await persistentSecret(env, 'SECRET_KEY', dataDir, 'secret.key', () => randomBytes(32).toString('hex'));
   if (!/^[0-9a-f]{64}$/i.test(secretHex)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
   const pricePath = env.PRICE_TABLE_PATH ?? fileURLToPath(new URL('../config/prices.json', import.meta.url));
-  const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8')));
+  const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8'))) as PriceTable;
   const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 30_000);
   const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 600_000);
   if (retryMaxMs < retryMinMs) throw new Error('CALLBACK_RETRY_MAX_MS must not be below CALLBACK_RETRY_MIN_MS');
@@ -78,6 +81,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     // The grace covers one charge attempt (its activity's 30-second timeout) and some.
     payment: { windowMs: number(env, 'ORDER_PAYMENT_WINDOW_MS', 60_000), graceMs: 35_000 },
     media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    engines: engineSettings(env),
     temporal: {
       address: env.TEMPORAL_ADDRESS || undefined,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
@@ -87,4 +92,24 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       cliPath: env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
     },
   };
+}
+
+/**
+ * AI_ENGINE (`openai-compatible` | `operator`) says who transcribes AI orders; ALIGN_ENGINE, who
+ * aligns. `openai-compatible` needs AI_ENGINE_URL (ALIGN_ENGINE_URL defaults to it). Unset, an
+ * engine is used when its URL is set, else orders wait for an operator.
+ */
+export function engineSettings(env: Env): EngineSettings {
+  const model = env.AI_ENGINE_MODEL || 'whisper-1';
+  const apiKey = env.AI_ENGINE_API_KEY || undefined;
+  const pick = (name: string, url: string | undefined) => {
+    const kind = env[name] || (url ? 'openai-compatible' : 'operator');
+    if (kind === 'operator') return undefined;
+    if (kind !== 'openai-compatible') throw new Error(`${name} must be openai-compatible or operator, got ${JSON.stringify(kind)}`);
+    if (!url) throw new Error(`${name}=openai-compatible needs ${name}_URL${name === 'ALIGN_ENGINE' ? ' or AI_ENGINE_URL' : ''}`);
+    return openAiCompatibleEngine({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}) });
+  };
+  const speech = pick('AI_ENGINE', env.AI_ENGINE_URL || undefined);
+  const alignment = pick('ALIGN_ENGINE', env.ALIGN_ENGINE_URL || env.AI_ENGINE_URL || undefined);
+  return { ...(speech ? { speech } : {}), ...(alignment ? { alignment } : {}) };
 }

@@ -60,6 +60,9 @@ async function main(role: Role): Promise<void> {
       secretKey: config.secretKey,
       publicBaseUrl: config.publicBaseUrl,
       callbacks: config.callbacks,
+      priceTable: config.priceTable,
+      engines: config.engines,
+      media: config.media,
     };
 
     let worker: Worker | undefined;
@@ -79,7 +82,7 @@ async function main(role: Role): Promise<void> {
       stops.push(() => connection.close());
       const app = createApp({
         ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue,
-        opsToken: config.opsToken, priceTable: config.priceTable, media: config.media, qualityCheck: config.qualityCheck,
+        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck,
         payment: config.payment, log,
       });
       const server: Server = await new Promise((resolve) => {

@@ -1,14 +1,15 @@
 // Callback delivery: one multipart POST per attempt, success only on the answer `ok`.
 // The workflow's retry policy allows 10 attempts; each failed attempt asks for a random pause.
 import { Context, ApplicationFailure, log } from '@temporalio/activity';
-import { fetch, FormData } from 'undici';
+import { FormData } from 'undici';
 import type { ActivityDeps } from './deps.js';
 import { resultFileUrl } from './deps.js';
 import { getAccount } from '../db/accounts.js';
 import { getOrder, recordCallbackAttempt } from '../db/orders.js';
-import { callbackFields, type CallbackEvent } from '../domain/callbacks.js';
+import type { CallbackEvent } from '../contracts/orders.js';
+import { callbackFields } from '../products/records.js';
 import { decryptToken } from '../domain/tokens.js';
-import type { ProductKey } from '../domain/catalog.js';
+import { postCallback } from '../net/outbound.js';
 
 export type DeliveryResult = { delivered: true; attempt: number } | { delivered: false; reason: string };
 
@@ -27,8 +28,7 @@ export function createCallbackActivities({ db, secretKey, publicBaseUrl, callbac
       }
       // The token is read here, inside the activity, so it never enters a workflow history.
       const token = decryptToken(secretKey, account.tokenEncrypted);
-      const fields = callbackFields({ id: order.id, product: order.product as ProductKey, params: order.params }, event,
-        (kind) => resultFileUrl(publicBaseUrl, order.id, kind, token));
+      const fields = callbackFields(order, event, (kind) => resultFileUrl(publicBaseUrl, order.id, kind, token));
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
 
@@ -38,11 +38,12 @@ export function createCallbackActivities({ db, secretKey, publicBaseUrl, callbac
       let outcome: 'ok' | 'wrong_answer' | 'http_error' | 'network_error';
       let detail: string | null = null;
       try {
-        const response = await fetch(url, { method: 'POST', body: form, redirect: 'manual', signal: AbortSignal.timeout(callbacks.timeoutMs) });
-        statusCode = response.status;
-        const body = (await response.text()).slice(0, 200);
+        const response = await postCallback(url, form, callbacks.timeoutMs);
+        statusCode = response.statusCode;
+        const body = response.text;
+        const success = statusCode >= 200 && statusCode < 300;
         // The receiver must answer the plain string `ok`; surrounding white space is tolerated.
-        outcome = response.ok && body.trim() === 'ok' ? 'ok' : response.ok ? 'wrong_answer' : 'http_error';
+        outcome = success && body.trim() === 'ok' ? 'ok' : success ? 'wrong_answer' : 'http_error';
         if (outcome !== 'ok') detail = `answered ${statusCode}: ${JSON.stringify(body.slice(0, 80))}`;
       } catch (err) {
         outcome = 'network_error';

@@ -1,5 +1,8 @@
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
+import type { PriceTable } from '../products/registry.js';
+import type { SpeechEngine } from '../engines/types.js';
+import type { Limits } from '../net/outbound.js';
 
 export interface CallbackSettings {
   /** Bounds of the random pause between delivery attempts. */
@@ -7,6 +10,13 @@ export interface CallbackSettings {
   retryMaxMs: number;
   /** How long one attempt may take. */
   timeoutMs: number;
+}
+
+export interface EngineSettings {
+  /** Transcribes AI transcription orders; absent: they wait for an operator. */
+  speech?: SpeechEngine;
+  /** Gives word timings for forced alignment; absent: alignments wait for an operator. */
+  alignment?: SpeechEngine;
 }
 
 export interface ActivityDeps {
@@ -17,6 +27,10 @@ export interface ActivityDeps {
   /** Base of the result URLs given to customers, e.g. https://orders.example.com */
   publicBaseUrl: string;
   callbacks: CallbackSettings;
+  priceTable: PriceTable;
+  engines: EngineSettings;
+  /** Limits when an engine activity downloads a customer's media. */
+  media: Limits;
 }
 
 export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {

@@ -1,9 +1,12 @@
 // Activities that change orders and money. Typed failures become non-retryable ApplicationFailures.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
-import { chargeWalletForOrder, InsufficientFundsError, OrderStateError, refundOrder as refundInDb } from '../db/wallet.js';
-import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, setQualityCheck } from '../db/orders.js';
-import { FAILURE_TYPES, type OrderToPlace, type PlacedOrder, type ResultFile } from '../workflows/messages.js';
+import { chargeWalletForOrder, nextOrderId, refundOrder as refundInDb, retranscribe as retranscribeInDb } from '../db/wallet.js';
+import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, setQualityCheck } from '../db/orders.js';
+import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
+import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
+import { PRODUCTS } from '../products/registry.js';
+import { transcriptionPriceCents, type TranscriptionRequest } from '../products/transcription/index.js';
 
 async function typed<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -15,7 +18,7 @@ async function typed<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createOrderActivities({ db, files }: ActivityDeps) {
+export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
   async function requireStoredFiles(list: ResultFile[]): Promise<void> {
     for (const f of list) {
       if (!(await files.has(f.blobKey))) throw new OrderStateError(`the ${f.kind} file ${f.blobKey} is not in the file store`);
@@ -23,13 +26,15 @@ export function createOrderActivities({ db, files }: ActivityDeps) {
   }
 
   return {
-    /** Creates the order as paid and charges the wallet in one transaction. */
-    async placeOrder(order: OrderToPlace): Promise<PlacedOrder> {
+    /** Creates the order as paid and charges the wallet in one transaction (idempotent). */
+    async chargeWallet(order: OrderToPlace): Promise<PlacedOrder> {
       const paid = await typed(() => chargeWalletForOrder(db, order));
-      log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: order.priceCents });
+      log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: paid.order.priceCents });
       return {
         orderId: paid.order.id,
+        chargedCents: paid.order.priceCents,
         balanceCents: paid.balanceCents,
+        aiMinutesLeft: paid.aiMinutesLeft,
         paidAt: paid.order.paidAt!.toISOString(),
         deliveryEstimate: paid.order.deliveryEstimate!.toISOString(),
       };
@@ -47,6 +52,39 @@ export function createOrderActivities({ db, files }: ActivityDeps) {
       const refunded = await typed(() => refundInDb(db, input.orderId, input.status, input.reason));
       log.info(`order ${input.status}`, { orderId: input.orderId, reason: input.reason });
       return refunded;
+    },
+
+    /**
+     * The proofreading hand-off: refunds the proofreading order and creates, charged at the
+     * human transcription rate, the transcription order that replaces it. Returns that order
+     * for its own workflow, or null when the wallet could not pay for it.
+     */
+    async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
+      const parent = await getOrder(db, input.orderId);
+      if (!parent) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, FAILURE_TYPES.orderState);
+      const p = parent.params as Record<string, string>;
+      const params: Omit<TranscriptionRequest, 'url'> = {
+        language: p.language!, text_format: p.text_format as never, timestamping: p.timestamping as never,
+        turnaround_time: p.turnaround_time as never, number_of_speakers: '1_or_2', strict: false,
+        ...(p.comment ? { comment: p.comment } : {}),
+      };
+      const child: OrderToPlace = {
+        id: parent.retranscribedOrderId ?? await nextOrderId(db),
+        accountId: parent.accountId,
+        product: 'transcription',
+        priceCents: transcriptionPriceCents(priceTable.transcription as never, params, parent.seconds),
+        seconds: parent.seconds,
+        words: 0,
+        params: { url: p.audio_url, ...params, retranscription_of: parent.id },
+        callbackUrl: parent.callbackUrl,
+        turnaroundHours: PRODUCTS.transcription.turnaroundHours(params),
+        fulfilment: 'operator',
+        resultKinds: ['transcription'],
+      };
+      const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child));
+      log.info(childOrderId ? 'proofreading order replaced by a human transcription order' : 'proofreading order refunded: the wallet cannot pay for a human transcription',
+        { orderId: parent.id, childOrderId });
+      return childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id };
     },
 
     async applyQualityFix(input: { orderId: number; files: ResultFile[] }): Promise<void> {

@@ -4,7 +4,7 @@ import express from 'express';
 import multer from 'multer';
 import type { ApiDeps } from './context.js';
 import { errorHandler, errorObject } from './errors.js';
-import { transcriptionsRouter } from './routes/transcriptions.js';
+import { createOrdersRouter } from './routes/create.js';
 import { recordsRouter } from './routes/records.js';
 import { languagesRouter } from './routes/languages.js';
 import { filesRouter } from './routes/files.js';
@@ -28,7 +28,7 @@ export function createApp(deps: ApiDeps): express.Express {
   });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.use(languagesRouter());
-  app.use(transcriptionsRouter(deps));
+  app.use(createOrdersRouter(deps));
   app.use(filesRouter(deps));
   app.use(recordsRouter(deps));
   app.use(opsRouter(deps));

@@ -3,15 +3,10 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { z } from 'zod';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { MediaError } from '../media/probe.js';
-import { FAILURE_TYPES } from '../workflows/messages.js';
-import { PaymentUnconfirmedError } from './placeOrder.js';
-
-export class ApiError extends Error {
-  constructor(message: string, readonly status = 400) {
-    super(message);
-  }
-}
+import {
+  AccountNotFoundError, FAILURE_TYPES, InsufficientFundsError, OrderStateError, PaymentUnconfirmedError, RequestError,
+} from '../contracts/failures.js';
+import { FetchError } from '../net/outbound.js';
 
 export function errorObject(mode: string, error: string) {
   return { mode, status: 'error', error };
@@ -41,22 +36,31 @@ function workflowRefusal(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The caller's mistakes, as [status, message]; undefined for faults. */
+function clientError(err: unknown): [number, string] | undefined {
+  if (err instanceof RequestError) return [err.status, err.message];
+  if (err instanceof z.ZodError) return [400, describeZodError(err)];
+  if (err instanceof FetchError || err instanceof InsufficientFundsError || err instanceof OrderStateError || err instanceof AccountNotFoundError) {
+    return [400, err.message];
+  }
+  const parserType = (err as { type?: string }).type;
+  if (parserType === 'entity.parse.failed') return [400, 'the request body is not valid JSON'];
+  if (parserType === 'entity.too.large') return [400, 'the request body is too large'];
+  if ((err as Error).name === 'MulterError') return [400, `multipart body: ${(err as Error).message}`];
+  const refusal = workflowRefusal(err);
+  if (refusal) return [400, refusal];
+  return undefined;
+}
+
 export function errorHandler(log: (msg: string, meta: object) => void): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const mode = requestMode(req);
-    if (err instanceof ApiError) return void res.status(err.status).json(errorObject(mode, err.message));
-    if (err instanceof z.ZodError) return void res.status(400).json(errorObject(mode, describeZodError(err)));
-    if (err instanceof MediaError) return void res.status(400).json(errorObject(mode, err.message));
+    const known = clientError(err);
+    if (known) return void res.status(known[0]).json(errorObject(mode, known[1]));
     if (err instanceof PaymentUnconfirmedError) {
       log('order payment unconfirmed', { orderId: err.orderId });
       return void res.status(503).json(errorObject(mode, err.message));
     }
-    const parserType = (err as { type?: string }).type;
-    if (parserType === 'entity.parse.failed') return void res.status(400).json(errorObject(mode, 'the request body is not valid JSON'));
-    if (parserType === 'entity.too.large') return void res.status(400).json(errorObject(mode, 'the request body is too large'));
-    if ((err as Error).name === 'MulterError') return void res.status(400).json(errorObject(mode, `multipart body: ${(err as Error).message}`));
-    const refusal = workflowRefusal(err);
-    if (refusal) return void res.status(400).json(errorObject(mode, refusal));
     log('request failed', { method: req.method, path: req.path, error: String((err as Error)?.stack ?? err) });
     res.status(500).json(errorObject(mode, 'internal error: the request cannot be fulfilled now; try again later'));
   };

@@ -1,19 +1,12 @@
 // Live order placement: Update-with-Start of the order workflow, whose update charges the wallet.
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { orderWorkflow } from '../workflows/order.js';
-import { orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTES, type OrderWorkflowInput, type PlacedOrder } from '../workflows/messages.js';
-
-/** The charge was neither confirmed nor refused in time (no worker, overload). */
-export class PaymentUnconfirmedError extends Error {
-  constructor(readonly orderId: number, waitedMs: number) {
-    super(`order ${orderId} was not confirmed within ${Math.round(waitedMs / 1000)} seconds (the service is busy or a worker is down); ` +
-      `it is charged only if GET /api/v4/orders/${orderId} shows it: check before ordering again`);
-  }
-}
+import { orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTES, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
+import { PaymentUnconfirmedError } from '../contracts/failures.js';
 
 /**
  * Starts the order workflow and charges the wallet through its update. Waits at most
- * `waitMs`; the workflow refuses to charge after `input.payBy`, which lies before that.
+ * `waitMs`; the workflow refuses to charge after its `payBy`, which lies before that.
  */
 export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput, waitMs: number): Promise<PlacedOrder> {
   const { order } = input;

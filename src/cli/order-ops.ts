@@ -8,10 +8,13 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage:
   order-ops account create --name NAME [--balance USD] [--created-at ISO] [--callback-url URL]
   order-ops account topup ACCOUNT_ID USD
-  order-ops pending [--product PRODUCT]
+  order-ops account grant-minutes ACCOUNT_ID MINUTES                 (AI transcription subscription minutes)
+  order-ops pending [--product PRODUCT]                              (orders waiting for a person)
+  order-ops show ORDER_ID                                            (state, result kinds, who works on it, files, callbacks)
   order-ops complete ORDER_ID --file KIND=PATH [--file KIND=PATH ...]
   order-ops refund ORDER_ID [--reason TEXT]
   order-ops cancel ORDER_ID
+  order-ops reject-transcript ORDER_ID                               (proofreading: the supplied transcript is too poor)
   order-ops qc ORDER_ID (--pass | --fix KIND=PATH ...)
   order-ops callbacks ORDER_ID                                   (JSON lines of delivery attempts)
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
@@ -106,6 +109,11 @@ async function run(argv: string[]): Promise<void> {
         if (!account || !amount) throw new UsageError('account topup needs ACCOUNT_ID and USD');
         return print(await call('POST', `/ops/accounts/${encodeURIComponent(account)}/topup`, { amount }));
       }
+      if (sub === 'grant-minutes') {
+        const [account, minutes] = args;
+        if (!account || !minutes) throw new UsageError('account grant-minutes needs ACCOUNT_ID and MINUTES');
+        return print(await call('POST', `/ops/accounts/${encodeURIComponent(account)}/ai-minutes`, { minutes }));
+      }
       throw new UsageError(`unknown account command: ${sub ?? '(none)'}`);
     }
     case 'pending': {
@@ -120,6 +128,10 @@ async function run(argv: string[]): Promise<void> {
       return print(await call('POST', `/ops/orders/${orderId(rest[0])}/refund`, values.reason ? { reason: values.reason } : {}));
     case 'cancel':
       return print(await call('POST', `/ops/orders/${orderId(rest[0])}/cancel`, {}));
+    case 'reject-transcript':
+      return print(await call('POST', `/ops/orders/${orderId(rest[0])}/reject-transcript`, {}));
+    case 'show':
+      return print(await call('GET', `/ops/orders/${orderId(rest[0])}`));
     case 'qc': {
       const id = orderId(rest[0]);
       if (values.pass === (values.fix !== undefined)) throw new UsageError('qc needs exactly one of --pass or --fix KIND=PATH');

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, type AccountRow } from './schema.js';
 import { encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
+import { AccountNotFoundError } from '../contracts/failures.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -65,10 +66,4 @@ export async function topUpWallet(db: Db, accountId: number, cents: number, note
     await tx.insert(ledgerEntries).values({ accountId, kind: 'topup', amountCents: cents, balanceAfterCents: row.balance, note: note ?? null });
     return row.balance;
   });
-}
-
-export class AccountNotFoundError extends Error {
-  constructor(readonly accountId: number) {
-    super(`account ${accountId} not found`);
-  }
 }

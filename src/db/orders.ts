@@ -2,7 +2,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type OrderFileRow, type OrderRow } from './schema.js';
-import { OrderStateError } from './wallet.js';
+import { OrderStateError } from '../contracts/failures.js';
 
 export interface StoredFile { kind: string; blobKey: string; fileName: string }
 
@@ -24,9 +24,19 @@ export async function listAccountOrders(db: Db, accountId: number, opts: { befor
   return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(opts.limit);
 }
 
+/** Paid orders waiting for a person (not those a speech engine is working on), oldest first. */
 export async function pendingOrders(db: Db, product?: string): Promise<OrderRow[]> {
-  const where = product ? and(eq(orders.status, 'paid'), eq(orders.product, product)) : eq(orders.status, 'paid');
-  return db.select().from(orders).where(where).orderBy(orders.id);
+  const waiting = and(eq(orders.status, 'paid'), eq(orders.assignee, 'operator'));
+  return db.select().from(orders).where(product ? and(waiting, eq(orders.product, product)) : waiting).orderBy(orders.id);
+}
+
+/** Hands an order to the operators (no engine is configured, or the engine kept failing). */
+export async function assignOrder(db: Db, orderId: number, assignee: 'operator' | 'engine'): Promise<void> {
+  await db.update(orders).set({ assignee }).where(eq(orders.id, orderId));
+}
+
+export async function filesOf(db: Db, orderId: number): Promise<OrderFileRow[]> {
+  return db.select().from(orderFiles).where(eq(orderFiles.orderId, orderId)).orderBy(orderFiles.kind);
 }
 
 export async function getOrderFile(db: Db, orderId: number, kind: string): Promise<OrderFileRow | undefined> {

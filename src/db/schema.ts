@@ -12,6 +12,7 @@ export const accounts = pgTable('accounts', {
   balanceCents: cents('balance_cents').notNull().default(0),
   callbackUrl: text('callback_url'),
   canceledCallbacks: boolean('canceled_callbacks').notNull(),
+  aiMinutes: integer('ai_minutes').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -29,15 +30,23 @@ export const orders = pgTable('orders', {
   deliveryEstimate: ts('delivery_estimate'),
   finishedAt: ts('finished_at'),
   qcStatus: text('qc_status'),
+  assignee: text('assignee').$type<'operator' | 'engine'>().notNull().default('operator'),
+  inputFiles: jsonb('input_files').$type<Record<string, InputFile>>().notNull().default({}),
+  retranscribedOrderId: bigint('retranscribed_order_id', { mode: 'number' }),
+  parentOrderId: bigint('parent_order_id', { mode: 'number' }),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/** An input file kept for an order, by claim-check. */
+export interface InputFile { key: string; fileName: string }
 
 export const ledgerEntries = pgTable('ledger_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   accountId: integer('account_id').notNull(),
   orderId: bigint('order_id', { mode: 'number' }),
-  kind: text('kind').$type<'topup' | 'charge' | 'refund'>().notNull(),
+  kind: text('kind').$type<'topup' | 'charge' | 'refund' | 'grant'>().notNull(),
   amountCents: cents('amount_cents').notNull(),
+  aiMinutes: integer('ai_minutes').notNull().default(0),
   balanceAfterCents: cents('balance_after_cents').notNull(),
   note: text('note'),
   createdAt: ts('created_at').notNull().defaultNow(),

@@ -1,5 +1,4 @@
-// What each result kind is served as: its formats, the default, and each format's file type.
-import type { ResultKind } from './catalog.js';
+// Each result format's file type (extension and Content-Type). Which kind takes which format: resultKinds.ts.
 
 export const FILE_TYPES = {
   docx: { extension: 'docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
@@ -15,19 +14,3 @@ export const FILE_TYPES = {
 } as const;
 
 export type ResultFormat = keyof typeof FILE_TYPES;
-
-const TRANSCRIPT: readonly ResultFormat[] = ['docx', 'doc', 'pdf', 'text', 'html', 'json', 'json2'];
-const CAPTIONS: readonly ResultFormat[] = ['srt', 'vtt'];
-const DOCUMENT: readonly ResultFormat[] = ['docx', 'pdf', 'text'];
-
-/** Allowed formats per result kind; the first is the default. */
-export const KIND_FORMATS: Readonly<Record<ResultKind, readonly ResultFormat[]>> = {
-  transcription: TRANSCRIPT,
-  proofread_transcription: TRANSCRIPT.filter((f) => f !== 'json2'),
-  captions: CAPTIONS,
-  proofread_captions: CAPTIONS,
-  subtitles: CAPTIONS,
-  translation: DOCUMENT,
-  human_ocr: DOCUMENT,
-  forced_alignment: ['json'],
-};

@@ -93,3 +93,11 @@ export function languageName(slug: string): string {
   }
   return titled.join(' ');
 }
+
+/** ISO 639-1 codes of the languages speech engines are asked for (sets AI and FA). */
+export const ISO_639_1: Readonly<Record<string, string>> = {
+  english: 'en', arabic: 'ar', azerbaijani: 'az', bulgarian: 'bg', catalan: 'ca', czech: 'cs', danish: 'da', dutch: 'nl',
+  finnish: 'fi', french: 'fr', german: 'de', greek: 'el', hebrew: 'he', hindi: 'hi', indonesian: 'id', italian: 'it',
+  japanese: 'ja', korean: 'ko', lithuanian: 'lt', polish: 'pl', portuguese: 'pt', romanian: 'ro', russian: 'ru',
+  serbian: 'sr', slovak: 'sk', slovenian: 'sl', spanish: 'es', swedish: 'sv', thai: 'th', turkish: 'tr', ukrainian: 'uk', urdu: 'ur',
+};

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../contracts/orders.js';
 
 export interface DevServerOptions {
   cliPath: string;

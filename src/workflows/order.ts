@@ -1,14 +1,18 @@
-// One workflow per order (`order-<id>`): charge, wait for fulfilment, settle, call back.
-// Deterministic code only; every side effect is an activity.
+// One workflow per order (`order-<id>`): charge, fulfil (a person, a speech engine, or a
+// proofreader who may hand the order on), settle, call back. Deterministic code only; every
+// side effect is an activity. What differs between products arrives in the input.
 import * as wf from '@temporalio/workflow';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
-import type { CallbackEvent } from '../domain/callbacks.js';
+import type { EngineOutcome } from '../activities/engines.js';
+import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
-  cancelUpdate, completeUpdate, FAILURE_TYPES, placeOrderUpdate, qualityCheckUpdate, refundUpdate, SEARCH_ATTRIBUTES,
-  statusQuery, type OrderStatus, type OrderWorkflowInput, type PlacedOrder, type ResultFile, type TransitionResult,
-} from './messages.js';
-import { resultKindsProblem } from '../domain/results.js';
+  cancelUpdate, completeUpdate, engineDeadlineMs, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, refundUpdate,
+  rejectTranscriptUpdate, SEARCH_ATTRIBUTES, statusQuery,
+  type CallbackEvent, type OrderState, type OrderStatus, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder,
+  type QualityCheck, type ResultFile, type TransitionResult,
+} from '../contracts/orders.js';
+import { resultKindsProblem } from '../domain/resultKinds.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -23,14 +27,16 @@ const callbacks = wf.proxyActivities<Activities>({
   retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 1 },
 });
 
-type QualityCheck = 'none' | 'pending' | 'passed' | 'fixed';
-const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled'];
+const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
   const { order } = input;
   let status: OrderStatus = 'awaiting_payment';
   let placed: PlacedOrder | undefined;
   let qualityCheck: QualityCheck = 'none';
+  let workingOn: OrderState['workingOn'] = 'nobody';
+  let engineScope: CancellationScope | undefined;
+  let retranscribedOrderId: number | undefined;
   let busy = false;
   const outbox: CallbackEvent[] = [];
 
@@ -38,7 +44,11 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     status = next;
     wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: next }]);
   };
-  const result = (): TransitionResult => ({ order_id: order.id, status, ...(qualityCheck !== 'none' ? { quality_check: qualityCheck } : {}) });
+  const result = (): TransitionResult => ({
+    order_id: order.id, status,
+    ...(qualityCheck !== 'none' ? { quality_check: qualityCheck } : {}),
+    ...(retranscribedOrderId !== undefined ? { retranscribed_order_id: retranscribedOrderId } : {}),
+  });
 
   /** Runs one state transition at a time; update validators reject others while it runs. */
   const transition = async (work: () => Promise<void>): Promise<TransitionResult> => {
@@ -57,12 +67,28 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     if (status !== needed) throw stateFailure(`order ${order.id} is ${status}; ${action} needs a ${needed} order`);
   };
 
-  wf.setHandler(statusQuery, () => ({ status, qualityCheck }));
+  const finish = async (files: ResultFile[]) => {
+    const picked = Math.random() < input.qualityCheckProbability; // deterministic in workflows
+    await records.finishOrder({ orderId: order.id, files, qualityCheck: picked });
+    qualityCheck = picked ? 'pending' : 'none';
+    workingOn = 'nobody';
+    moveTo('finished');
+    outbox.push('finished');
+  };
+  const refund = async (next: 'refunded' | 'canceled', reason: string | null) => {
+    engineScope?.cancel();
+    await records.refundOrder({ orderId: order.id, status: next, reason });
+    workingOn = 'nobody';
+    moveTo(next);
+    outbox.push(next);
+  };
+
+  wf.setHandler(statusQuery, () => ({ status, qualityCheck, workingOn }));
 
   wf.setHandler(placeOrderUpdate, async () => {
     if (placed) return placed;
     try {
-      placed = await records.placeOrder(order);
+      placed = await records.chargeWallet(order);
     } catch (err) {
       status = 'payment_failed';
       throw updateFailure(err);
@@ -72,36 +98,45 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   }, {
     // A charge that starts after the API stopped waiting would surprise the customer.
     validator: () => {
-      if (!placed && Date.now() > Date.parse(input.payBy)) {
+      if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
+      if (!placed && Date.now() > Date.parse(input.payment.payBy)) {
         throw ApplicationFailure.create({ type: FAILURE_TYPES.paymentExpired, message: `order ${order.id} was not paid in time; nothing was charged`, nonRetryable: true });
       }
     },
   });
 
-  wf.setHandler(completeUpdate, ({ files }) => transition(async () => {
-    const picked = Math.random() < input.qualityCheckProbability; // deterministic in workflows
-    await records.finishOrder({ orderId: order.id, files, qualityCheck: picked });
-    qualityCheck = picked ? 'pending' : 'none';
-    moveTo('finished');
-    outbox.push('finished');
-  }), {
+  wf.setHandler(completeUpdate, ({ files }) => transition(() => finish(files)), {
     validator: ({ files }) => {
       requireStatus('completing', 'paid');
-      validateFiles(order.product, files, true);
+      if (workingOn === 'engine') throw stateFailure(`a speech engine is working on order ${order.id}; refund or cancel it, or wait`);
+      validateFiles(order.resultKinds, files, true);
     },
   });
 
-  wf.setHandler(refundUpdate, ({ reason }) => transition(async () => {
-    await records.refundOrder({ orderId: order.id, status: 'refunded', reason: reason ?? null });
-    moveTo('refunded');
-    outbox.push('refunded');
-  }), { validator: (_input) => requireStatus('a refund', 'paid') });
+  wf.setHandler(refundUpdate, ({ reason }) => transition(() => refund('refunded', reason ?? null)), {
+    validator: (_input) => requireStatus('a refund', 'paid'),
+  });
 
-  wf.setHandler(cancelUpdate, () => transition(async () => {
-    await records.refundOrder({ orderId: order.id, status: 'canceled', reason: 'canceled' });
-    moveTo('canceled');
-    outbox.push('canceled');
-  }), { validator: () => requireStatus('cancellation', 'paid') });
+  wf.setHandler(cancelUpdate, () => transition(() => refund('canceled', 'canceled')), {
+    validator: () => requireStatus('cancellation', 'paid'),
+  });
+
+  wf.setHandler(rejectTranscriptUpdate, () => transition(async () => {
+    if (order.params.auto_retranscribe !== true) return refund('refunded', 'the supplied transcript is too poor to proofread');
+    const child = await records.retranscribe({ orderId: order.id });
+    if (child) {
+      await startChildOrder(child, input);
+      retranscribedOrderId = child.id;
+    }
+    workingOn = 'nobody';
+    moveTo(child ? 'retranscribed' : 'refunded');
+    outbox.push('refunded');
+  }), {
+    validator: () => {
+      requireStatus('rejecting the transcript', 'paid');
+      if (order.fulfilment !== 'proofreading') throw stateFailure(`order ${order.id} is not a proofreading order`);
+    },
+  });
 
   wf.setHandler(qualityCheckUpdate, (decision) => transition(async () => {
     if ('fix' in decision) {
@@ -116,17 +151,63 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     validator: (decision) => {
       requireStatus('a quality check', 'finished');
       if (qualityCheck !== 'pending') throw stateFailure(`order ${order.id} has no open quality check (${qualityCheck})`);
-      if ('fix' in decision) validateFiles(order.product, decision.fix, false);
+      if ('fix' in decision) validateFiles(order.resultKinds, decision.fix, false);
     },
   });
 
-  // Update-with-Start delivers placeOrder with the start. After payBy no charge can begin, but
-  // one that began in time may still be running: wait for it before deciding.
-  await wf.condition(() => status !== 'awaiting_payment', Math.max(1, Date.parse(input.payBy) - Date.now()));
-  await wf.condition(wf.allHandlersFinished);
+  if (input.payment.by === 'parent') {
+    // The parent's transaction charged this order; confirming it finds that charge.
+    try {
+      placed = await records.chargeWallet(order);
+      moveTo('paid');
+    } catch (err) {
+      wf.log.error('a child order could not confirm its charge', { orderId: order.id, error: String(err) });
+      return { status: 'payment_failed', qualityCheck };
+    }
+  } else {
+    // Update-with-Start delivers placeOrder with the start. After payBy no charge can begin, but
+    // one that began in time may still be running: wait for it before deciding.
+    await wf.condition(() => status !== 'awaiting_payment', Math.max(1, Date.parse(input.payment.payBy) - Date.now()));
+    await wf.condition(wf.allHandlersFinished);
+  }
   // (Casts: TypeScript cannot see that handlers change these variables.)
-  if ((status as OrderStatus) !== 'paid') {
-    return { status: 'payment_failed', qualityCheck };
+  if ((status as OrderStatus) !== 'paid') return { status: 'payment_failed', qualityCheck };
+
+  workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
+  if (order.fulfilment === 'engine') void runEngine();
+
+  /** The engine's outcome settles the order, unless a person settled it first. */
+  async function runEngine(): Promise<void> {
+    const engine = wf.proxyActivities<Activities>({
+      startToCloseTimeout: engineDeadlineMs(order.seconds) + 60_000,
+      heartbeatTimeout: '1 minute',
+      retry: { maximumAttempts: 4, initialInterval: '5 seconds', backoffCoefficient: 3 },
+    });
+    let outcome: EngineOutcome;
+    try {
+      outcome = await CancellationScope.cancellable(() => {
+        engineScope = CancellationScope.current();
+        return engine.fulfilByEngine({ orderId: order.id });
+      });
+    } catch (err) {
+      if (isCancellation(err) || (status as OrderStatus) !== 'paid') return;
+      // Faults past the retry budget: the order is not lost, a person takes it over.
+      await records.handToOperator({ orderId: order.id, reason: String((err as Error).cause ?? err) });
+      workingOn = 'operator';
+      return;
+    } finally {
+      engineScope = undefined;
+    }
+    if ((status as OrderStatus) !== 'paid') return;
+    if (outcome.outcome === 'unavailable') {
+      workingOn = 'operator';
+      return;
+    }
+    await wf.condition(() => !busy);
+    if ((status as OrderStatus) !== 'paid') return;
+    const settled = outcome;
+    await transition(() => (settled.outcome === 'finished' ? finish(settled.files) : refund('refunded', settled.reason)))
+      .catch((err) => wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }));
   }
 
   for (;;) {
@@ -147,6 +228,23 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   return { status, qualityCheck };
 }
 
+/** Starts the order that replaces a proofreading order; it lives on after its parent closes. */
+async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput): Promise<void> {
+  await wf.startChild(orderWorkflow, {
+    workflowId: orderWorkflowId(child.id),
+    args: [{ ...parent, order: child, payment: { by: 'parent' } }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.orderId, value: child.id },
+      { key: SEARCH_ATTRIBUTES.accountId, value: child.accountId },
+      { key: SEARCH_ATTRIBUTES.product, value: child.product },
+      { key: SEARCH_ATTRIBUTES.mode, value: 'live' },
+      { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
+    ],
+  });
+}
+
 async function deliverCallback(orderId: number, event: CallbackEvent): Promise<void> {
   try {
     await callbacks.deliverCallback({ orderId, event });
@@ -156,8 +254,8 @@ async function deliverCallback(orderId: number, event: CallbackEvent): Promise<v
   }
 }
 
-function validateFiles(product: string, files: ResultFile[], completing: boolean): void {
-  const problem = resultKindsProblem(product, files.map((f) => f.kind), completing);
+function validateFiles(orderKinds: readonly string[], files: ResultFile[], completing: boolean): void {
+  const problem = resultKindsProblem(orderKinds, files.map((f) => f.kind), completing);
   if (problem) throw stateFailure(problem);
 }
 

@@ -10,10 +10,11 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createApp } from '../../src/api/app.js';
 import { createAccount } from '../../src/db/accounts.js';
-import { priceTableSchema } from '../../src/domain/pricing.js';
+import { priceTableSchema, type PriceTable } from '../../src/products/registry.js';
 import { localFileStore } from '../../src/storage/fileStore.js';
 import { createOrderWorker } from '../../src/temporal/worker.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
+import type { EngineSettings } from '../../src/activities/deps.js';
 import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
 import { close, listen } from './net.js';
 
@@ -31,6 +32,8 @@ export interface ServiceOptions {
   payment?: { windowMs: number; graceMs: number };
   /** false: run no worker in this process (a test starts worker processes itself). */
   inProcessWorker?: boolean;
+  /** Speech engines of the worker; none: engine orders wait for an operator. */
+  engines?: EngineSettings;
 }
 
 export interface TestService {
@@ -47,8 +50,8 @@ export interface TestService {
   post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any }>;
   get(path: string): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
   ops(method: string, path: string, body?: unknown, raw?: Buffer): Promise<{ status: number; body: any }>;
-  /** Completes an order the way order-ops does: upload, then the complete update. */
-  complete(orderId: number, fileName: string, content: string): Promise<{ status: number; body: any }>;
+  /** Completes an order the way order-ops does: upload, then the complete update (kind transcription unless given). */
+  complete(orderId: number, fileName: string, content: string, kinds?: string[]): Promise<{ status: number; body: any }>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   close(): Promise<void>;
@@ -68,7 +71,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace: 'default' });
   const nativeConnection = await NativeConnection.connect({ address });
-  const priceTable = priceTableSchema.parse(JSON.parse(await readFile(resolve('config/prices.json'), 'utf8')));
+  const priceTable = priceTableSchema.parse(JSON.parse(await readFile(resolve('config/prices.json'), 'utf8'))) as PriceTable;
+  const media = { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 };
 
   // Listen first: result URLs need the port.
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -80,10 +84,12 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     secretKey,
     publicBaseUrl: baseUrl,
     callbacks: { retryMinMs: minMs, retryMaxMs: maxMs, timeoutMs: 2000 },
+    priceTable,
+    engines: opts.engines ?? {},
+    media,
   };
   app = createApp({
-    ...deps, temporal, taskQueue, opsToken, priceTable,
-    media: { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 },
+    ...deps, temporal, taskQueue, opsToken, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     log: (message, meta) => { if (message === 'request failed') console.error(message, meta); },
@@ -125,9 +131,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
       headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
       body: raw ? new Uint8Array(raw) : body === undefined ? undefined : JSON.stringify(body),
     }),
-    async complete(orderId, fileName, content) {
+    async complete(orderId, fileName, content, kinds = ['transcription']) {
       const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from(content));
-      return service.ops('POST', `/ops/orders/${orderId}/complete`, { files: [{ kind: 'transcription', key: upload.body.key, file_name: fileName }] });
+      return service.ops('POST', `/ops/orders/${orderId}/complete`, { files: kinds.map((kind) => ({ kind, key: upload.body.key, file_name: fileName })) });
     },
     startWorker,
     stopWorker,

@@ -152,8 +152,12 @@ describe('order API (PGlite)', () => {
 
     it('mode=test returns the fixed sample orders', async () => {
       const list = await service.get(`/api/v4/orders?api_token=${token}&mode=test`);
-      expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([3, 2, 1]);
-      expect(list.body.orders[0]).toMatchObject({ type: 'transcriptions', turnaround_time: 'days_5', status: 'finished' });
+      expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      // A sample of every product, including the proofreading order handed to a human transcription.
+      expect(new Set(list.body.orders.map((o: { type: string }) => o.type))).toEqual(new Set([
+        'transcriptions', 'transcription_proofreadings', 'forced_alignments', 'translations', 'captions', 'subtitles', 'human_ocr']));
+      expect(list.body.orders.find((o: { id: number }) => o.id === 5)).toMatchObject({ was_retranscribed: true, retranscribed_order_id: 11 });
+      expect(list.body.orders.find((o: { id: number }) => o.id === 3)).toMatchObject({ type: 'transcriptions', turnaround_time: 'days_5', status: 'finished' });
       expect(list.body.next_page_url).toBeNull();
       const one = await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`);
       expect(one.body.data).toMatchObject({ id: 42, type: 'transcriptions' });

@@ -6,7 +6,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
-import { orderWorkflowId } from '../../src/workflows/messages.js';
+import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 describe.each(ENGINES)('callbacks and quality checks on %s', (engine) => {
   let service: TestService;

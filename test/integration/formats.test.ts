@@ -8,8 +8,8 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { parse as parseHtml } from 'node-html-parser';
 import { parseSync } from 'subtitle';
 import { Ajv } from 'ajv';
-import { RESULT_KINDS, type ResultKind } from '../../src/domain/catalog.js';
-import { KIND_FORMATS, type ResultFormat } from '../../src/domain/formats.js';
+import { RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../src/domain/resultKinds.js';
+import type { ResultFormat } from '../../src/domain/formats.js';
 import { renderResult } from '../../src/domain/render/index.js';
 import type { Transcript } from '../../src/domain/transcript.js';
 import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
@@ -80,7 +80,7 @@ async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): P
   }
 }
 
-const cases = RESULT_KINDS.flatMap((kind) => KIND_FORMATS[kind].map((format) => [kind, format] as const));
+const cases = RESULT_KINDS.flatMap((kind) => RESULT_KIND_DEFINITIONS[kind].formats.map((format) => [kind, format] as const));
 
 describe('every result format, read back independently', () => {
   it('covers every kind', () => {

@@ -1,7 +1,8 @@
 // The media probe against a real HTTP server: durations, the byte cap and broken transfers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { MediaError, probeMediaDuration } from '../../src/media/probe.js';
+import { probeMediaDuration } from '../../src/net/probe.js';
+import { FetchError as MediaError } from '../../src/net/outbound.js';
 
 describe('probeMediaDuration', () => {
   let media: MediaServer;

@@ -8,7 +8,7 @@ import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
-import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/workflows/messages.js';
+import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
 
 describe.each(ENGINES)('human transcription orders on %s', (engine) => {
   let service: TestService;
@@ -153,7 +153,7 @@ describe.each(ENGINES)('human transcription orders on %s', (engine) => {
     const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from('text'));
     const wrongKind = await service.ops('POST', `/ops/orders/${orderId}/complete`, { files: [{ kind: 'subtitles', key: upload.body.key, file_name: 'a.txt' }] });
     expect(wrongKind.status).toBe(400);
-    expect(wrongKind.body.error).toBe('subtitles is not a result of transcription orders (expected transcription)');
+    expect(wrongKind.body.error).toBe('subtitles is not a result of this order (it delivers transcription)');
     expect((await service.complete(orderId, 'a.txt', 'Done.')).status).toBe(200);
     const twice = await service.complete(orderId, 'a.txt', 'Done again.');
     expect(twice.status).toBe(400);
@@ -179,7 +179,7 @@ describe.each(ENGINES)('human transcription orders on %s', (engine) => {
     const { token } = await service.createAccount(10);
     const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(placed.body.order_id));
-    expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none' });
+    expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
     await service.complete(placed.body.order_id, 'a.txt', 'Done.');
     await handle.result();
     // Operators filter by these in the Temporal UI.

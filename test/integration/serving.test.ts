@@ -6,8 +6,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { finishOrder } from '../../src/db/orders.js';
-import { KIND_FORMATS } from '../../src/domain/formats.js';
-import type { ResultKind } from '../../src/domain/catalog.js';
+import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
 import { renderJson2 } from '../../src/domain/render/json.js';
 
 const TRANSCRIPT = {
@@ -95,7 +94,7 @@ describe('serving result files', () => {
     expect(noToken.body.error).toBe('api_token: missing; send the account token');
     const badToken = await service.get(`/api/v4/orders/${orderId}/files/transcription?api_token=nope`);
     expect(badToken.body.error).toBe('api_token: invalid token');
-    expect((await service.get(url('subtitles'))).body.error).toBe('kind: transcription orders have no subtitles file');
+    expect((await service.get(url('subtitles'))).body.error).toBe(`kind: order ${orderId} has no subtitles file (a transcription order)`);
     expect((await service.get(url('minutes'))).body.error).toMatch(/^kind: 'minutes' is not a result kind/);
   });
 
@@ -113,7 +112,7 @@ describe('serving result files', () => {
     /** A finished order of `product` with one stored file, written straight to the database. */
     const finishedOrder = async (product: string, kind: ResultKind, fileName: string, content: string) => {
       const id = await nextOrderId(service.database.db);
-      await chargeWalletForOrder(service.database.db, { id, accountId, product, priceCents: 100, seconds: 20, words: 0, params: {}, callbackUrl: null, turnaroundHours: 120 });
+      await chargeWalletForOrder(service.database.db, { id, accountId, product, priceCents: 100, seconds: 20, words: 0, params: {}, callbackUrl: null, turnaroundHours: 120, fulfilment: 'operator', resultKinds: [kind] });
       const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from(content));
       await finishOrder(service.database.db, id, [{ kind, blobKey: upload.body.key, fileName }], null);
       return id;
@@ -132,9 +131,9 @@ describe('serving result files', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(contentType);
       expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${defaultFormat}"`);
-      for (const format of KIND_FORMATS[kind]) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
+      for (const format of RESULT_KIND_DEFINITIONS[kind].formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
       const wrong = await service.get(`${base}&format=json2`);
-      expect(wrong.body.error).toBe(`format: must be one of ${KIND_FORMATS[kind].join(', ')} for a ${kind} file, got "json2"`);
+      expect(wrong.body.error).toBe(`format: must be one of ${RESULT_KIND_DEFINITIONS[kind].formats.join(', ')} for a ${kind} file, got "json2"`);
     });
 
     it('subtitles carry the delivered (translated) text', async () => {

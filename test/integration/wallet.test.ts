@@ -8,7 +8,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { ENGINES, freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
 import { decryptToken } from '../../src/domain/tokens.js';
-import { chargeWalletForOrder, InsufficientFundsError, nextOrderId, OrderStateError, refundOrder } from '../../src/db/wallet.js';
+import { chargeWalletForOrder, nextOrderId, refundOrder } from '../../src/db/wallet.js';
+import { InsufficientFundsError, OrderStateError } from '../../src/contracts/failures.js';
+import type { OrderToPlace } from '../../src/contracts/orders.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 
 describe.each(ENGINES)('wallet ledger on %s', (engine) => {
@@ -18,8 +20,9 @@ describe.each(ENGINES)('wallet ledger on %s', (engine) => {
   afterEach(() => database.close());
 
   const balance = async (accountId: number) => (await database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
-  const newOrder = async (accountId: number, priceCents: number) => ({
-    id: await nextOrderId(database.db), accountId, product: 'transcription', priceCents, seconds: 60, words: 0, params: {}, callbackUrl: null, turnaroundHours: 120,
+  const newOrder = async (accountId: number, priceCents: number): Promise<OrderToPlace> => ({
+    id: await nextOrderId(database.db), accountId, product: 'transcription', priceCents, seconds: 60, words: 0, params: {}, callbackUrl: null,
+    turnaroundHours: 120, fulfilment: 'operator', resultKinds: ['transcription'],
   });
 
   it('charges an order once, however often the charge is retried', async () => {

@@ -8,7 +8,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
 import { ledgerEntries } from '../../src/db/schema.js';
-import { orderWorkflowId } from '../../src/workflows/messages.js';
+import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 let media: MediaServer;
 let receiver: CallbackReceiver;

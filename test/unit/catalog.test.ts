@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENUMS, LANGUAGE_LISTED_PRODUCTS, PRODUCTS, languagesByProduct, languageSet } from '../../src/domain/catalog.js';
+import { ENUMS } from '../../src/domain/catalog.js';
+import { LANGUAGE_LISTED_PRODUCTS, PRODUCTS, languagesByProduct } from '../../src/products/registry.js';
 import { LANGUAGE_SETS, TURNAROUND_GROUPS, languageName } from '../../src/domain/languages.js';
 
 describe('catalog', () => {
@@ -24,30 +25,50 @@ describe('catalog', () => {
   });
 
   it('has turnaround groups that are disjoint subsets of set HT', () => {
-    const ht = languageSet('HT');
+    const ht = new Set(LANGUAGE_SETS.HT);
     expect(TURNAROUND_GROUPS.T35).toHaveLength(13);
     expect(TURNAROUND_GROUPS.T5).toHaveLength(108);
     for (const slug of [...TURNAROUND_GROUPS.T35, ...TURNAROUND_GROUPS.T5]) expect(ht.has(slug)).toBe(true);
     expect(TURNAROUND_GROUPS.T35.filter((s) => (TURNAROUND_GROUPS.T5 as readonly string[]).includes(s))).toEqual([]);
   });
 
+  /** The fields a product's request takes, with the defaults it fills: parsed from the minimum. */
+  const defaults = (key: keyof typeof PRODUCTS, minimum: Record<string, unknown>) => PRODUCTS[key].request.parse(minimum);
+  const url = 'https://media.example.com/a.mp3';
+
   it('gives every product its parameters with the spec defaults', () => {
-    const t = PRODUCTS.transcription.params;
-    expect(Object.keys(t)).toEqual(['url', 'language', 'comment', 'from', 'till', 'text_format', 'timestamping', 'turnaround_time', 'number_of_speakers', 'callback_url', 'strict']);
-    expect(t.text_format).toMatchObject({ default: 'clean_verbatim' });
-    expect(t.timestamping).toMatchObject({ default: 'not_required' });
-    expect(t.turnaround_time).toMatchObject({ default: '5_days' });
-    expect(t.number_of_speakers).toMatchObject({ default: '1_or_2' });
-    expect(t.strict).toMatchObject({ kind: 'boolean', default: false });
+    const transcription = { text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2' };
+    expect(defaults('transcription', { url, language: 'english' })).toEqual({ url, language: 'english', ...transcription, strict: false });
     // Captions: the parameters of operation 1 except strict.
-    expect(Object.keys(PRODUCTS.captions.params)).toEqual(Object.keys(t).filter((k) => k !== 'strict'));
-    expect(PRODUCTS.transcription_proofreading.params.auto_retranscribe).toMatchObject({ default: false });
-    expect(PRODUCTS.translation.params.additional_review).toMatchObject({ default: false });
-    expect(Object.keys(PRODUCTS.forced_alignment.params)).toEqual(['audio_url', 'transcription_url', 'language', 'callback_url']);
-    expect(Object.keys(PRODUCTS.human_ocr.params)).toEqual(['url', 'language', 'callback_url']);
+    expect(defaults('captions', { url, language: 'english' })).toEqual({ url, language: 'english', ...transcription });
+    expect(() => defaults('captions', { url, language: 'english', strict: true })).toThrow(/unrecognized|strict/i);
+    expect(defaults('ai_transcription', { url, language: 'english' })).toEqual({ url, language: 'english' });
+    expect(defaults('transcription_proofreading', { audio_url: url, transcription_url: url, language: 'english' })).toEqual({
+      audio_url: url, transcription_url: url, language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required',
+      turnaround_time: '5_days', captions: false, auto_retranscribe: false,
+    });
+    expect(defaults('forced_alignment', { audio_url: url, transcription_url: url, language: 'spanish' })).toEqual({ audio_url: url, transcription_url: url, language: 'spanish' });
+    for (const key of ['translation', 'subtitles'] as const) {
+      expect(defaults(key, { url, translate_from: 'english', translate_to: 'german' })).toEqual({ url, translate_from: 'english', translate_to: 'german', additional_review: false });
+    }
+    expect(defaults('human_ocr', { url, language: 'english' })).toEqual({ url, language: 'english' });
     expect(Object.values(PRODUCTS).map((p) => p.path)).toEqual([
       'transcriptions', 'ai-transcriptions', 'transcription-proofreadings', 'forced-alignments', 'translations', 'captions', 'subtitles', 'human-ocr',
     ]);
+  });
+
+  it.each([
+    ['transcription', 'HT'], ['ai_transcription', 'AI'], ['transcription_proofreading', 'HT'], ['forced_alignment', 'FA'],
+    ['translation', 'TL'], ['captions', 'HT'], ['subtitles', 'TL'], ['human_ocr', 'HT'],
+  ] as const)('%s takes exactly the languages of set %s', (key, set) => {
+    const field = key === 'translation' || key === 'subtitles' ? 'translate_from' : 'language';
+    const other = key === 'translation' || key === 'subtitles' ? { translate_to: 'zzz' } : {};
+    const accepted = (language: string) => {
+      const result = PRODUCTS[key].request.safeParse({ url, audio_url: url, transcription_url: url, [field]: language, ...other });
+      return result.success || !result.error.issues.some((i) => i.path[0] === field);
+    };
+    const all = new Set(Object.values(LANGUAGE_SETS).flat());
+    for (const language of all) expect(accepted(language), language).toBe((LANGUAGE_SETS[set] as readonly string[]).includes(language));
   });
 
   it('serves the languages endpoint from the same sets', () => {

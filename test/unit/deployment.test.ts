@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../../src/workflows/messages.js';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../../src/contracts/orders.js';
 
 const configSource = readFileSync('src/config.ts', 'utf8');
 const readVariables = new Set([...configSource.matchAll(/(?:env\.|\(env, ')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { centsToUsd, priceTableSchema, transcriptionPriceCents, usdToCents } from '../../src/domain/pricing.js';
+import { centsToUsd, splitSubscription, usdToCents } from '../../src/domain/pricing.js';
+import { priceTableSchema } from '../../src/products/registry.js';
+import { transcriptionPriceCents as price } from '../../src/products/transcription/index.js';
 
-const table = priceTableSchema.parse(JSON.parse(readFileSync('config/prices.json', 'utf8')));
+const table = priceTableSchema.parse(JSON.parse(readFileSync('config/prices.json', 'utf8'))) as any;
 const plain = { text_format: 'clean_verbatim', timestamping: 'not_required', number_of_speakers: '1_or_2', turnaround_time: '5_days' } as const;
+const transcriptionPriceCents = (t: unknown, o: typeof plain & { seconds: number } | Record<string, any>) => price(table.transcription, o as any, o.seconds);
 
 describe('pricing', () => {
   it('bills per second at the per-minute rate of the turnaround', () => {
@@ -33,7 +36,17 @@ describe('pricing', () => {
     expect(() => usdToCents(1.005)).toThrow(RangeError);
   });
 
-  it('refuses a price table with a missing turnaround', () => {
+  it('lets AI subscription minutes pay whole minutes first, the wallet the seconds left', () => {
+    expect(splitSubscription(150, 25, 0, 10)).toEqual({ minutesUsed: 0, cents: 25 });
+    expect(splitSubscription(150, 25, 10, 10)).toEqual({ minutesUsed: 3, cents: 0 });
+    expect(splitSubscription(150, 25, 2, 10)).toEqual({ minutesUsed: 2, cents: 5 }); // 30 s at 10¢/min
+    expect(splitSubscription(150, 25, -1, 10)).toEqual({ minutesUsed: 0, cents: 25 });
+  });
+
+  it('refuses a price table with a missing turnaround or a missing product', () => {
+    const withoutOcr = JSON.parse(readFileSync('config/prices.json', 'utf8'));
+    delete withoutOcr.human_ocr;
+    expect(priceTableSchema.safeParse(withoutOcr).success).toBe(false);
     const broken = JSON.parse(readFileSync('config/prices.json', 'utf8'));
     delete broken.transcription.per_minute_cents['12_hours'];
     expect(priceTableSchema.safeParse(broken).success).toBe(false);

@@ -3,19 +3,18 @@ import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { RequestError } from '../../contracts/failures.js';
 import { RenderCache } from '../renderCache.js';
 import { parseOrderId } from './records.js';
 import { getAccountOrder, getOrderFile } from '../../db/orders.js';
-import { PRODUCTS, RESULT_KINDS, type ProductKey, type ResultKind } from '../../domain/catalog.js';
-import { KIND_FORMATS, type ResultFormat } from '../../domain/formats.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS } from '../../domain/resultKinds.js';
+import type { ResultFormat } from '../../domain/formats.js';
+import { productOf } from '../../products/registry.js';
 import { renderResult } from '../../domain/render/index.js';
 import type { Timestamping } from '../../domain/render/layout.js';
 import { importDocument } from '../../documents/importers.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
-/** Kinds whose documents carry the order's timestamp marks. */
-const TIMESTAMPED: readonly ResultKind[] = ['transcription', 'proofread_transcription'];
 
 export function filesRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -24,22 +23,23 @@ export function filesRouter(deps: ApiDeps): Router {
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const id = parseOrderId(req.params.id);
-    const kind = req.params.kind as ResultKind;
-    if (!RESULT_KINDS.includes(kind)) throw new ApiError(`kind: '${kind}' is not a result kind (${RESULT_KINDS.join(', ')})`);
+    const kind = req.params.kind;
+    if (!isResultKind(kind)) throw new RequestError(`kind: '${kind}' is not a result kind (${RESULT_KINDS.join(', ')})`);
     const order = await getAccountOrder(deps.db, account.id, id);
-    if (!order) throw new ApiError(`order_id: order ${id} not found`);
-    if (!PRODUCTS[order.product as ProductKey].resultKinds.includes(kind)) {
-      throw new ApiError(`kind: ${order.product} orders have no ${kind} file`);
+    if (!order) throw new RequestError(`order_id: order ${id} not found`);
+    if (!productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
+      throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
     }
-    const formats = KIND_FORMATS[kind];
+    const definition = RESULT_KIND_DEFINITIONS[kind];
+    const formats = definition.formats;
     const format = (req.query.format ?? formats[0]) as ResultFormat;
     if (typeof req.query.format !== 'undefined' && !formats.includes(format)) {
-      throw new ApiError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(req.query.format)}`);
+      throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(req.query.format)}`);
     }
     const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
-    if (!file) throw new ApiError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
+    if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
 
-    const timestamping = (TIMESTAMPED.includes(kind) ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+    const timestamping = (definition.timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
     const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
     // Everything the rendering depends on; a quality fix changes the content key.
     const key = [file.blobKey, file.fileName, kind, format, timestamping, title].join('\n');

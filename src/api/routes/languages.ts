@@ -1,7 +1,7 @@
-// Operation 11: supported languages per product, straight from the catalog.
+// Operation 11: supported languages per product, from the product registry.
 import { Router } from 'express';
 import { z } from 'zod';
-import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../domain/catalog.js';
+import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../products/registry.js';
 
 const query = z.object({
   product: z.enum(LANGUAGE_LISTED_PRODUCTS as [string, ...string[]], {

@@ -5,20 +5,23 @@ import { timingSafeEqual } from 'node:crypto';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
-import { ApiError } from '../errors.js';
-import { booleanParam, httpUrl } from '../orderSchema.js';
+import { RequestError } from '../../contracts/failures.js';
+import { booleanParam, httpUrl } from '../../products/params.js';
 import { parseOrderId } from './records.js';
-import { AccountNotFoundError, createAccount, topUpWallet } from '../../db/accounts.js';
-import { callbackAttemptsOf, getOrder, pendingOrders } from '../../db/orders.js';
+import { createAccount, topUpWallet } from '../../db/accounts.js';
+import { grantAiMinutes } from '../../db/wallet.js';
+import { callbackAttemptsOf, filesOf, getOrder, pendingOrders } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
-import { RESULT_KINDS, isProductKey, type ResultKind } from '../../domain/catalog.js';
+import { isProductKey, productOf } from '../../products/registry.js';
+import { RESULT_KINDS, resultKindsProblem, type ResultKind } from '../../domain/resultKinds.js';
 import { TimingError } from '../../domain/render/index.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
 import { checkResultFile } from '../../documents/validate.js';
-import { resultKindsProblem } from '../../domain/results.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
-import { cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate } from '../../workflows/messages.js';
+import {
+  cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate, statusQuery, type OrderState,
+} from '../../contracts/orders.js';
 
 const usd = z.coerce.number({ error: 'must be an amount in USD' }).nonnegative('must not be negative').transform((v, ctx) => {
   try {
@@ -37,6 +40,7 @@ const newAccount = z.strictObject({
   canceled_callbacks: booleanParam.optional(),
 });
 const topUp = z.strictObject({ amount: usd.refine((c) => c > 0, 'must be positive') });
+const grant = z.strictObject({ minutes: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').positive('must be positive').max(10_000_000) });
 const resultFile = z.strictObject({
   kind: z.enum(RESULT_KINDS as [string, ...string[]], { error: `must be one of ${RESULT_KINDS.join(', ')}` }),
   key: z.string().regex(/^[0-9a-f]{64}$/, 'must be a file key from PUT /ops/files'),
@@ -50,26 +54,40 @@ const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ ki
 
 /** Refuses result files the order does not take, or that cannot be served in every format of their kind. */
 async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof resultFile>[], completing: boolean): Promise<void> {
-  const problem = resultKindsProblem(order.product, files.map((f) => f.kind), completing);
-  if (problem) throw new ApiError(problem);
+  const problem = resultKindsProblem(resultKindsOf(order), files.map((f) => f.kind), completing);
+  if (problem) throw new RequestError(problem);
   for (const f of files) {
     const bytes = await deps.files.get(f.key).catch(() => {
-      throw new ApiError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
+      throw new RequestError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
     });
     try {
       await checkResultFile(f.kind as ResultKind, bytes, f.file_name);
     } catch (err) {
-      if (err instanceof TranscriptImportError || err instanceof TimingError) throw new ApiError(`${f.kind} file: ${err.message}`);
+      if (err instanceof TranscriptImportError || err instanceof TimingError) throw new RequestError(`${f.kind} file: ${err.message}`);
       throw err;
     }
   }
+}
+
+const resultKindsOf = (order: OrderRow) => productOf(order.product).results(order.params).map((r) => r.kind);
+
+/** What an operator sees of an order: its state, what it delivers, and who is working on it. */
+function summary(o: OrderRow) {
+  return {
+    order_id: o.id, account_id: o.accountId, product: o.product, status: o.status, assignee: o.assignee,
+    result_kinds: resultKindsOf(o), seconds: o.seconds, words: o.words, price: centsToUsd(o.priceCents),
+    paid_at: o.paidAt && formatUtc(o.paidAt), delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate),
+    params: o.params, input_files: Object.fromEntries(Object.entries(o.inputFiles).map(([name, f]) => [name, { key: f.key, file_name: f.fileName }])),
+    ...(o.retranscribedOrderId !== null ? { retranscribed_order_id: o.retranscribedOrderId } : {}),
+    ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
+  };
 }
 
 function requireOperator(opsToken: string): RequestHandler {
   const expected = Buffer.from(opsToken);
   return (req, _res, next) => {
     const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError('operator token missing or invalid', 401);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new RequestError('operator token missing or invalid', 401);
     next();
   };
 }
@@ -81,7 +99,7 @@ export function opsRouter(deps: ApiDeps): Router {
   async function requireOrder(rawId: string): Promise<OrderRow> {
     const id = parseOrderId(rawId);
     const order = await getOrder(deps.db, id);
-    if (!order) throw new ApiError(`order ${id} not found`);
+    if (!order) throw new RequestError(`order ${id} not found`);
     return order;
   }
 
@@ -91,7 +109,7 @@ export function opsRouter(deps: ApiDeps): Router {
       return await update(deps.temporal.workflow.getHandle(orderWorkflowId(order.id)));
     } catch (err) {
       // A closed workflow answers updates with "not found".
-      if (err instanceof WorkflowNotFoundError) throw new ApiError(`order ${order.id} is ${order.status} and takes no further changes`);
+      if (err instanceof WorkflowNotFoundError) throw new RequestError(`order ${order.id} is ${order.status} and takes no further changes`);
       throw err;
     }
   }
@@ -108,26 +126,41 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.post('/ops/accounts/:id/topup', async (req, res) => {
     const accountId = Number(req.params.id);
-    if (!Number.isSafeInteger(accountId)) throw new ApiError(`account_id: '${req.params.id}' is not an account id`);
+    if (!Number.isSafeInteger(accountId)) throw new RequestError(`account_id: '${req.params.id}' is not an account id`);
     const { amount } = topUp.parse(req.body ?? {});
-    try {
-      const balance = await topUpWallet(deps.db, accountId, amount, 'operator top-up');
-      res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
-    } catch (err) {
-      if (err instanceof AccountNotFoundError) throw new ApiError(err.message);
-      throw err;
-    }
+    const balance = await topUpWallet(deps.db, accountId, amount, 'operator top-up');
+    res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
   });
 
   router.get('/ops/orders/pending', async (req, res) => {
     const product = typeof req.query.product === 'string' ? req.query.product : undefined;
-    if (product !== undefined && !isProductKey(product)) throw new ApiError(`product: '${product}' is not a product`);
+    if (product !== undefined && !isProductKey(product)) throw new RequestError(`product: '${product}' is not a product`);
     const orders = await pendingOrders(deps.db, product);
+    res.json({ orders: orders.map(summary) });
+  });
+
+  router.post('/ops/accounts/:id/ai-minutes', async (req, res) => {
+    const accountId = Number(req.params.id);
+    if (!Number.isSafeInteger(accountId)) throw new RequestError(`account_id: '${req.params.id}' is not an account id`);
+    const { minutes } = grant.parse(req.body ?? {});
+    res.json({ account_id: accountId, ai_transcripts_minutes_left: await grantAiMinutes(deps.db, accountId, minutes, 'operator grant') });
+  });
+
+  router.get('/ops/orders/:id', async (req, res) => {
+    const order = await requireOrder(req.params.id);
+    // The workflow knows whether an engine is at work; a closed one answers from its last state.
+    const state = await deps.temporal.workflow.getHandle(orderWorkflowId(order.id)).query(statusQuery)
+      .catch((): OrderState | undefined => undefined);
+    const files = await filesOf(deps.db, order.id);
+    const attempts = await callbackAttemptsOf(deps.db, order.id);
     res.json({
-      orders: orders.map((o) => ({
-        order_id: o.id, account_id: o.accountId, product: o.product, seconds: o.seconds, words: o.words, price: centsToUsd(o.priceCents),
-        paid_at: o.paidAt && formatUtc(o.paidAt), delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate), params: o.params,
-      })),
+      ...summary(order),
+      finished_at: order.finishedAt && formatUtc(order.finishedAt),
+      quality_check: order.qcStatus,
+      working_on: state?.workingOn ?? 'nobody',
+      files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
+      callback_attempts: attempts.length,
+      last_callback: attempts.at(-1) ? { event: attempts.at(-1)!.event, outcome: attempts.at(-1)!.outcome, at: attempts.at(-1)!.createdAt.toISOString() } : null,
     });
   });
 
@@ -143,7 +176,7 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.put('/ops/files', express.raw({ type: () => true, limit: '512mb' }), async (req, res) => {
     const body = req.body as Buffer;
-    if (!Buffer.isBuffer(body) || body.length === 0) throw new ApiError('the file is empty');
+    if (!Buffer.isBuffer(body) || body.length === 0) throw new RequestError('the file is empty');
     const key = await deps.files.put(body);
     res.json({ key, bytes: body.length });
   });
@@ -157,6 +190,9 @@ export function opsRouter(deps: ApiDeps): Router {
   router.post('/ops/orders/:id/refund', async (req, res) => {
     const { reason } = refundBody.parse(req.body ?? {});
     res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })));
+  });
+  router.post('/ops/orders/:id/reject-transcript', async (req, res) => {
+    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(rejectTranscriptUpdate, { args: [] })));
   });
   router.post('/ops/orders/:id/cancel', async (req, res) => {
     res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(cancelUpdate, { args: [] })));

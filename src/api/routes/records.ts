@@ -3,10 +3,10 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
-import { ApiError } from '../errors.js';
-import { modeParam } from '../orderSchema.js';
+import { RequestError } from '../../contracts/failures.js';
+import { modeParam } from '../../products/params.js';
 import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
-import { orderRecord, type RecordSource } from '../../domain/records.js';
+import { orderRecord, type RecordSource } from '../../products/records.js';
 import { resultFileUrl } from '../../activities/deps.js';
 import { SAMPLE_ORDERS } from '../samples.js';
 
@@ -27,11 +27,11 @@ function decodeCursor(cursor: string): number {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
     if (typeof value.before === 'number' && Number.isSafeInteger(value.before)) return value.before;
   } catch { /* reported below */ }
-  throw new ApiError('cursor: not a cursor from next_page_url');
+  throw new RequestError('cursor: not a cursor from next_page_url');
 }
 
 export function parseOrderId(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw new ApiError(`order_id: '${raw}' is not an order id`);
+  if (!/^\d{1,15}$/.test(raw)) throw new RequestError(`order_id: '${raw}' is not an order id`);
   return Number(raw);
 }
 
@@ -70,7 +70,7 @@ export function recordsRouter(deps: ApiDeps): Router {
       return void res.json({ data: toRecord({ ...SAMPLE_ORDERS[0]!, id }, token) });
     }
     const order = await getAccountOrder(deps.db, account.id, id);
-    if (!order) throw new ApiError(`order_id: order ${id} not found`);
+    if (!order) throw new RequestError(`order_id: order ${id} not found`);
     res.json({ data: toRecord(order, token) });
   });
 

@@ -1,5 +1,5 @@
 // One transcript model in, a file of the requested format out.
-import type { ResultKind } from '../catalog.js';
+import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../resultKinds.js';
 import { FILE_TYPES, type ResultFormat } from '../formats.js';
 import type { Transcript } from '../transcript.js';
 import { renderAlignment, renderSrt, renderVtt } from './captions.js';
@@ -28,7 +28,7 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
     case 'doc': body = utf8(renderRtf(paragraphs(), options.title)); break;
     case 'text': body = utf8(renderText(paragraphs())); break;
     case 'html': body = utf8(renderHtml(paragraphs(), options.title)); break;
-    case 'json': body = utf8(kind === 'forced_alignment' ? renderAlignment(t) : renderJson(t)); break;
+    case 'json': body = utf8(RESULT_KIND_DEFINITIONS[kind].needs === 'words' ? renderAlignment(t) : renderJson(t)); break;
     case 'json2': body = utf8(renderJson2(t)); break;
     case 'srt': body = utf8(renderSrt(t)); break;
     case 'vtt': body = utf8(renderVtt(t)); break;

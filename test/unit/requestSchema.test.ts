@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { orderRequestSchema } from '../../src/api/orderSchema.js';
+import { PRODUCTS } from '../../src/products/registry.js';
 import { describeZodError } from '../../src/api/errors.js';
 
-const schema = orderRequestSchema('transcription');
-const base = { mode: 'live', url: 'https://media.example.com/a.mp3', language: 'english' };
+const schema = PRODUCTS.transcription.request;
+const base = { url: 'https://media.example.com/a.mp3', language: 'english' };
 const errorOf = (input: Record<string, unknown>) => {
   const result = schema.safeParse(input);
   if (result.success) throw new Error('expected a validation error');
   return describeZodError(result.error);
 };
 
-describe('transcription request schema (built from the catalog)', () => {
+describe('transcription request schema', () => {
   it('fills every default', () => {
     expect(schema.parse(base)).toEqual({
       ...base, text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2', strict: false,
@@ -38,17 +38,22 @@ describe('transcription request schema (built from the catalog)', () => {
   });
 
   it('names missing and unknown parameters', () => {
-    expect(errorOf({ mode: 'live' })).toBe('url: is required; language: is required');
+    expect(errorOf({})).toBe('url: is required; language: is required');
     expect(errorOf({ ...base, callback: 'x', speakers: 2 })).toBe('unknown parameters: callback, speakers');
     expect(errorOf({ ...base, callback_url: 'not a url' })).toBe('callback_url: must be an http or https URL, got "not a url"');
     expect(errorOf({ ...base, comment: 'x'.repeat(10_001) })).toBe('comment: is longer than 10000 characters');
   });
 
-  it('builds a schema for every product from the same catalog', () => {
-    const translation = orderRequestSchema('translation');
-    expect(translation.parse({ mode: 'test', url: 'http://x.test/doc.docx', translate_from: 'english', translate_to: 'indian-hindi' }))
-      .toMatchObject({ additional_review: false });
-    const fa = orderRequestSchema('forced_alignment').safeParse({ mode: 'test', audio_url: 'http://x.test/a', transcription_url: 'http://x.test/t', language: 'german' });
+  it('refuses till before from, and the same language twice in a translation', () => {
+    expect(errorOf({ ...base, from: 30, till: 30 })).toBe('till: must be greater than from (30)');
+    const translation = PRODUCTS.translation.request.safeParse({ url: base.url, translate_from: 'english', translate_to: 'english' });
+    expect(translation.success || describeZodError(translation.error)).toBe('translate_to: must differ from translate_from (both are english)');
+  });
+
+  it('reads the booleans of other products the same way', () => {
+    const proofreading = PRODUCTS.transcription_proofreading.request.parse({ audio_url: base.url, transcription_url: base.url, language: 'english', captions: '1', auto_retranscribe: 'true' });
+    expect(proofreading).toMatchObject({ captions: true, auto_retranscribe: true });
+    const fa = PRODUCTS.forced_alignment.request.safeParse({ audio_url: 'http://x.test/a', transcription_url: 'http://x.test/t', language: 'german' });
     expect(fa.success || describeZodError(fa.error)).toMatch(/^language: 'german' is not supported for forced alignment/);
   });
 });

@@ -1,0 +1,78 @@
+// Machine fulfilment: a speech engine transcribes AI orders and gives the word timings that
+// forced alignment needs. The workflow decides what an outcome means for the order.
+import { ApplicationFailure, Context, log } from '@temporalio/activity';
+import type { ActivityDeps } from './deps.js';
+import { assignOrder, getOrder } from '../db/orders.js';
+import { engineDeadlineMs, type ResultFile } from '../contracts/orders.js';
+import { ISO_639_1 } from '../domain/languages.js';
+import { renderJson2 } from '../domain/render/json.js';
+import { importDocument } from '../documents/importers.js';
+import { fetchCustomerFile } from '../net/outbound.js';
+import { alignmentUsable, alignTranscript, MIN_MATCHED_RATIO } from '../engines/align.js';
+import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
+import { EngineRejectedError, type SpeechEngine } from '../engines/types.js';
+
+/** `unavailable`: no engine is configured, the order now waits for an operator. */
+export type EngineOutcome =
+  | { outcome: 'finished'; files: ResultFile[] }
+  | { outcome: 'rejected'; reason: string }
+  | { outcome: 'unavailable' };
+
+export function createEngineActivities({ db, files, engines, media }: ActivityDeps) {
+  async function transcribe(engine: SpeechEngine, orderId: number, url: string, language: string, seconds: number) {
+    const audio = await fetchCustomerFile(url, 'audio', media);
+    const code = ISO_639_1[language];
+    if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
+    log.info('engine transcribing', { orderId, engine: engine.name, bytes: audio.bytes.length, language: code });
+    return engine.transcribe({
+      audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
+      language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
+    });
+  }
+
+  return {
+    async fulfilByEngine({ orderId }: { orderId: number }): Promise<EngineOutcome> {
+      const order = await getOrder(db, orderId);
+      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+      const params = order.params as Record<string, string>;
+      const engine = order.product === 'forced_alignment' ? engines.alignment : engines.speech;
+      if (!engine) {
+        await assignOrder(db, orderId, 'operator');
+        log.info('no engine configured: the order waits for an operator', { orderId, product: order.product });
+        return { outcome: 'unavailable' };
+      }
+      // Heartbeats carry the workflow's cancellation (the order refunded or canceled) to the engine call.
+      const beat = setInterval(() => Context.current().heartbeat(), 5_000);
+      try {
+        if (order.product === 'ai_transcription') {
+          const result = await transcribe(engine, orderId, params.url!, params.language!, order.seconds);
+          if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
+          const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
+          return { outcome: 'finished', files: ['transcription', 'captions'].map((kind) => ({ kind, blobKey: key, fileName: 'engine-transcript.json' })) };
+        }
+        // Forced alignment: the known words placed on the words the engine heard.
+        const input = order.inputFiles.transcription;
+        if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no transcript to align`);
+        const known = await importDocument(await files.get(input.key), input.fileName);
+        const heard = await transcribe(engine, orderId, params.audio_url!, params.language!, order.seconds);
+        const alignment = alignTranscript(known.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
+        if (!alignmentUsable(alignment)) {
+          return { outcome: 'rejected', reason: `the text does not match the audio: ${alignment.matched} of ${alignment.total} words were heard (at least ${MIN_MATCHED_RATIO * 100}% are needed)` };
+        }
+        const key = await files.put(Buffer.from(JSON.stringify({ words: alignment.words })));
+        return { outcome: 'finished', files: [{ kind: 'forced_alignment', blobKey: key, fileName: 'alignment.json' }] };
+      } catch (err) {
+        if (err instanceof EngineRejectedError) return { outcome: 'rejected', reason: `the engine cannot transcribe the file: ${err.message}` };
+        throw err;
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    /** The engine kept failing: a person takes the order over rather than it being lost. */
+    async handToOperator({ orderId, reason }: { orderId: number; reason: string }): Promise<void> {
+      await assignOrder(db, orderId, 'operator');
+      log.warn('engine work failed: the order waits for an operator', { orderId, reason });
+    },
+  };
+}

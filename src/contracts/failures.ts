@@ -1,0 +1,39 @@
+// Failures that cross layers: typed errors of the wallet and the order state, the names they
+// travel under as Temporal ApplicationFailure types, and the one error of a caller's request.
+// The HTTP layer maps all of them to the error object in one place (src/api/errors.ts).
+
+/** ApplicationFailure types the API maps to a client error. */
+export const FAILURE_TYPES = {
+  insufficientFunds: 'InsufficientFunds',
+  orderState: 'OrderState',
+  paymentExpired: 'PaymentExpired',
+} as const;
+
+/** A caller's mistake: answered 400 (or `status`) with the message, which names the field. */
+export class RequestError extends Error {
+  constructor(message: string, readonly status = 400) {
+    super(message);
+  }
+}
+
+export class InsufficientFundsError extends Error {
+  constructor(readonly neededCents: number, readonly availableCents: number) {
+    super(`insufficient funds: the order costs $${(neededCents / 100).toFixed(2)} and the wallet holds $${(availableCents / 100).toFixed(2)}`);
+  }
+}
+
+export class OrderStateError extends Error {}
+
+export class AccountNotFoundError extends Error {
+  constructor(readonly accountId: number) {
+    super(`account ${accountId} not found`);
+  }
+}
+
+/** The charge was neither confirmed nor refused in time (no worker, overload). */
+export class PaymentUnconfirmedError extends Error {
+  constructor(readonly orderId: number, waitedMs: number) {
+    super(`order ${orderId} was not confirmed within ${Math.round(waitedMs / 1000)} seconds (the service is busy or a worker is down); ` +
+      `it is charged only if GET /api/v4/orders/${orderId} shows it: check before ordering again`);
+  }
+}

@@ -1,0 +1,103 @@
+// Shared contracts of the order workflow: ids, messages, search attributes and the types that
+// cross from the API and the activities into workflows. Imports no layer of this service.
+// Nothing here may hold a secret: workflow histories are visible in the Temporal UI.
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const orderWorkflowId = (orderId: number): string => `order-${orderId}`;
+
+/** `retranscribed`: a proofreading order replaced by a human transcription order (its fee refunded). */
+export type OrderStatus = 'awaiting_payment' | 'payment_failed' | 'paid' | 'finished' | 'refunded' | 'canceled' | 'retranscribed';
+
+/** Who fulfils a paid order: a person with order-ops, a speech engine, or a proofreader who may reject the transcript. */
+export type Fulfilment = 'operator' | 'engine' | 'proofreading';
+
+export interface OrderToPlace {
+  id: number;
+  accountId: number;
+  product: string;
+  /** The price before subscription minutes; what is charged is decided in the charge's transaction. */
+  priceCents: number;
+  seconds: number;
+  words: number;
+  params: Record<string, unknown>;
+  callbackUrl: string | null;
+  turnaroundHours: number;
+  fulfilment: Fulfilment;
+  /** Result kinds the order delivers (from its product and parameters). */
+  resultKinds: string[];
+  /** AI subscription minutes the order may use before the wallet pays (AI transcription only). */
+  subscription?: { centsPerMinute: number };
+  /** Input files kept for the order by claim-check (file store keys), by name. */
+  inputFiles?: Record<string, { key: string; fileName: string }>;
+  parentOrderId?: number;
+}
+
+export interface OrderWorkflowInput {
+  order: OrderToPlace;
+  /**
+   * `customer`: the API charges through the placeOrder update and stops waiting at `payBy`,
+   * after which no charge may start. `parent`: a parent order's workflow already charged the
+   * order in its own transaction; the child confirms that charge when it starts.
+   */
+  payment: { by: 'customer'; payBy: string } | { by: 'parent' };
+  /** Chance that a finished order is picked for a quality check, 0..1. */
+  qualityCheckProbability: number;
+  /** How long a quality check may stay open before it closes as passed. */
+  qualityCheckWindowMs: number;
+}
+
+export interface PlacedOrder {
+  orderId: number;
+  /** What the wallet paid, after subscription minutes. */
+  chargedCents: number;
+  balanceCents: number;
+  aiMinutesLeft: number;
+  paidAt: string;
+  deliveryEstimate: string;
+}
+
+/** A result file by claim-check: the key of a blob in the file store. */
+export interface ResultFile { kind: string; blobKey: string; fileName: string }
+
+export type QualityCheck = 'none' | 'pending' | 'passed' | 'fixed';
+
+export interface TransitionResult {
+  order_id: number;
+  status: OrderStatus;
+  quality_check?: 'pending' | 'passed' | 'fixed';
+  retranscribed_order_id?: number;
+}
+
+export type CallbackEvent = 'finished' | 'refunded' | 'canceled' | 'quality_fix';
+
+export interface OrderState {
+  status: OrderStatus;
+  qualityCheck: QualityCheck;
+  /** `engine` while a speech engine works on the order; `operator` while it waits for a person. */
+  workingOn: 'engine' | 'operator' | 'nobody';
+}
+
+/** How long an engine may take for an order: a base, and more the longer its audio. */
+export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;
+
+export const placeOrderUpdate = defineUpdate<PlacedOrder>('placeOrder');
+export const completeUpdate = defineUpdate<TransitionResult, [{ files: ResultFile[] }]>('complete');
+export const refundUpdate = defineUpdate<TransitionResult, [{ reason?: string }]>('refund');
+export const cancelUpdate = defineUpdate<TransitionResult, []>('cancel');
+export const rejectTranscriptUpdate = defineUpdate<TransitionResult, []>('rejectTranscript');
+export const qualityCheckUpdate = defineUpdate<TransitionResult, [{ pass: true } | { fix: ResultFile[] }]>('qualityCheck');
+export const statusQuery = defineQuery<OrderState>('status');
+
+export const SEARCH_ATTRIBUTES = {
+  orderId: defineSearchAttributeKey('OrderId', SearchAttributeType.INT),
+  accountId: defineSearchAttributeKey('OrderAccountId', SearchAttributeType.INT),
+  product: defineSearchAttributeKey('OrderProduct', SearchAttributeType.KEYWORD),
+  status: defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD),
+  mode: defineSearchAttributeKey('OrderMode', SearchAttributeType.KEYWORD),
+};
+
+/** `--search-attribute` arguments for the dev server. */
+export const SEARCH_ATTRIBUTE_FLAGS = [
+  'OrderId=Int', 'OrderAccountId=Int', 'OrderProduct=Keyword', 'OrderStatus=Keyword', 'OrderMode=Keyword',
+];

@@ -1,0 +1,58 @@
+// Measures a media file's duration by streaming it and reading the container with music-metadata.
+// Bounded: a byte cap and a deadline. Most containers (WAV, MP4, MP3 with a VBR header) state
+// their duration up front; only when none is found is the file scanned.
+import { pipeline, Transform } from 'node:stream';
+import { parseStream } from 'music-metadata';
+import { contentTypeOf, FetchError, openCustomerUrl, type Limits } from './outbound.js';
+
+export type ProbeLimits = Limits;
+
+export async function probeMediaDuration(url: string, field: string, limits: ProbeLimits): Promise<number> {
+  const quick = await readDuration(url, field, limits, false);
+  const seconds = quick ?? (await readDuration(url, field, limits, true));
+  if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
+  return Math.ceil(seconds);
+}
+
+async function readDuration(url: string, field: string, limits: ProbeLimits, scanWholeFile: boolean): Promise<number | undefined> {
+  const opened = await openCustomerUrl(url, field, limits.timeoutMs);
+  try {
+    const length = Number(opened.headers['content-length']);
+    let seen = 0;
+    const capped = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        seen += chunk.length;
+        if (seen > limits.maxBytes) done(new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`));
+        else done(null, chunk);
+      },
+    });
+    // pipeline (not pipe) passes a network failure or the deadline's abort on to the parser.
+    pipeline(opened.body, capped, () => undefined);
+    capped.on('error', () => undefined); // the parser sees the failure through its reads
+    // Parsers read on past the header (to trailing tags); once the header has given the
+    // duration, the rest of the download is not needed.
+    let stated: number | undefined;
+    const observer = scanWholeFile ? undefined : ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
+      if (tag.type === 'format' && tag.id === 'duration' && typeof tag.value === 'number' && tag.value > 0 && Number.isFinite(tag.value)) {
+        stated = tag.value;
+        capped.destroy(new HeaderSufficed());
+      }
+    };
+    const metadata = await parseStream(capped, { mimeType: contentTypeOf(opened.headers), size: Number.isFinite(length) ? length : undefined },
+      { duration: scanWholeFile, skipCovers: true, observer: observer as never })
+      .catch((err: Error) => {
+        if (stated !== undefined) return { format: { container: 'stated in header', duration: stated } };
+        if (err instanceof FetchError) throw err;
+        if (opened.signal.aborted) throw new FetchError(`${field}: reading the file timed out`);
+        throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+      });
+    if (!metadata.format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+    const seconds = metadata.format.duration;
+    return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+  } finally {
+    opened.done();
+    opened.body.destroy();
+  }
+}
+
+class HeaderSufficed extends Error {}

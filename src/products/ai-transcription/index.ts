@@ -1,0 +1,44 @@
+// Operation 2: AI transcription and captions of an audio file, by a speech engine. Subscription
+// minutes pay first, the wallet the rest (docs/decisions.md).
+import { z } from 'zod';
+import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
+import { cents, perMinute, statusCallback } from '../shared.js';
+import { defineProduct } from '../types.js';
+
+const LABEL = 'AI transcription';
+
+const aiRequest = z.strictObject({
+  url: httpUrl,
+  language: languageParam('AI', LABEL),
+  callback_url: callbackUrlParam,
+});
+
+const aiPrices = z.object({ per_minute_cents: cents, minimum_cents: cents });
+
+/** An engine's results are there within the hour for any file the service accepts. */
+const DELIVERY_HOURS = 1;
+
+export const aiTranscription = defineProduct({
+  key: 'ai_transcription',
+  label: LABEL,
+  path: 'ai-transcriptions',
+  recordType: 'transcriptions',
+  languageSet: 'AI',
+  request: aiRequest,
+  fulfilment: 'engine',
+  creationFields: ['seconds', 'ai_transcripts_minutes_left'],
+  prices: aiPrices,
+  async measure(request, tools) {
+    return { seconds: await tools.mediaSeconds(request.url, 'url'), words: 0 };
+  },
+  price: (prices, _request, measured) => Math.max(prices.minimum_cents, perMinute(measured.seconds, prices.per_minute_cents)),
+  subscriptionRate: (prices) => prices.per_minute_cents,
+  turnaroundHours: () => DELIVERY_HOURS,
+  results: () => [{ kind: 'transcription', field: 'transcription_url' }, { kind: 'captions', field: 'captions_url' }],
+  recordFields: (params) => ({ language: params.language }),
+  callbackFields: (context) => statusCallback(context, (finished) => ({
+    language: context.params.language,
+    transcription_url: finished ? context.url('transcription') : '',
+    captions_url: finished ? context.url('captions') : '',
+  })),
+});

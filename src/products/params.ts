@@ -1,0 +1,82 @@
+// The zod building blocks of every product's request: one definition of each parameter kind,
+// with messages that name what was expected. Types of requests come from z.infer.
+import { z } from 'zod';
+import { ENUMS, type EnumName } from '../domain/catalog.js';
+import { LANGUAGE_SETS, type LanguageSetName } from '../domain/languages.js';
+
+const required = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+/** Booleans as JSON, or as form fields `true/false/1/0`. */
+export const booleanParam = z.union([z.boolean(), z.string(), z.number()], { error: 'must be true, false, 1 or 0' })
+  .transform((value, ctx) => {
+    const result = BOOLEAN_WORDS[String(value).toLowerCase()];
+    if (result === undefined) {
+      ctx.addIssue({ code: 'custom', message: `must be true, false, 1 or 0, got ${JSON.stringify(value)}` });
+      return z.NEVER;
+    }
+    return result;
+  });
+
+export const httpUrl = z.string({ error: required('an http or https URL') }).trim().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, { error: (iss) => `must be an http or https URL, got ${JSON.stringify(iss.input)}` });
+
+export const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
+  .transform(Number)
+  .pipe(z.number().int('must be a whole number of seconds').nonnegative('must not be negative').max(24 * 3600 * 30, 'is too large'));
+
+const sets = Object.fromEntries(Object.entries(LANGUAGE_SETS).map(([name, slugs]) => [name, new Set(slugs)])) as unknown as Record<LanguageSetName, ReadonlySet<string>>;
+
+/** A language slug of `set`; `label` names the product in the message. */
+export function languageParam(set: LanguageSetName, label: string) {
+  return z.string({ error: required('a language slug') }).trim().toLowerCase().refine((value) => sets[set].has(value), {
+    error: (iss) => `'${String(iss.input).trim().toLowerCase()}' is not supported for ${label} (GET /api/v4/languages lists the supported values)`,
+  });
+}
+
+export function enumParam<N extends EnumName>(name: N, fallback: (typeof ENUMS)[N][number]) {
+  const values = ENUMS[name] as unknown as [(typeof ENUMS)[N][number], ...(typeof ENUMS)[N][number][]];
+  return z.enum(values, { error: (iss) => `must be one of ${values.join(', ')}, got ${JSON.stringify(iss.input)}` }).default(fallback as never);
+}
+
+export const modeParam = z.enum(ENUMS.mode, { error: (iss) => (iss.input === undefined ? 'is required (test or live)' : `must be test or live, got ${JSON.stringify(iss.input)}`) });
+
+export const commentParam = z.string({ error: 'must be text' }).max(10_000, 'is longer than 10000 characters').optional();
+export const callbackUrlParam = httpUrl.optional();
+
+/** The parameters of human transcription that captions share (spec, operation 6). */
+export function transcriptionParams(label: string) {
+  return {
+    url: httpUrl,
+    language: languageParam('HT', label),
+    comment: commentParam,
+    from: wholeSeconds.optional(),
+    till: wholeSeconds.optional(),
+    text_format: enumParam('text_format', 'clean_verbatim'),
+    timestamping: enumParam('timestamping', 'not_required'),
+    turnaround_time: enumParam('turnaround_time', '5_days'),
+    number_of_speakers: enumParam('number_of_speakers', '1_or_2'),
+    callback_url: callbackUrlParam,
+  };
+}
+
+/** from < till when both are given. */
+export function checkSpan(input: { from?: number; till?: number }, ctx: z.RefinementCtx): void {
+  if (input.from !== undefined && input.till !== undefined && input.till <= input.from) {
+    ctx.addIssue({ code: 'custom', path: ['till'], message: `must be greater than from (${input.from})` });
+  }
+}
+
+/** translate_from ≠ translate_to. */
+export function checkLanguagePair(input: { translate_from: string; translate_to: string }, ctx: z.RefinementCtx): void {
+  if (input.translate_from === input.translate_to) {
+    ctx.addIssue({ code: 'custom', path: ['translate_to'], message: `must differ from translate_from (both are ${input.translate_from})` });
+  }
+}

@@ -1,0 +1,51 @@
+// The order record of operations 9 and 10 and the callback body of each event, both shaped by
+// the order's product definition.
+import type { CallbackEvent } from '../contracts/orders.js';
+import type { ResultKind } from '../domain/resultKinds.js';
+import { formatUtc } from '../domain/time.js';
+import { productOf } from './registry.js';
+
+export interface RecordSource {
+  id: number;
+  product: string;
+  status: string;
+  priceCents: number;
+  seconds: number;
+  words: number;
+  params: Record<string, unknown>;
+  paidAt: Date | null;
+  deliveryEstimate: Date | null;
+  finishedAt: Date | null;
+  retranscribedOrderId: number | null;
+}
+
+const facts = (order: RecordSource) => ({ id: order.id, status: order.status, retranscribedOrderId: order.retranscribedOrderId });
+
+/** `fileUrl` builds a result URL (with the account token) for a result kind of the order. */
+export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => string): Record<string, unknown> {
+  const product = productOf(order.product);
+  const record: Record<string, unknown> = {
+    id: order.id,
+    type: product.recordType,
+    status: order.status,
+    price: order.priceCents / 100,
+    paid_at: order.paidAt ? formatUtc(order.paidAt) : null,
+    delivery_estimate: order.deliveryEstimate ? formatUtc(order.deliveryEstimate) : null,
+    finished_at: order.finishedAt ? formatUtc(order.finishedAt) : null,
+    comment: typeof order.params.comment === 'string' ? order.params.comment : '',
+    seconds: order.seconds,
+    words: order.words,
+    ...product.recordFields(order.params, facts(order)),
+  };
+  // Result URLs are served once the order is finished; null until then.
+  for (const { kind, field } of product.results(order.params)) record[field] = order.status === 'finished' ? fileUrl(kind) : null;
+  return record;
+}
+
+export function callbackFields(order: RecordSource, event: CallbackEvent, fileUrl: (kind: ResultKind) => string): Record<string, string> {
+  const product = productOf(order.product);
+  const delivered = new Set(product.results(order.params).map((r) => r.kind));
+  return product.callbackFields({
+    event, order: facts(order), params: order.params, url: (kind) => (delivered.has(kind) ? fileUrl(kind) : ''),
+  });
+}

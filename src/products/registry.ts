@@ -1,0 +1,59 @@
+// Every product of the service. Adding a product: one folder, one line here, one section in
+// config/prices.json. The API's routes, the price table, the languages listing, records and
+// callbacks all read this.
+import { z } from 'zod';
+import { LANGUAGE_SETS, languageName } from '../domain/languages.js';
+import { transcription } from './transcription/index.js';
+import { aiTranscription } from './ai-transcription/index.js';
+import { proofreading } from './proofreading/index.js';
+import { forcedAlignment } from './forced-alignment/index.js';
+import { translation } from './translation/index.js';
+import { captions } from './captions/index.js';
+import { subtitles } from './subtitles/index.js';
+import { humanOcr } from './human-ocr/index.js';
+import type { ProductDefinition, ProductKey } from './types.js';
+
+export type { ProductDefinition, ProductKey } from './types.js';
+
+export const PRODUCTS: Readonly<Record<ProductKey, ProductDefinition>> = {
+  transcription,
+  ai_transcription: aiTranscription,
+  transcription_proofreading: proofreading,
+  forced_alignment: forcedAlignment,
+  translation,
+  captions,
+  subtitles,
+  human_ocr: humanOcr,
+};
+
+export const PRODUCT_LIST: readonly ProductDefinition[] = Object.values(PRODUCTS);
+
+export function isProductKey(value: string): value is ProductKey {
+  return Object.hasOwn(PRODUCTS, value);
+}
+
+export function productOf(key: string): ProductDefinition {
+  if (!isProductKey(key)) throw new Error(`unknown product ${key}`);
+  return PRODUCTS[key];
+}
+
+/** The price table: a section per product, each validated by its product's own schema. */
+export const priceTableSchema = z.strictObject(
+  Object.fromEntries(PRODUCT_LIST.map((p) => [p.key, p.prices])) as Record<ProductKey, z.ZodType>,
+);
+export type PriceTable = Record<ProductKey, unknown>;
+
+export interface LanguageEntry { slug: string; name: string }
+
+/** Products GET /api/v4/languages accepts in `product`. */
+export const LANGUAGE_LISTED_PRODUCTS = PRODUCT_LIST.filter((p) => p.languageSet).map((p) => p.key);
+
+/** The body of GET /api/v4/languages: products with a language list, keyed by product. */
+export function languagesByProduct(only?: ProductKey): Record<string, LanguageEntry[]> {
+  const out: Record<string, LanguageEntry[]> = {};
+  for (const product of PRODUCT_LIST) {
+    if (!product.languageSet || (only && product.key !== only)) continue;
+    out[product.key] = LANGUAGE_SETS[product.languageSet].map((slug) => ({ slug, name: languageName(slug) }));
+  }
+  return out;
+}

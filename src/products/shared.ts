@@ -1,0 +1,71 @@
+// Rules several products share: turnaround by language, billing units, media spans and the two
+// callback shapes of the spec (finished-only products, and products whose callbacks carry status).
+import { z } from 'zod';
+import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
+import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
+import { RequestError } from '../contracts/failures.js';
+import type { CallbackContext } from './types.js';
+
+export const cents = z.number().int().nonnegative();
+export const perMinuteByTurnaround = z.object(
+  Object.fromEntries(ENUMS.turnaround_time.map((t) => [t, cents])) as Record<TurnaroundTime, typeof cents>,
+);
+
+/** Per-second billing of a per-minute rate, rounded up to the cent. */
+export const perMinute = (seconds: number, centsPerMinute: number): number => Math.ceil((seconds * centsPerMinute) / 60);
+/** Per-word billing of a rate per 1000 words, rounded up to the cent. */
+export const perThousandWords = (words: number, centsPerThousand: number): number => Math.ceil((words * centsPerThousand) / 1000);
+
+interface Turnaround { language: string; turnaround_time: TurnaroundTime }
+
+/**
+ * The turnaround an order gets (groups T35 and T5). `strict`: an unavailable one is refused;
+ * otherwise the nearest longer one is used and the requested value kept beside it.
+ */
+export function settleTurnaround<R extends Turnaround>(request: R, strict: boolean): R {
+  const resolved = resolveTurnaround(request.language, request.turnaround_time, strict);
+  if (!resolved.ok) {
+    throw new RequestError(`turnaround_time: '${request.turnaround_time}' is not available for ${request.language} ` +
+      `(available: ${resolved.allowed.join(', ')}); send strict=false to get the nearest available turnaround`);
+  }
+  if (!resolved.raised) return request;
+  return { ...request, turnaround_time: resolved.turnaround, requested_turnaround_time: request.turnaround_time };
+}
+
+export const turnaroundHours = (request: { turnaround_time: TurnaroundTime }): number => TURNAROUND_HOURS[request.turnaround_time];
+
+/** Seconds of media billed: from `from` to `till` (both within the media), else all of it. */
+export function mediaSpan(duration: number, request: { from?: number; till?: number }): number {
+  const { from, till } = request;
+  if (from !== undefined && from >= duration) throw new RequestError(`from: ${from} is not within the media (${duration} seconds long)`);
+  if (till !== undefined && till > duration) throw new RequestError(`till: ${till} is not within the media (${duration} seconds long)`);
+  return (till ?? duration) - (from ?? 0);
+}
+
+/** The record fields of transcription-like orders, turnaround in record form (`days_5`). */
+export function transcriptRecordFields(params: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    if (params[name] === undefined) continue;
+    out[name] = name === 'turnaround_time' ? recordTurnaround(params[name] as TurnaroundTime) : params[name];
+  }
+  return out;
+}
+
+const head = (context: CallbackContext<unknown>) => ({ mode: 'live', order_id: String(context.order.id) });
+const settled = (context: CallbackContext<unknown>) => context.event === 'finished' || context.event === 'quality_fix';
+
+/**
+ * Products whose only spec callback is "work finished": a quality fix repeats it (Events rule 3);
+ * a refund or cancellation is `{mode, status, order_id}`, the spec's canceled shape.
+ */
+export function finishedOnlyCallback<P>(context: CallbackContext<P>, finished: () => Record<string, string>): Record<string, string> {
+  if (settled(context)) return { ...head(context), ...finished() };
+  return { mode: 'live', status: context.event, order_id: String(context.order.id) };
+}
+
+/** Products whose callbacks carry `status`: URL fields are empty strings unless finished. */
+export function statusCallback<P>(context: CallbackContext<P>, fields: (finished: boolean) => Record<string, string>): Record<string, string> {
+  const finished = settled(context);
+  return { ...head(context), status: finished ? 'finished' : context.event, ...fields(finished) };
+}

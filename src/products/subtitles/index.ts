@@ -1,0 +1,37 @@
+// Operation 7: subtitles in another language for a media file, by a subtitler.
+import { z } from 'zod';
+import { booleanParam, callbackUrlParam, checkLanguagePair, commentParam, httpUrl, languageParam } from '../params.js';
+import { cents, finishedOnlyCallback, perMinute } from '../shared.js';
+import { defineProduct } from '../types.js';
+
+const LABEL = 'subtitles';
+
+const subtitlesRequest = z.strictObject({
+  url: httpUrl,
+  translate_from: languageParam('TL', LABEL),
+  translate_to: languageParam('TL', LABEL),
+  additional_review: booleanParam.default(false),
+  comment: commentParam,
+  callback_url: callbackUrlParam,
+}).superRefine(checkLanguagePair);
+
+export const subtitles = defineProduct({
+  key: 'subtitles',
+  label: LABEL,
+  path: 'subtitles',
+  recordType: 'subtitles',
+  languageSet: 'TL',
+  request: subtitlesRequest,
+  fulfilment: 'operator',
+  creationFields: ['seconds'],
+  prices: z.object({ per_minute_cents: cents, review_per_minute_cents: cents, minimum_cents: cents }),
+  async measure(request, tools) {
+    return { seconds: await tools.mediaSeconds(request.url, 'url'), words: 0 };
+  },
+  price: (prices, request, measured) => Math.max(prices.minimum_cents,
+    perMinute(measured.seconds, prices.per_minute_cents + (request.additional_review ? prices.review_per_minute_cents : 0))),
+  turnaroundHours: (request) => (request.additional_review ? 144 : 120),
+  results: () => [{ kind: 'subtitles', field: 'subtitles_url' }],
+  recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
+  callbackFields: (context) => finishedOnlyCallback(context, () => ({ subtitles_url: context.url('subtitles') })),
+});

@@ -1,0 +1,56 @@
+// Operation 1: human transcription of a media file, fulfilled by a person with order-ops.
+import { z } from 'zod';
+import { booleanParam, checkSpan, transcriptionParams } from '../params.js';
+import { cents, finishedOnlyCallback, mediaSpan, perMinute, perMinuteByTurnaround, settleTurnaround, transcriptRecordFields, turnaroundHours } from '../shared.js';
+import { defineProduct } from '../types.js';
+
+const LABEL = 'human transcription';
+
+export const transcriptionRequest = z.strictObject({
+  ...transcriptionParams(LABEL),
+  strict: booleanParam.default(false),
+}).superRefine(checkSpan);
+
+export type TranscriptionRequest = z.infer<typeof transcriptionRequest>;
+
+export const transcriptionPrices = z.object({
+  per_minute_cents: perMinuteByTurnaround,
+  surcharge_per_minute_cents: z.object({ full_verbatim: cents, timestamping: cents, '3_or_more_speakers': cents }),
+  minimum_cents: cents,
+});
+
+type TranscriptionLike = Pick<TranscriptionRequest, 'turnaround_time' | 'text_format' | 'timestamping' | 'number_of_speakers'>;
+
+/** The human transcription rate, which captions and the proofreading hand-off use too. */
+export function transcriptionPriceCents(prices: z.infer<typeof transcriptionPrices>, request: TranscriptionLike, seconds: number): number {
+  let rate = prices.per_minute_cents[request.turnaround_time];
+  if (request.text_format === 'full_verbatim') rate += prices.surcharge_per_minute_cents.full_verbatim;
+  if (request.timestamping !== 'not_required') rate += prices.surcharge_per_minute_cents.timestamping;
+  if (request.number_of_speakers === '3_or_more') rate += prices.surcharge_per_minute_cents['3_or_more_speakers'];
+  return Math.max(prices.minimum_cents, perMinute(seconds, rate));
+}
+
+export const TRANSCRIPT_RECORD_FIELDS = ['language', 'text_format', 'timestamping', 'turnaround_time', 'number_of_speakers'] as const;
+
+export const transcription = defineProduct({
+  key: 'transcription',
+  label: LABEL,
+  path: 'transcriptions',
+  recordType: 'transcriptions',
+  languageSet: 'HT',
+  request: transcriptionRequest,
+  fulfilment: 'operator',
+  creationFields: ['seconds'],
+  prices: transcriptionPrices,
+  settle: (request) => settleTurnaround(request, request.strict),
+  async measure(request, tools) {
+    return { seconds: mediaSpan(await tools.mediaSeconds(request.url, 'url'), request), words: 0 };
+  },
+  price: (prices, request, measured) => transcriptionPriceCents(prices, request, measured.seconds),
+  turnaroundHours,
+  results: () => [{ kind: 'transcription', field: 'transcription_url' }],
+  recordFields: (params) => transcriptRecordFields(params, TRANSCRIPT_RECORD_FIELDS),
+  callbackFields: (context) => finishedOnlyCallback(context, () => ({
+    transcription_url: context.url('transcription'), language: context.params.language,
+  })),
+});

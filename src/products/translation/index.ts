@@ -1,0 +1,60 @@
+// Operation 5: translation of a document (priced by its words) or of a media file's speech
+// (priced by its minutes), by a translator.
+import { z } from 'zod';
+import { RequestError } from '../../contracts/failures.js';
+import { booleanParam, callbackUrlParam, checkLanguagePair, commentParam, httpUrl, languageParam } from '../params.js';
+import { cents, finishedOnlyCallback, perMinute, perThousandWords } from '../shared.js';
+import { defineProduct, type FetchedFile, type Measured, type MeasureTools } from '../types.js';
+
+const LABEL = 'translation';
+
+export const translationRequest = z.strictObject({
+  url: httpUrl,
+  translate_from: languageParam('TL', LABEL),
+  translate_to: languageParam('TL', LABEL),
+  additional_review: booleanParam.default(false),
+  comment: commentParam,
+  callback_url: callbackUrlParam,
+}).superRefine(checkLanguagePair);
+
+const translationPrices = z.object({
+  per_1000_words_cents: cents,
+  review_per_1000_words_cents: cents,
+  media_per_minute_cents: cents,
+  media_review_per_minute_cents: cents,
+  minimum_cents: cents,
+});
+
+/** A document is measured in words (seconds 0), a media file in seconds (words 0). */
+export async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts: string): Promise<Measured> {
+  const file: FetchedFile = await tools.fetchFile(url, 'url');
+  if (file.fileClass === 'media') return { seconds: await tools.mediaSeconds(url, 'url'), words: 0, params: { source: 'media' } };
+  if (file.fileClass === 'document') return { seconds: 0, words: await tools.documentWords(file, 'url'), params: { source: 'document' }, keep: { source: file } };
+  throw new RequestError(`url: ${accepts}`);
+}
+
+export const translation = defineProduct({
+  key: 'translation',
+  label: LABEL,
+  path: 'translations',
+  recordType: 'translations',
+  languageSet: 'TL',
+  request: translationRequest,
+  fulfilment: 'operator',
+  creationFields: ['seconds', 'words'],
+  prices: translationPrices,
+  measure: (request, tools) => measureDocumentOrMedia(request.url, tools,
+    'translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file'),
+  price(prices, request, measured) {
+    const review = request.additional_review;
+    const cost = measured.params?.source === 'media'
+      ? perMinute(measured.seconds, prices.media_per_minute_cents + (review ? prices.media_review_per_minute_cents : 0))
+      : perThousandWords(measured.words, prices.per_1000_words_cents + (review ? prices.review_per_1000_words_cents : 0));
+    return Math.max(prices.minimum_cents, cost);
+  },
+  // Three days, and one more for the expert's review.
+  turnaroundHours: (request) => (request.additional_review ? 96 : 72),
+  results: () => [{ kind: 'translation', field: 'translation_url' }],
+  recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
+  callbackFields: (context) => finishedOnlyCallback(context, () => ({ translation_url: context.url('translation') })),
+});

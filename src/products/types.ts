@@ -1,0 +1,99 @@
+// The shape of a product: one definition that the API, the workflow's inputs, records and
+// callbacks all read. A product is a folder holding one of these and a line in registry.ts.
+import type { z } from 'zod';
+import type { CallbackEvent, Fulfilment } from '../contracts/orders.js';
+import type { LanguageSetName } from '../domain/languages.js';
+import type { ResultKind } from '../domain/resultKinds.js';
+import type { Transcript } from '../domain/transcript.js';
+
+export type ProductKey =
+  | 'transcription' | 'ai_transcription' | 'transcription_proofreading' | 'forced_alignment'
+  | 'translation' | 'captions' | 'subtitles' | 'human_ocr';
+
+import type { FileClass } from '../documents/measure.js';
+
+export interface FetchedFile { fileClass: FileClass; bytes: Uint8Array; fileName: string }
+
+/**
+ * The I/O that measuring an order needs, given by the caller so product definitions stay pure.
+ * Each method's errors name `field` and are the caller's (400).
+ */
+export interface MeasureTools {
+  /** Duration of the media at `url`, whole seconds rounded up. */
+  mediaSeconds(url: string, field: string): Promise<number>;
+  /** The file at `url`; media files are classified from their first bytes and not read whole. */
+  fetchFile(url: string, field: string): Promise<FetchedFile>;
+  /** A transcript document of one of the `accepted` formats (extensions), read into the model. */
+  readTranscript(file: FetchedFile, field: string, accepted: readonly string[]): Promise<Transcript>;
+  /** Words of a translatable document. */
+  documentWords(file: FetchedFile, field: string): Promise<number>;
+  /** Words a human OCR order is priced by (estimated for scans and images). */
+  ocrWords(file: FetchedFile, field: string): Promise<number>;
+}
+
+export interface Measured {
+  seconds: number;
+  words: number;
+  /** Input files the order keeps for the people and engines that fulfil it (claim-check). */
+  keep?: Record<string, FetchedFile>;
+  /** What measuring learnt that the order records, e.g. whether a translation's file is media. */
+  params?: Record<string, unknown>;
+}
+
+/** A result URL field of records and callbacks, and the kind of file it serves. */
+export interface ResultField { kind: ResultKind; field: string }
+
+export interface OrderFacts {
+  id: number;
+  status: string;
+  retranscribedOrderId: number | null;
+}
+
+export interface CallbackContext<P> {
+  event: CallbackEvent;
+  order: OrderFacts;
+  params: P;
+  /** The result URL of `kind` (with the account token); '' where the order has no such file. */
+  url(kind: ResultKind): string;
+}
+
+/** Fields of the creation response beyond mode, status, order_id, order_total, in_wallet and delivery_estimate. */
+export type CreationField = 'seconds' | 'words' | 'ai_transcripts_minutes_left';
+
+export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {
+  key: ProductKey;
+  /** Name in messages: "'klingon' is not supported for human transcription". */
+  label: string;
+  /** POST /api/v4/<path> */
+  path: string;
+  /** `type` of the order record. */
+  recordType: string;
+  /** Languages listed by GET /api/v4/languages for this product; absent when not listed. */
+  languageSet?: LanguageSetName;
+  /** The product's parameters (api_token and mode are common to all). */
+  request: z.ZodType<Req, any>;
+  fulfilment: Fulfilment;
+  creationFields: readonly CreationField[];
+  /** Its section of the price table (config/prices.json). */
+  prices: z.ZodType<Prices, any>;
+  /** Rules that need no I/O and the parameters as the order keeps them (e.g. the effective turnaround). */
+  settle?(request: Req): Req;
+  measure(request: Req, tools: MeasureTools): Promise<Measured>;
+  /** Price in cents before any subscription minutes. */
+  price(prices: Prices, request: Req, measured: Measured): number;
+  /** AI subscription minutes can pay for it at this per-minute rate. */
+  subscriptionRate?(prices: Prices): number;
+  turnaroundHours(request: Req): number;
+  /** Result files of an order with these parameters, with their record and callback field names. */
+  results(params: Req): readonly ResultField[];
+  /** The record fields of this product beyond the common ones (id, type, price, dates, comment, seconds, words). */
+  recordFields(params: Req, order: OrderFacts): Record<string, unknown>;
+  callbackFields(context: CallbackContext<Req>): Record<string, string>;
+}
+
+/** Type-checks a definition against its own request type; the registry holds them unparameterised. */
+export function defineProduct<Req extends Record<string, unknown>, Prices>(
+  definition: { request: z.ZodType<Req, any>; prices: z.ZodType<Prices, any> } & ProductDefinition<NoInfer<Req>, NoInfer<Prices>>,
+): ProductDefinition {
+  return definition as unknown as ProductDefinition;
+}

@@ -1,0 +1,151 @@
+// Table-driven over the product registry: price, result kinds, record fields and the callback
+// body of every event, exactly as the spec lists them (no more and no fewer).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PRODUCT_LIST, PRODUCTS, priceTableSchema, type ProductKey } from '../../src/products/registry.js';
+import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
+import type { CallbackEvent } from '../../src/contracts/orders.js';
+
+const prices = priceTableSchema.parse(JSON.parse(readFileSync('config/prices.json', 'utf8'))) as Record<ProductKey, unknown>;
+const url = (kind: string) => `http://svc/api/v4/orders/7/files/${kind}?api_token=T`;
+const transcriptParams = { text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2' };
+
+interface Case {
+  params: Record<string, unknown>;
+  measured: { seconds: number; words: number; params?: Record<string, unknown> };
+  cents: number;
+  kinds: string[];
+  record: Record<string, unknown>;
+  finished: Record<string, string>;
+  refunded: Record<string, string>;
+}
+
+const CASES: Record<ProductKey, Case> = {
+  transcription: {
+    params: { language: 'french', ...transcriptParams, strict: false }, measured: { seconds: 600, words: 0 }, cents: 1250, kinds: ['transcription'],
+    record: { type: 'transcriptions', language: 'french', ...transcriptParams, turnaround_time: 'days_5', transcription_url: url('transcription') },
+    finished: { mode: 'live', order_id: '7', transcription_url: url('transcription'), language: 'french' },
+    refunded: { mode: 'live', status: 'refunded', order_id: '7' },
+  },
+  ai_transcription: {
+    params: { language: 'german' }, measured: { seconds: 150, words: 0 }, cents: 25, kinds: ['transcription', 'captions'],
+    record: { type: 'transcriptions', language: 'german', transcription_url: url('transcription'), captions_url: url('captions') },
+    finished: { mode: 'live', order_id: '7', status: 'finished', language: 'german', transcription_url: url('transcription'), captions_url: url('captions') },
+    refunded: { mode: 'live', order_id: '7', status: 'refunded', language: 'german', transcription_url: '', captions_url: '' },
+  },
+  transcription_proofreading: {
+    params: { language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', captions: true, auto_retranscribe: false },
+    measured: { seconds: 120, words: 300 }, cents: 200, kinds: ['proofread_transcription', 'proofread_captions'],
+    record: {
+      type: 'transcription_proofreadings', language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: 'days_5',
+      captions: true, auto_retranscribe: false, was_retranscribed: false, retranscribed_order_id: null,
+      proofread_transcription_url: url('proofread_transcription'), proofread_captions_url: url('proofread_captions'),
+    },
+    finished: {
+      mode: 'live', order_id: '7', status: 'finished', was_retranscribed: 'false', retranscribed_order_id: '',
+      proofread_transcription_url: url('proofread_transcription'), proofread_captions_url: url('proofread_captions'),
+    },
+    refunded: { mode: 'live', order_id: '7', status: 'refunded', was_retranscribed: 'false', retranscribed_order_id: '', proofread_transcription_url: '' },
+  },
+  forced_alignment: {
+    params: { language: 'spanish' }, measured: { seconds: 600, words: 900 }, cents: 50, kinds: ['forced_alignment'],
+    record: { type: 'forced_alignments', language: 'spanish', forced_alignment_transcription_url: url('forced_alignment') },
+    finished: { mode: 'live', order_id: '7', status: 'finished', language: 'spanish', forced_alignment_transcription_url: url('forced_alignment') },
+    refunded: { mode: 'live', order_id: '7', status: 'refunded', language: 'spanish', forced_alignment_transcription_url: '' },
+  },
+  translation: {
+    params: { translate_from: 'english', translate_to: 'french', additional_review: true, source: 'document' }, measured: { seconds: 0, words: 1000, params: { source: 'document' } },
+    cents: 13000, kinds: ['translation'],
+    record: { type: 'translations', translate_from: 'english', translate_to: 'french', translation_url: url('translation') },
+    finished: { mode: 'live', order_id: '7', translation_url: url('translation') },
+    refunded: { mode: 'live', status: 'refunded', order_id: '7' },
+  },
+  captions: {
+    params: { language: 'english', ...transcriptParams }, measured: { seconds: 60, words: 0 }, cents: 150, kinds: ['captions', 'transcription'],
+    record: { type: 'captions', language: 'english', ...transcriptParams, turnaround_time: 'days_5', captions_url: url('captions'), transcription_url: url('transcription') },
+    finished: { mode: 'live', order_id: '7', captions_url: url('captions'), transcription_url: url('transcription'), language: 'english' },
+    refunded: { mode: 'live', status: 'refunded', order_id: '7' },
+  },
+  subtitles: {
+    params: { translate_from: 'english', translate_to: 'german', additional_review: false }, measured: { seconds: 120, words: 0 }, cents: 1600, kinds: ['subtitles'],
+    record: { type: 'subtitles', translate_from: 'english', translate_to: 'german', subtitles_url: url('subtitles') },
+    finished: { mode: 'live', order_id: '7', subtitles_url: url('subtitles') },
+    refunded: { mode: 'live', status: 'refunded', order_id: '7' },
+  },
+  human_ocr: {
+    params: { language: 'english' }, measured: { seconds: 0, words: 3000 }, cents: 1500, kinds: ['human_ocr'],
+    record: { type: 'human_ocr', language: 'english', human_ocr_url: url('human_ocr') },
+    finished: { mode: 'live', order_id: '7', human_ocr_url: url('human_ocr') },
+    refunded: { mode: 'live', status: 'refunded', order_id: '7' },
+  },
+};
+
+const source = (product: ProductKey, status: string, extra: Partial<RecordSource> = {}): RecordSource => ({
+  id: 7, product, status, priceCents: 1234, seconds: 60, words: 0, params: CASES[product].params, retranscribedOrderId: null,
+  paidAt: new Date('2026-05-01T10:00:00Z'), deliveryEstimate: new Date('2026-05-04T10:00:00Z'),
+  finishedAt: status === 'finished' ? new Date('2026-05-02T00:00:00Z') : null, ...extra,
+});
+
+describe('every product in the registry', () => {
+  it('has a case here, so none escapes these tests', () => {
+    expect(Object.keys(CASES).sort()).toEqual(PRODUCT_LIST.map((p) => p.key).sort());
+  });
+
+  describe.each(PRODUCT_LIST.map((p) => [p.key, p] as const))('%s', (key, product) => {
+    const c = CASES[key];
+    it('prices the measured order', () => expect(product.price(prices[key], c.params, c.measured)).toBe(c.cents));
+    it('delivers its result kinds', () => expect(product.results(c.params).map((r) => r.kind)).toEqual(c.kinds));
+
+    it('has the record fields of the spec, URLs once finished', () => {
+      const common = {
+        id: 7, status: 'finished', price: 12.34, paid_at: '2026-05-01 10:00:00', delivery_estimate: '2026-05-04 10:00:00',
+        finished_at: '2026-05-02 00:00:00', comment: '', seconds: 60, words: 0,
+      };
+      expect(orderRecord(source(key, 'finished'), url)).toEqual({ ...common, ...c.record });
+      const paid = orderRecord(source(key, 'paid'), url);
+      for (const { field } of product.results(c.params)) expect(paid[field]).toBeNull();
+    });
+
+    it.each(['finished', 'quality_fix'] as CallbackEvent[])('sends the finished shape on %s', (event) => {
+      expect(callbackFields(source(key, 'finished'), event, url)).toEqual(c.finished);
+    });
+    it('sends its refunded shape', () => expect(callbackFields(source(key, 'refunded'), 'refunded', url)).toEqual(c.refunded));
+    it('sends a canceled shape with the status', () => {
+      expect(callbackFields(source(key, 'canceled'), 'canceled', url)).toMatchObject({ mode: 'live', order_id: '7', status: 'canceled' });
+    });
+  });
+});
+
+describe('product specifics', () => {
+  it('human transcription cancellation is exactly {mode, status, order_id}', () => {
+    expect(callbackFields(source('transcription', 'canceled'), 'canceled', url)).toEqual({ mode: 'live', status: 'canceled', order_id: '7' });
+  });
+
+  it('a retranscribed proofreading order names its replacement in record and callback', () => {
+    const replaced = source('transcription_proofreading', 'retranscribed', { retranscribedOrderId: 99 });
+    expect(orderRecord(replaced, url)).toMatchObject({ was_retranscribed: true, retranscribed_order_id: 99, proofread_transcription_url: null });
+    expect(callbackFields(replaced, 'refunded', url)).toEqual({
+      mode: 'live', order_id: '7', status: 'refunded', was_retranscribed: 'true', retranscribed_order_id: '99', proofread_transcription_url: '',
+    });
+  });
+
+  it('proofreading without captions has no proofread_captions_url anywhere', () => {
+    const plain = source('transcription_proofreading', 'finished', { params: { ...CASES.transcription_proofreading.params, captions: false } });
+    expect(orderRecord(plain, url)).not.toHaveProperty('proofread_captions_url');
+    expect(callbackFields(plain, 'finished', url)).not.toHaveProperty('proofread_captions_url');
+  });
+
+  it('translation of media is priced by the minute', () => {
+    const media = { seconds: 120, words: 0, params: { source: 'media' } };
+    expect(PRODUCTS.translation.price(prices.translation, { additional_review: false }, media)).toBe(1400);
+    expect(PRODUCTS.translation.price(prices.translation, { additional_review: true }, media)).toBe(1800);
+  });
+
+  it('raises an unavailable turnaround unless strict, for every product with turnaround rules', () => {
+    const t = PRODUCTS.transcription.settle!({ language: 'french', turnaround_time: '12_hours', strict: false });
+    expect(t).toMatchObject({ turnaround_time: '3_days', requested_turnaround_time: '12_hours' });
+    expect(() => PRODUCTS.transcription.settle!({ language: 'french', turnaround_time: '12_hours', strict: true })).toThrow(/not available for french/);
+    expect(PRODUCTS.captions.settle!({ language: 'greek', turnaround_time: '1_days' })).toMatchObject({ turnaround_time: '5_days' });
+    expect(PRODUCTS.transcription_proofreading.settle!({ language: 'dutch', turnaround_time: '1_days' })).toMatchObject({ turnaround_time: '3_days' });
+  });
+});
