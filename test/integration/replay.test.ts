@@ -1,0 +1,21 @@
+// Replays the recorded history of every product and path (test/histories/, see
+// test/helpers/histories.ts) against the current workflow bundle: a change to the workflow that
+// would break orders already running fails here.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it, inject } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { PRODUCT_LIST } from '../../src/products/registry.js';
+import { HISTORIES_DIR, loadHistory } from '../helpers/histories.js';
+
+const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+
+describe('recorded workflow histories', () => {
+  it('cover every product', () => {
+    for (const product of PRODUCT_LIST) expect(files.some((f) => f.startsWith(`${product.key}-`)), product.key).toBe(true);
+  });
+
+  it.each(files)('%s replays without nondeterminism', async (file) => {
+    const history = loadHistory(`${HISTORIES_DIR}/${file}`);
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, file)).resolves.toBeUndefined();
+  });
+});
