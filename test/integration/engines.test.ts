@@ -1,0 +1,157 @@
+// Machine fulfilment through the OpenAI-compatible seam, against a loopback engine: AI orders
+// become transcripts and captions timed by the engine's words, forced alignments place the known
+// words; no speech, a refusal or text that does not match the audio is refunded; without an
+// engine the orders wait for a person.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
+import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
+import { waitFor } from '../helpers/net.js';
+import { recordHistory } from '../helpers/histories.js';
+import { accounts, ledgerEntries } from '../../src/db/schema.js';
+import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
+
+const SPOKEN: Array<[string, number, number]> = [
+  ['Welcome', 0.0, 0.5], ['to', 0.5, 0.7], ['the', 0.7, 0.9], ['show.', 0.9, 1.6], ['Today', 2.0, 2.4], ['we', 2.4, 2.6], ['talk', 2.6, 3.0], ['about', 3.0, 3.4], ['whales.', 3.4, 4.2],
+];
+
+let media: MediaServer;
+let docs: DocumentServer;
+let receiver: CallbackReceiver;
+let engine: EngineServer;
+beforeAll(async () => { [media, docs, receiver, engine] = await Promise.all([startMediaServer(), startDocumentServer(), startCallbackReceiver(), startEngineServer()]); });
+afterAll(async () => { await Promise.all([media?.close(), docs?.close(), receiver?.close(), engine?.close()]); });
+
+const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
+const firstCallback = (orderId: number) => waitFor(() => callbacksFor(orderId)[0], `the callback of order ${orderId}`, 60_000);
+
+describe('with an OpenAI-compatible engine', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
+    service = await startService({ engines: { speech, alignment: speech } });
+  });
+  afterAll(() => service?.close());
+
+  const balance = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!;
+  const aiOrder = async (token: string, language = 'english') => {
+    const res = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language, callback_url: receiver.url });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.order_id as number;
+  };
+
+  it('an AI order finishes with the engine transcript, and captions timed by its words', async () => {
+    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+    const { token } = await service.createAccount(10);
+    const id = await aiOrder(token, 'german');
+    const callback = await firstCallback(id);
+    expect(callback.fields).toMatchObject({ status: 'finished', language: 'german' });
+    const sent = engine.requests.at(-1)!;
+    expect(sent.fields).toMatchObject({ model: ['whisper-test'], language: ['de'], response_format: ['verbose_json'] });
+    expect(sent.file?.size).toBe(44 + 8000 * 60);
+    const text = await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text');
+    expect(text.body).toContain('Welcome to the show.');
+    const srt = await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''));
+    expect(srt.body).toMatch(/^1\n00:00:00,000 --> 00:00:01,600\nWelcome to the show\.\n\n2\n00:00:02,000 --> 00:00:04,200\nToday we talk about whales\.\n/);
+    expect((await service.ops('GET', `/ops/orders/${id}`)).body).toMatchObject({ status: 'finished', assignee: 'engine', working_on: 'nobody' });
+    await recordHistory(service, id, 'ai_transcription-engine-finished');
+  });
+
+  it.each([
+    ['no speech', { kind: 'transcript', body: verboseJson([]) }, 'no speech was found in the file'],
+    ['a refusal', { kind: 'status', status: 415, body: '{"error":{"message":"unsupported audio"}}' }, 'the engine cannot transcribe the file: unsupported audio'],
+  ] as const)('%s refunds the order, with both URL fields empty', async (_case, behaviour, reason) => {
+    engine.behaviour = behaviour;
+    const { accountId, token } = await service.createAccount(10);
+    const id = await aiOrder(token);
+    expect((await firstCallback(id)).fields).toEqual({
+      mode: 'live', order_id: String(id), status: 'refunded', language: 'english', transcription_url: '', captions_url: '',
+    });
+    expect((await balance(accountId)).balanceCents).toBe(1000);
+    const refund = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, id));
+    expect(refund.find((e) => e.kind === 'refund')?.note).toBe(reason);
+  });
+
+  it('retries an engine fault and then finishes', async () => {
+    let calls = 0;
+    engine.behaviour = () => (++calls === 1 ? { kind: 'status', status: 503, body: 'warming up' } : { kind: 'transcript', body: verboseJson(SPOKEN) });
+    const { token } = await service.createAccount(10);
+    const id = await aiOrder(token);
+    expect((await firstCallback(id)).fields.status).toBe('finished');
+    expect(calls).toBe(2);
+  });
+
+  it('subscription minutes pay first and come back with a refund', async () => {
+    engine.behaviour = { kind: 'transcript', body: verboseJson([]) };
+    const { accountId, token } = await service.createAccount(10);
+    expect((await service.ops('POST', `/ops/accounts/${accountId}/ai-minutes`, { minutes: 5 })).body).toEqual({ account_id: accountId, ai_transcripts_minutes_left: 5 });
+    const quote = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'test', url: media.audio(150), language: 'english' });
+    expect(quote.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 5, seconds: 150, in_wallet: 10 });
+    const live = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(150), language: 'english', callback_url: receiver.url });
+    expect(live.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 2, in_wallet: 10 });
+    await firstCallback(live.body.order_id);
+    expect(await balance(accountId)).toMatchObject({ aiMinutes: 5, balanceCents: 1000 });
+  });
+
+  it('a forced alignment places every word of the text on the audio', async () => {
+    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+    const { token } = await service.createAccount(10);
+    const text = docs.serve('/spoken.txt', 'Welcome to the show. Today we talk about whales.', 'text/plain');
+    const placed = await service.post('/api/v4/forced-alignments', { api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: text, language: 'english', callback_url: receiver.url });
+    expect(placed.body).toMatchObject({ seconds: 60 });
+    const callback = await firstCallback(placed.body.order_id);
+    expect(callback.fields.status).toBe('finished');
+    const alignment = await service.get(callback.fields.forced_alignment_transcription_url!.replace(service.baseUrl, ''));
+    expect(alignment.body.words.map((w: { word: string }) => w.word)).toEqual(SPOKEN.map(([w]) => w));
+    expect(alignment.body.words.map((w: { begin: number; end: number }) => [w.begin, w.end])).toEqual(SPOKEN.map(([, s, e]) => [s, e]));
+    await recordHistory(service, placed.body.order_id, 'forced_alignment-engine-finished');
+  });
+
+  it('a forced alignment whose text is not what was said is refunded', async () => {
+    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+    const { accountId, token } = await service.createAccount(10);
+    const text = docs.serve('/other.txt', 'An entirely different passage about mountains and rivers and snow.', 'text/plain');
+    const placed = await service.post('/api/v4/forced-alignments', { api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: text, language: 'english', callback_url: receiver.url });
+    expect((await firstCallback(placed.body.order_id)).fields).toEqual({
+      mode: 'live', order_id: String(placed.body.order_id), status: 'refunded', language: 'english', forced_alignment_transcription_url: '',
+    });
+    expect((await balance(accountId)).balanceCents).toBe(1000);
+  });
+
+  it('an order the engine is working on is not pending for a person, and cancelling it stops the engine', async () => {
+    engine.behaviour = { kind: 'hang' };
+    const { accountId, token } = await service.createAccount(10);
+    const id = await aiOrder(token);
+    await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.working_on === 'engine', 'the engine at work');
+    expect((await service.ops('GET', '/ops/orders/pending')).body.orders.map((o: { order_id: number }) => o.order_id)).not.toContain(id);
+    const completing = await service.complete(id, 'a.srt', '1\n00:00:00,000 --> 00:00:01,000\nMade up.\n', ['transcription', 'captions']);
+    expect(completing.body.error).toBe(`a speech engine is working on order ${id}; refund or cancel it, or wait`);
+    expect((await service.ops('POST', `/ops/orders/${id}/cancel`, {})).body).toEqual({ order_id: id, status: 'canceled' });
+    expect((await firstCallback(id)).fields).toMatchObject({ status: 'canceled', transcription_url: '', captions_url: '' });
+    expect((await balance(accountId)).balanceCents).toBe(1000);
+  });
+});
+
+describe('without an engine', () => {
+  let service: TestService;
+  beforeAll(async () => { service = await startService(); });
+  afterAll(() => service?.close());
+
+  it('AI and alignment orders wait for a person, who completes them with order-ops', async () => {
+    const { token } = await service.createAccount(10);
+    const placed = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english', callback_url: receiver.url });
+    const id = placed.body.order_id as number;
+    const pending = await waitFor(async () => {
+      const orders = (await service.ops('GET', '/ops/orders/pending?product=ai_transcription')).body.orders as Array<{ order_id: number }>;
+      return orders.find((o) => o.order_id === id);
+    }, 'the order in the pending list');
+    expect(pending).toMatchObject({ product: 'ai_transcription', assignee: 'operator', result_kinds: ['transcription', 'captions'] });
+    expect((await service.ops('GET', '/ops/orders/pending?product=translation')).body.orders).toEqual([]);
+    const srt = '1\n00:00:00,000 --> 00:00:02,000\nA person typed this.\n';
+    expect((await service.complete(id, 'typed.srt', srt, ['transcription', 'captions'])).body).toEqual({ order_id: id, status: 'finished' });
+    expect((await firstCallback(id)).fields.status).toBe('finished');
+  });
+});
