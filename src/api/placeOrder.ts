@@ -1,7 +1,7 @@
 // Live order placement: Update-with-Start of the order workflow, whose update charges the wallet.
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { orderWorkflow } from '../workflows/order.js';
-import { orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTES, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
+import { orderWorkflowId, placeOrderUpdate, startSearchAttributes, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
 import { PaymentUnconfirmedError } from '../contracts/failures.js';
 
 /**
@@ -18,13 +18,7 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
     workflowIdConflictPolicy: 'FAIL',
     // …and an order id is never reused, not even after its workflow closed.
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    typedSearchAttributes: [
-      { key: SEARCH_ATTRIBUTES.orderId, value: order.id },
-      { key: SEARCH_ATTRIBUTES.accountId, value: order.accountId },
-      { key: SEARCH_ATTRIBUTES.product, value: order.product },
-      { key: SEARCH_ATTRIBUTES.mode, value: 'live' },
-      { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
-    ],
+    typedSearchAttributes: startSearchAttributes(order),
   });
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<never>((_, reject) => {

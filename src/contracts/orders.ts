@@ -97,6 +97,17 @@ export const SEARCH_ATTRIBUTES = {
   mode: defineSearchAttributeKey('OrderMode', SearchAttributeType.KEYWORD),
 };
 
+/** The search attributes an order's workflow starts with (the Temporal UI's view of it). */
+export function startSearchAttributes(order: Pick<OrderToPlace, 'id' | 'accountId' | 'product'>) {
+  return [
+    { key: SEARCH_ATTRIBUTES.orderId, value: order.id },
+    { key: SEARCH_ATTRIBUTES.accountId, value: order.accountId },
+    { key: SEARCH_ATTRIBUTES.product, value: order.product },
+    { key: SEARCH_ATTRIBUTES.mode, value: 'live' },
+    { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
+  ];
+}
+
 /** `--search-attribute` arguments for the dev server. */
 export const SEARCH_ATTRIBUTE_FLAGS = [
   'OrderId=Int', 'OrderAccountId=Int', 'OrderProduct=Keyword', 'OrderStatus=Keyword', 'OrderMode=Keyword',

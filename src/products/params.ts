@@ -80,3 +80,15 @@ export function checkLanguagePair(input: { translate_from: string; translate_to:
     ctx.addIssue({ code: 'custom', path: ['translate_to'], message: `must differ from translate_from (both are ${input.translate_from})` });
   }
 }
+
+/** The parameters translation and subtitles share (spec, operations 5 and 7). */
+export function translationParams(label: string) {
+  return {
+    url: httpUrl,
+    translate_from: languageParam('TL', label),
+    translate_to: languageParam('TL', label),
+    additional_review: booleanParam.default(false),
+    comment: commentParam,
+    callback_url: callbackUrlParam,
+  };
+}

@@ -8,7 +8,7 @@ import type { EngineOutcome } from '../activities/engines.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
   cancelUpdate, completeUpdate, engineDeadlineMs, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, refundUpdate,
-  rejectTranscriptUpdate, SEARCH_ATTRIBUTES, statusQuery,
+  rejectTranscriptUpdate, SEARCH_ATTRIBUTES, startSearchAttributes, statusQuery,
   type CallbackEvent, type OrderState, type OrderStatus, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder,
   type QualityCheck, type ResultFile, type TransitionResult,
 } from '../contracts/orders.js';
@@ -235,13 +235,7 @@ async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput):
     args: [{ ...parent, order: child, payment: { by: 'parent' } }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    typedSearchAttributes: [
-      { key: SEARCH_ATTRIBUTES.orderId, value: child.id },
-      { key: SEARCH_ATTRIBUTES.accountId, value: child.accountId },
-      { key: SEARCH_ATTRIBUTES.product, value: child.product },
-      { key: SEARCH_ATTRIBUTES.mode, value: 'live' },
-      { key: SEARCH_ATTRIBUTES.status, value: 'awaiting_payment' },
-    ],
+    typedSearchAttributes: startSearchAttributes(child),
   });
 }
 

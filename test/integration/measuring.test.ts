@@ -31,7 +31,7 @@ describe('translation', () => {
     ['pdf', () => pdfOf([['One two three four.'], ['Five six.']]), 6],
     ['rtf', async () => rtfOf('One two three four five.'), 5],
     ['txt', async () => 'Eins zwei drei vier fünf sechs sieben acht.', 8],
-  ] as const)('counts the words of a %s document; seconds are 0', async (ext, make, words) => {
+  ] as Array<[string, () => Promise<Buffer | string>, number]>)('counts the words of a %s document; seconds are 0', async (ext, make, words) => {
     const url = docs.serve(`/doc-${ext}.${ext}`, await make(), ext === 'txt' ? 'text/plain' : undefined);
     const res = await quote('translations', { url, ...pair });
     expect(res.body).toMatchObject({ status: 'success', words, seconds: 0, order_total: 5 }); // under the $5 minimum

@@ -1,8 +1,8 @@
 // The proofreading hand-off: a transcript too poor to correct is refunded, or with
 // auto_retranscribe replaced by a human transcription order (a child workflow with its own id,
 // record and callbacks). Every money movement happens once, also across worker restarts.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
@@ -10,6 +10,7 @@ import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/doc
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
+import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { recordHistory } from '../helpers/histories.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { orderWorkflowId, statusQuery } from '../../src/contracts/orders.js';
@@ -163,22 +164,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the hand-off when the worker process
   });
   const h = helpers(() => service);
 
-  const startWorkerProcess = async () => {
-    const child = spawn(process.execPath, ['dist/main.js', 'worker'], {
-      env: {
-        ...process.env, DATABASE_URL: service.database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: service.taskQueue,
-        SECRET_KEY: service.secretKey.toString('hex'), OPS_TOKEN: 'unused', DATA_DIR: service.dataDir,
-        CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '50', QUALITY_CHECK_PROBABILITY: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    await waitFor(() => out.includes('"msg":"started"') || (child.exitCode !== null && Promise.reject(new Error(out))), 'the worker process', 60_000);
-    return child;
-  };
+  const startWorkerProcess = () => startWorker(service, children);
 
   it('SIGKILL as the hand-off commits: the next worker starts the child, money moves once', async () => {
     const first = await startWorkerProcess();

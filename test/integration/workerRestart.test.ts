@@ -1,12 +1,12 @@
 // Workers come and go; orders finish and wallets are charged exactly once.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { inject } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 
@@ -57,22 +57,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a worker process killed with SIGKILL
     await service?.close();
   });
 
-  const startWorkerProcess = async () => {
-    const child = spawn(process.execPath, ['dist/main.js', 'worker'], {
-      env: {
-        ...process.env, DATABASE_URL: service.database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: service.taskQueue,
-        SECRET_KEY: service.secretKey.toString('hex'), OPS_TOKEN: 'unused', DATA_DIR: service.dataDir,
-        CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '50', QUALITY_CHECK_PROBABILITY: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; });
-    child.stderr!.on('data', (d) => { out += d; });
-    await waitFor(() => out.includes('"msg":"started"') || (child.exitCode !== null && Promise.reject(new Error(out))), 'the worker process', 60_000);
-    return child;
-  };
+  const startWorkerProcess = () => startWorker(service, children);
 
   it('the order finishes on the next worker and is charged exactly once', async () => {
     const first = await startWorkerProcess();

@@ -1,19 +1,12 @@
 // Operation 7: subtitles in another language for a media file, by a subtitler.
 import { z } from 'zod';
-import { booleanParam, callbackUrlParam, checkLanguagePair, commentParam, httpUrl, languageParam } from '../params.js';
+import { checkLanguagePair, translationParams } from '../params.js';
 import { cents, finishedOnlyCallback, perMinute } from '../shared.js';
 import { defineProduct } from '../types.js';
 
 const LABEL = 'subtitles';
 
-const subtitlesRequest = z.strictObject({
-  url: httpUrl,
-  translate_from: languageParam('TL', LABEL),
-  translate_to: languageParam('TL', LABEL),
-  additional_review: booleanParam.default(false),
-  comment: commentParam,
-  callback_url: callbackUrlParam,
-}).superRefine(checkLanguagePair);
+const subtitlesRequest = z.strictObject(translationParams(LABEL)).superRefine(checkLanguagePair);
 
 export const subtitles = defineProduct({
   key: 'subtitles',

@@ -2,20 +2,13 @@
 // (priced by its minutes), by a translator.
 import { z } from 'zod';
 import { RequestError } from '../../contracts/failures.js';
-import { booleanParam, callbackUrlParam, checkLanguagePair, commentParam, httpUrl, languageParam } from '../params.js';
+import { checkLanguagePair, translationParams } from '../params.js';
 import { cents, finishedOnlyCallback, perMinute, perThousandWords } from '../shared.js';
 import { defineProduct, type FetchedFile, type Measured, type MeasureTools } from '../types.js';
 
 const LABEL = 'translation';
 
-export const translationRequest = z.strictObject({
-  url: httpUrl,
-  translate_from: languageParam('TL', LABEL),
-  translate_to: languageParam('TL', LABEL),
-  additional_review: booleanParam.default(false),
-  comment: commentParam,
-  callback_url: callbackUrlParam,
-}).superRefine(checkLanguagePair);
+export const translationRequest = z.strictObject(translationParams(LABEL)).superRefine(checkLanguagePair);
 
 const translationPrices = z.object({
   per_1000_words_cents: cents,
