@@ -3,6 +3,7 @@
 // side effect is an activity. What differs between products arrives in the input.
 import * as wf from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createActivities } from '../activities/index.js';
 import type { EngineOutcome } from '../activities/engines.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
@@ -21,6 +22,9 @@ const records = wf.proxyActivities<Activities>({
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
 });
 
+// Handing an order to a person must not give up: the order would be left with nobody on it.
+const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
+
 // Each attempt picks its own random delay (nextRetryDelay); 10 attempts in total (spec, Events rule 1).
 const callbacks = wf.proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -37,6 +41,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   let workingOn: OrderState['workingOn'] = 'nobody';
   let engineScope: CancellationScope | undefined;
   let retranscribedOrderId: number | undefined;
+  /** When an open quality check closes as passed: the window counts from the finish. */
+  let qualityCheckDeadline = 0;
   let busy = false;
   const outbox: CallbackEvent[] = [];
 
@@ -71,13 +77,15 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     const picked = Math.random() < input.qualityCheckProbability; // deterministic in workflows
     await records.finishOrder({ orderId: order.id, files, qualityCheck: picked });
     qualityCheck = picked ? 'pending' : 'none';
+    qualityCheckDeadline = Date.now() + input.qualityCheckWindowMs;
     workingOn = 'nobody';
     moveTo('finished');
     outbox.push('finished');
   };
   const refund = async (next: 'refunded' | 'canceled', reason: string | null) => {
-    engineScope?.cancel();
     await records.refundOrder({ orderId: order.id, status: next, reason });
+    // Only once the money is back: a refund that failed leaves the engine working.
+    engineScope?.cancel();
     workingOn = 'nobody';
     moveTo(next);
     outbox.push(next);
@@ -90,7 +98,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     try {
       placed = await records.chargeWallet(order);
     } catch (err) {
-      status = 'payment_failed';
+      moveTo('payment_failed');
       throw updateFailure(err);
     }
     moveTo('paid');
@@ -171,10 +179,15 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await wf.condition(wf.allHandlersFinished);
   }
   // (Casts: TypeScript cannot see that handlers change these variables.)
-  if ((status as OrderStatus) !== 'paid') return { status: 'payment_failed', qualityCheck };
+  if ((status as OrderStatus) !== 'paid') {
+    if ((status as OrderStatus) !== 'payment_failed') moveTo('payment_failed');
+    return { status: 'payment_failed', qualityCheck };
+  }
 
   workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
-  if (order.fulfilment === 'engine') void runEngine();
+  if (order.fulfilment === 'engine') {
+    void runEngine().catch((err) => wf.log.error('engine work could not be settled', { orderId: order.id, error: String(err) }));
+  }
 
   /** The engine's outcome settles the order, unless a person settled it first. */
   async function runEngine(): Promise<void> {
@@ -192,8 +205,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     } catch (err) {
       if (isCancellation(err) || (status as OrderStatus) !== 'paid') return;
       // Faults past the retry budget: the order is not lost, a person takes it over.
-      await records.handToOperator({ orderId: order.id, reason: String((err as Error).cause ?? err) });
       workingOn = 'operator';
+      await handOver.handToOperator({ orderId: order.id, reason: String((err as Error).cause ?? err) });
       return;
     } finally {
       engineScope = undefined;
@@ -218,7 +231,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       continue;
     }
     if ((qualityCheck as QualityCheck) !== 'pending') break;
-    const decided = await wf.condition(() => qualityCheck !== 'pending' || busy, input.qualityCheckWindowMs);
+    const decided = await wf.condition(() => qualityCheck !== 'pending' || busy, Math.max(1, qualityCheckDeadline - Date.now()));
     if (!decided) {
       await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
       qualityCheck = 'passed';
@@ -230,12 +243,15 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
 /** Starts the order that replaces a proofreading order; it lives on after its parent closes. */
 async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput): Promise<void> {
+  // A rejection retried after the child started finds it started: that is the hand-off done.
   await wf.startChild(orderWorkflow, {
     workflowId: orderWorkflowId(child.id),
     args: [{ ...parent, order: child, payment: { by: 'parent' } }],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     typedSearchAttributes: startSearchAttributes(child),
+  }).catch((err) => {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   });
 }
 

@@ -1,0 +1,470 @@
+// The order workflow on the time-skipping test server with mocked activities: the timers
+// (quality-check window, payment window, callback and engine retry pauses) that tests cannot wait for.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
+import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { createActivities } from '../../src/activities/index.js';
+import type { EngineOutcome } from '../../src/activities/engines.js';
+import type { orderWorkflow } from '../../src/workflows/order.js';
+import {
+  cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTE_FLAGS,
+  SEARCH_ATTRIBUTES, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
+} from '../../src/contracts/orders.js';
+import { waitFor } from '../helpers/net.js';
+
+type Activities = ReturnType<typeof createActivities>;
+type Calls = { [K in keyof Activities]: Array<Parameters<Activities[K]>[0] & { at: number; attempt: number }> };
+type Handle = WorkflowHandle<typeof orderWorkflow>;
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const file = (kind: string, blobKey = `blob-${kind}`): ResultFile => ({ kind, blobKey, fileName: `${kind}.txt` });
+
+let env: TestWorkflowEnvironment;
+/** Its `result()` does not skip time: skipping jumps to the next timer of ANY open workflow (e.g. a 10-year run timeout). */
+let noSkip: Client;
+let seq = 0;
+let nextOrderId = 7_000;
+
+/**
+ * An order input; ids step by 10 so that a child order (id + 1) never collides. `payBy` is
+ * measured from the test server's clock, which runs far ahead of the real one once time was skipped.
+ */
+async function newInput(order: Partial<OrderToPlace> = {}, rest: Partial<Omit<OrderWorkflowInput, 'order'>> = {}, payByInMs = HOUR): Promise<OrderWorkflowInput> {
+  nextOrderId += 10;
+  const payBy = new Date((await env.currentTimeMs()) + payByInMs).toISOString();
+  return {
+    order: {
+      id: nextOrderId, accountId: 42, product: 'transcription', priceCents: 125, seconds: 60, words: 0,
+      params: { language: 'english' }, callbackUrl: 'http://receiver.test/hook', turnaroundHours: 48,
+      fulfilment: 'operator', resultKinds: ['transcription'], ...order,
+    },
+    payment: { by: 'customer', payBy },
+    qualityCheckProbability: 0,
+    qualityCheckWindowMs: 72 * HOUR,
+    ...rest,
+  };
+}
+
+interface Behaviour {
+  engine?: (attempt: number) => Promise<EngineOutcome>;
+  /** Called before the activity's work; throwing fails that attempt. */
+  fails?: Partial<Record<'refundOrder' | 'applyQualityFix' | 'handToOperator', (attempt: number) => void>>;
+  callback?: (attempt: number) => void;
+  retranscribe?: (orderId: number) => OrderToPlace | null;
+}
+
+/** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
+function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: Activities } {
+  const calls: Calls = { chargeWallet: [], finishOrder: [], refundOrder: [], retranscribe: [], applyQualityFix: [], closeQualityCheck: [],
+    deliverCallback: [], fulfilByEngine: [], handToOperator: [] };
+  // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
+  // scheduled time as the moment the previous attempt failed, before the retry pause).
+  const record = async <K extends keyof Activities>(name: K, input: Parameters<Activities[K]>[0]) => {
+    const { attempt } = Context.current().info;
+    calls[name].push({ ...input, at: await env.currentTimeMs(), attempt } as Calls[K][number]);
+    return attempt;
+  };
+  /** Records the call, then lets the test's hook fail it. */
+  const failable = async <K extends 'refundOrder' | 'applyQualityFix' | 'handToOperator'>(name: K, input: Parameters<Activities[K]>[0]) => {
+    const attempt = await record(name, input);
+    behaviour.fails?.[name]?.(attempt);
+  };
+  const activities: Activities = {
+    async chargeWallet(order): Promise<PlacedOrder> {
+      await record('chargeWallet', order);
+      return { orderId: order.id, chargedCents: order.priceCents, balanceCents: 10_000 - order.priceCents, aiMinutesLeft: 0,
+        paidAt: new Date().toISOString(), deliveryEstimate: new Date(Date.now() + order.turnaroundHours * HOUR).toISOString() };
+    },
+    async finishOrder(input) { await record('finishOrder', input); },
+    async refundOrder(input) { await failable('refundOrder', input); return { balanceCents: 10_000 }; },
+    async retranscribe(input) { await record('retranscribe', input); return behaviour.retranscribe?.(input.orderId) ?? null; },
+    async applyQualityFix(input) { await failable('applyQualityFix', input); },
+    async closeQualityCheck(input) { await record('closeQualityCheck', input); },
+    async deliverCallback(input) {
+      const attempt = await record('deliverCallback', input);
+      behaviour.callback?.(attempt);
+      return { delivered: true, attempt };
+    },
+    async fulfilByEngine(input) {
+      const attempt = await record('fulfilByEngine', input);
+      return behaviour.engine ? behaviour.engine(attempt) : { outcome: 'unavailable' };
+    },
+    async handToOperator(input) { await failable('handToOperator', input); },
+  };
+  return { calls, activities };
+}
+
+/** Runs `body` while a fresh worker (own task queue) polls with `activities`. */
+async function withWorker<T>(activities: Activities, body: (taskQueue: string) => Promise<T>): Promise<T> {
+  const taskQueue = `order-wf-test-${++seq}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') } });
+  return worker.runUntil(body(taskQueue));
+}
+
+/** Update-with-Start as src/api/placeOrder.ts does it. */
+function startWithPayment(input: OrderWorkflowInput, taskQueue: string) {
+  const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
+    workflowId: orderWorkflowId(input.order.id), taskQueue, args: [input],
+    workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: startSearchAttributes(input.order),
+  });
+  const placed = env.client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start });
+  const handle = start.workflowHandle() as Promise<Handle>;
+  handle.catch(() => undefined); // a failed start is reported through `placed`
+  return { placed, handle };
+}
+
+async function placeOrder(input: OrderWorkflowInput, taskQueue: string): Promise<Handle> {
+  const { placed, handle } = startWithPayment(input, taskQueue);
+  expect(await placed).toMatchObject({ orderId: input.order.id, chargedCents: input.order.priceCents });
+  return handle;
+}
+
+/** The failure an update was refused with (validator or handler). */
+async function refusal(update: Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await update.then(() => { throw new Error('the update was accepted'); }, (e: unknown) => e);
+  expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
+  const cause = (err as WorkflowUpdateFailedError).cause;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  return cause as ApplicationFailure;
+}
+
+const events = (calls: Calls, orderId: number) => calls.deliverCallback.filter((c) => c.orderId === orderId).map((c) => c.event);
+const complete = (handle: Handle, files: ResultFile[]) => handle.executeUpdate(completeUpdate, { args: [{ files }] });
+
+beforeAll(async () => {
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? resolve('.temporal/bin/temporal-test-server');
+  if (!existsSync(path)) throw new Error(`the time-skipping test server is missing at ${path} (npm install fetches it)`);
+  // Retried callbacks and engine faults are expected here: keep workflow and core warnings out of the output.
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  noSkip = new Client({ connection: env.connection });
+  // The test server knows none of the service's search attributes (the dev server gets them as flags).
+  const { IndexedValueType } = temporal.api.enums.v1;
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: 'default',
+    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_FLAGS.map((flag) => {
+      const [name, type] = flag.split('=') as [string, string];
+      return [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]];
+    })),
+  });
+});
+
+afterAll(async () => { await env?.teardown(); });
+
+describe('order workflow on the time-skipping test server', () => {
+  it('closes a pending quality check as passed when its 72-hour window ends', async () => {
+    const { calls, activities } = mockActivities();
+    const input = await newInput({}, { qualityCheckProbability: 1, qualityCheckWindowMs: 72 * HOUR });
+    const realStart = Date.now();
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      expect(await complete(handle, [file('transcription')])).toEqual({ order_id: input.order.id, status: 'finished', quality_check: 'pending' });
+      expect(calls.finishOrder).toMatchObject([{ orderId: input.order.id, qualityCheck: true }]);
+      await waitFor(() => calls.deliverCallback.length === 1, 'the finished callback');
+      const finishedAt = await env.currentTimeMs();
+      await env.sleep('71 hours');
+      expect(await handle.query(statusQuery)).toEqual({ status: 'finished', qualityCheck: 'pending', workingOn: 'nobody' });
+      expect(calls.closeQualityCheck).toEqual([]);
+      await env.sleep('2 hours');
+      expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
+      expect(calls.closeQualityCheck).toMatchObject([{ orderId: input.order.id, result: 'passed' }]);
+      const closedAfter = calls.closeQualityCheck[0]!.at - finishedAt;
+      expect(closedAfter).toBeGreaterThanOrEqual(72 * HOUR - MINUTE);
+      expect(closedAfter).toBeLessThan(73 * HOUR);
+      expect((await env.currentTimeMs()) - finishedAt).toBeGreaterThanOrEqual(72 * HOUR);
+      expect(events(calls, input.order.id)).toEqual(['finished']);
+    });
+    expect(Date.now() - realStart).toBeLessThan(30_000);
+  });
+
+  it('a quality fix within the window sends a second callback', async () => {
+    const { calls, activities } = mockActivities();
+    const input = await newInput({}, { qualityCheckProbability: 1 });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      await complete(handle, [file('transcription')]);
+      await env.sleep('24 hours');
+      const fix = [file('transcription', 'blob-fixed')];
+      expect(await handle.executeUpdate(qualityCheckUpdate, { args: [{ fix }] }))
+        .toEqual({ order_id: input.order.id, status: 'finished', quality_check: 'fixed' });
+      expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'fixed' });
+      expect(calls.applyQualityFix).toMatchObject([{ orderId: input.order.id, files: fix }]);
+      expect(calls.closeQualityCheck).toEqual([]);
+      expect(events(calls, input.order.id)).toEqual(['finished', 'quality_fix']);
+    });
+  });
+
+  it('a refused quality fix does not restart the window, which counts from the finish', async () => {
+    const { calls, activities } = mockActivities({ fails: { applyQualityFix: () => { throw ApplicationFailure.nonRetryable('file missing', 'OrderState'); } } });
+    const input = await newInput({}, { qualityCheckProbability: 1 });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      await complete(handle, [file('transcription')]);
+      await waitFor(() => calls.deliverCallback.length === 1, 'the finished callback');
+      const finishedAt = await env.currentTimeMs();
+      await env.sleep('70 hours');
+      expect((await refusal(handle.executeUpdate(qualityCheckUpdate, { args: [{ fix: [file('transcription', 'blob-fixed')] }] }))).message).toBe('file missing');
+      expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
+      expect(calls.closeQualityCheck[0]!.at - finishedAt).toBeLessThan(73 * HOUR);
+    });
+  });
+
+  describe('callback retries', () => {
+    const receiverDown = () => { throw ApplicationFailure.create({ message: 'receiver down', nextRetryDelay: '10 minutes' }); };
+
+    it('pauses between attempts and gives up after 10 attempts; the order stays finished', async () => {
+      const { calls, activities } = mockActivities({ callback: receiverDown });
+      const input = await newInput();
+      const realStart = Date.now();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await complete(handle, [file('transcription')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.deliverCallback.map((c) => c.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(calls.deliverCallback.every((c) => c.event === 'finished')).toBe(true);
+      const at = calls.deliverCallback.map((c) => c.at);
+      expect(at[9]! - at[0]!).toBeGreaterThanOrEqual(9 * 10 * MINUTE);
+      expect(Date.now() - realStart).toBeLessThan(30_000);
+    });
+
+    it('stops at the first successful attempt', async () => {
+      const { calls, activities } = mockActivities({ callback: (attempt) => { if (attempt < 3) receiverDown(); } });
+      const input = await newInput();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await complete(handle, [file('transcription')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.deliverCallback.map((c) => c.attempt)).toEqual([1, 2, 3]);
+      expect(calls.deliverCallback[2]!.at - calls.deliverCallback[0]!.at).toBeGreaterThanOrEqual(2 * 10 * MINUTE);
+    });
+  });
+
+  describe('payment window', () => {
+    it('an order nobody paid for ends payment_failed at payBy without a charge', async () => {
+      const { calls, activities } = mockActivities();
+      const startedAt = await env.currentTimeMs();
+      const input = await newInput({}, {}, MINUTE);
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await env.client.workflow.start('orderWorkflow', {
+          workflowId: orderWorkflowId(input.order.id), taskQueue, args: [input], typedSearchAttributes: startSearchAttributes(input.order),
+        });
+        expect(await handle.result()).toEqual({ status: 'payment_failed', qualityCheck: 'none' });
+      });
+      expect(await env.currentTimeMs()).toBeGreaterThanOrEqual(startedAt + MINUTE);
+      expect(calls.chargeWallet).toEqual([]);
+      expect(calls.deliverCallback).toEqual([]);
+    });
+
+    it('refuses a charge that arrives after payBy', async () => {
+      const { calls, activities } = mockActivities();
+      const input = await newInput({}, {}, -MINUTE);
+      await withWorker(activities, async (taskQueue) => {
+        const { placed, handle } = startWithPayment(input, taskQueue);
+        const failure = await refusal(placed);
+        expect(failure.type).toBe('PaymentExpired');
+        expect(failure.message).toMatch(/not paid in time; nothing was charged/);
+        expect(await (await handle).result()).toEqual({ status: 'payment_failed', qualityCheck: 'none' });
+      });
+      expect(calls.chargeWallet).toEqual([]);
+    });
+  });
+
+  describe('engine fulfilment', () => {
+    const engineOrder = () => newInput({ product: 'ai_transcription', fulfilment: 'engine', resultKinds: ['transcription', 'captions'] });
+    const engineFiles = [file('transcription', 'engine-key'), file('captions', 'engine-key')];
+
+    it('a finished outcome finishes the order with the engine files', async () => {
+      const { calls, activities } = mockActivities({ engine: async () => ({ outcome: 'finished', files: engineFiles }) });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.fulfilByEngine).toMatchObject([{ orderId: input.order.id }]);
+      expect(calls.finishOrder).toMatchObject([{ orderId: input.order.id, files: engineFiles, qualityCheck: false }]);
+      expect(events(calls, input.order.id)).toEqual(['finished']);
+    });
+
+    it('a rejected outcome refunds the order with the reason', async () => {
+      const reason = 'no speech was found in the file';
+      const { calls, activities } = mockActivities({ engine: async () => ({ outcome: 'rejected', reason }) });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect(await handle.result()).toEqual({ status: 'refunded', qualityCheck: 'none' });
+      });
+      expect(calls.refundOrder).toMatchObject([{ orderId: input.order.id, status: 'refunded', reason }]);
+      expect(calls.finishOrder).toEqual([]);
+      expect(events(calls, input.order.id)).toEqual(['refunded']);
+    });
+
+    it('an unavailable engine leaves the paid order to an operator', async () => {
+      const { calls, activities } = mockActivities({ engine: async () => ({ outcome: 'unavailable' }) });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await waitFor(async () => (await handle.query(statusQuery)).workingOn === 'operator', 'the operator hand-off');
+        expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
+        expect(await complete(handle, [file('transcription'), file('captions')])).toEqual({ order_id: input.order.id, status: 'finished' });
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.handToOperator).toEqual([]);
+      expect(events(calls, input.order.id)).toEqual(['finished']);
+    });
+
+    it('an engine that keeps failing hands the order to an operator after its retries', async () => {
+      const { calls, activities } = mockActivities({ engine: async () => { throw ApplicationFailure.retryable('engine down', 'EngineDown'); } });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect((await handle.query(statusQuery)).workingOn).toBe('engine');
+        await env.sleep('5 minutes');
+        await waitFor(() => calls.handToOperator.length > 0, 'the operator hand-off');
+        expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
+        await complete(handle, [file('transcription'), file('captions')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.fulfilByEngine.map((c) => c.attempt)).toEqual([1, 2, 3, 4]);
+      const at = calls.fulfilByEngine.map((c) => c.at);
+      expect(at[3]! - at[0]!).toBeGreaterThanOrEqual((5 + 15 + 45) * 1000);
+      expect(calls.handToOperator).toMatchObject([{ orderId: input.order.id, reason: expect.stringContaining('engine down') }]);
+    });
+
+    it('a hand-off to an operator that fails does not jam the order', async () => {
+      const { calls, activities } = mockActivities({
+        engine: async () => { throw ApplicationFailure.retryable('engine down', 'EngineDown'); },
+        fails: { handToOperator: () => { throw ApplicationFailure.nonRetryable('database gone', 'Fault'); } },
+      });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await env.sleep('5 minutes');
+        await waitFor(() => calls.handToOperator.length > 0, 'the operator hand-off');
+        expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
+        await complete(handle, [file('transcription'), file('captions')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+    });
+
+    it('a cancellation whose refund fails leaves the engine working, and its result still settles the order', async () => {
+      let release!: (outcome: EngineOutcome) => void;
+      const gate = new Promise<EngineOutcome>((r) => { release = r; });
+      const { calls, activities } = mockActivities({
+        engine: () => Promise.race([gate, Context.current().cancelled]),
+        fails: { refundOrder: () => { throw ApplicationFailure.nonRetryable('ledger locked', 'OrderState'); } },
+      });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await waitFor(() => calls.fulfilByEngine.length > 0, 'the engine to start');
+        expect((await refusal(handle.executeUpdate(cancelUpdate))).message).toBe('ledger locked');
+        expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'engine' });
+        release({ outcome: 'finished', files: engineFiles });
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.finishOrder).toMatchObject([{ orderId: input.order.id, files: engineFiles }]);
+    });
+
+    it('refuses completion while the engine works; a cancellation refunds and ends the order canceled', async () => {
+      let release!: (outcome: EngineOutcome) => void;
+      const gate = new Promise<EngineOutcome>((r) => { release = r; });
+      // Worker shutdown cancels the attempt, so a failed assertion cannot leave the worker waiting on the gate.
+      const { calls, activities } = mockActivities({ engine: () => Promise.race([gate, Context.current().cancelled]) });
+      const input = await engineOrder();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await waitFor(() => calls.fulfilByEngine.length > 0, 'the engine to start');
+        expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'engine' });
+        const refused = await refusal(complete(handle, [file('transcription'), file('captions')]));
+        expect(refused.type).toBe('OrderState');
+        expect(refused.message).toMatch(/speech engine is working/);
+        expect(await handle.executeUpdate(cancelUpdate)).toEqual({ order_id: input.order.id, status: 'canceled' });
+        release({ outcome: 'finished', files: engineFiles }); // too late: the order is settled
+        expect(await handle.result()).toEqual({ status: 'canceled', qualityCheck: 'none' });
+      });
+      expect(calls.refundOrder).toMatchObject([{ orderId: input.order.id, status: 'canceled', reason: 'canceled' }]);
+      expect(calls.finishOrder).toEqual([]);
+      expect(events(calls, input.order.id)).toEqual(['canceled']);
+    });
+  });
+
+  describe('proofreading hand-off', () => {
+    const proofreadingOrder = (autoRetranscribe: boolean) => newInput({
+      product: 'proofreading', fulfilment: 'proofreading', params: { language: 'english', auto_retranscribe: autoRetranscribe },
+    });
+    const childOf = (parent: OrderToPlace): OrderToPlace => ({
+      ...parent, id: parent.id + 1, product: 'transcription', fulfilment: 'operator', resultKinds: ['transcription'],
+      priceCents: 250, params: { language: 'english', retranscription_of: parent.id }, parentOrderId: parent.id,
+    });
+    const childHandle = (parent: OrderToPlace) => env.client.workflow.getHandle<typeof orderWorkflow>(orderWorkflowId(parent.id + 1));
+
+    it('a rejected transcript starts a paid human transcription order that lives on', async () => {
+      const input = await proofreadingOrder(true);
+      const child = childOf(input.order);
+      const { calls, activities } = mockActivities({ retranscribe: () => child });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect(await handle.executeUpdate(rejectTranscriptUpdate))
+          .toEqual({ order_id: input.order.id, status: 'retranscribed', retranscribed_order_id: child.id });
+        // Skipping time now would time the waiting child out (the test server gives it a 10-year run timeout).
+        expect(await noSkip.workflow.getHandle(handle.workflowId).result()).toEqual({ status: 'retranscribed', qualityCheck: 'none' });
+        expect(events(calls, input.order.id)).toEqual(['refunded']);
+
+        const childWf = childHandle(input.order);
+        const described = await childWf.describe();
+        expect(described.status.name).toBe('RUNNING');
+        expect(described.typedSearchAttributes.get(SEARCH_ATTRIBUTES.orderId)).toBe(child.id);
+        const started = (await childWf.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
+        expect(started.parentWorkflowExecution?.workflowId).toBe(orderWorkflowId(input.order.id));
+        expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0]!)).toMatchObject({ order: { id: child.id }, payment: { by: 'parent' } });
+        await waitFor(async () => (await childWf.query(statusQuery)).status === 'paid', 'the child order to be paid');
+        expect(await childWf.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
+        expect(calls.chargeWallet.map((c) => c.id)).toEqual([input.order.id, child.id]);
+        expect(calls.chargeWallet[1]).toMatchObject({ parentOrderId: input.order.id, product: 'transcription' });
+
+        expect(await complete(childWf, [file('transcription')])).toEqual({ order_id: child.id, status: 'finished' });
+        expect(await noSkip.workflow.getHandle(childWf.workflowId).result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.retranscribe).toMatchObject([{ orderId: input.order.id }]);
+      expect(calls.refundOrder).toEqual([]);
+      expect(events(calls, child.id)).toEqual(['finished']);
+    });
+
+    it('without auto_retranscribe a rejected transcript refunds the order', async () => {
+      const input = await proofreadingOrder(false);
+      const { calls, activities } = mockActivities({ retranscribe: () => childOf(input.order) });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect(await handle.executeUpdate(rejectTranscriptUpdate)).toEqual({ order_id: input.order.id, status: 'refunded' });
+        expect(await handle.result()).toEqual({ status: 'refunded', qualityCheck: 'none' });
+      });
+      expect(calls.retranscribe).toEqual([]);
+      expect(calls.refundOrder).toMatchObject([{ orderId: input.order.id, status: 'refunded', reason: expect.stringMatching(/too poor/) }]);
+      expect(events(calls, input.order.id)).toEqual(['refunded']);
+      await expect(childHandle(input.order).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    });
+
+    it('when the wallet cannot pay for the transcription the order is refunded and no child starts', async () => {
+      const input = await proofreadingOrder(true);
+      const { calls, activities } = mockActivities({ retranscribe: () => null });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        expect(await handle.executeUpdate(rejectTranscriptUpdate)).toEqual({ order_id: input.order.id, status: 'refunded' });
+        expect(await handle.result()).toEqual({ status: 'refunded', qualityCheck: 'none' });
+      });
+      expect(calls.retranscribe).toMatchObject([{ orderId: input.order.id }]);
+      expect(calls.chargeWallet.map((c) => c.id)).toEqual([input.order.id]);
+      expect(events(calls, input.order.id)).toEqual(['refunded']);
+      await expect(childHandle(input.order).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    });
+  });
+});
