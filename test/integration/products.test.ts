@@ -12,6 +12,7 @@ import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { PRODUCT_LIST, type ProductKey } from '../../src/products/registry.js';
+import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
 
 interface Inputs { audio: string; transcript: string; plainText: string; document: string; scan: string }
 
@@ -170,5 +171,52 @@ describe.each(ENGINES)('every product on %s', (engine) => {
       expect(callback!.fields).toMatchObject({ mode: 'live', order_id: String(id), status });
       await recordHistory(service, id, `${key}-${status}`);
     });
+  });
+});
+
+describe('a quality check of every product (PGlite)', () => {
+  let service: TestService;
+  let media: MediaServer;
+  let docs: DocumentServer;
+  let receiver: CallbackReceiver;
+  let inputs: Inputs;
+  beforeAll(async () => {
+    [service, media, docs, receiver] = await Promise.all([startService({ qualityCheckProbability: 1 }), startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
+    inputs = {
+      audio: media.audio(30),
+      transcript: docs.serve('/t.txt', 'An AI transcript.', 'text/plain'),
+      plainText: docs.serve('/w.txt', 'Hello there.', 'text/plain'),
+      document: docs.serve('/d.txt', 'A document to translate.', 'text/plain'),
+      scan: docs.serve('/s.pdf', await blankPdf(1)),
+    };
+  });
+  afterAll(async () => { await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]); });
+
+  it.each(PRODUCT_LIST.map((p) => [p.key, p.path] as const))('%s: a fix replaces the file and repeats the finished callback', async (key, path) => {
+    const spec = SPEC[key];
+    const { token } = await service.createAccount(100);
+    const placed = await service.post(`/api/v4/${path}`, { api_token: token, mode: 'live', callback_url: receiver.url, ...spec.request(inputs) });
+    const id = placed.body.order_id as number;
+    const upload = async (kind: string, content?: string) => {
+      const [fileName, original] = RESULT_FILES[kind]!;
+      return { kind, key: (await service.ops('PUT', '/ops/files', undefined, Buffer.from(content ?? original))).body.key, file_name: fileName };
+    };
+    const files = await Promise.all(spec.kinds.map((kind) => upload(kind)));
+    expect((await service.ops('POST', `/ops/orders/${id}/complete`, { files })).body).toEqual({ order_id: id, status: 'finished', quality_check: 'pending' });
+    const [main] = spec.kinds;
+    const fixedText = main === 'forced_alignment'
+      ? JSON.stringify({ words: [{ word: 'Fixed', begin: 0, end: 0.5 }] })
+      : RESULT_FILES[main!]![1].replace(/Hello there|Hallo|Bonjour|Typed text of the scan/, 'Fixed');
+    const fix = await service.ops('POST', `/ops/orders/${id}/qc`, { fix: [await upload(main!, fixedText)] });
+    expect(fix.body).toEqual({ order_id: id, status: 'finished', quality_check: 'fixed' });
+    const [first, second] = await waitFor(() => {
+      const got = receiver.received.filter((c) => c.fields.order_id === String(id));
+      return got.length >= 2 && got;
+    }, 'the finished and the quality-fix callbacks');
+    expect(second!.fields).toEqual(first!.fields);
+    const urlField = spec.finished.find((f) => f.endsWith('_url'))!;
+    const formats = RESULT_KIND_DEFINITIONS[main as ResultKind].formats;
+    const served = await service.get(`${second!.fields[urlField]!.replace(service.baseUrl, '')}&format=${formats.includes('text') ? 'text' : formats.at(-1)}`);
+    expect(JSON.stringify(served.body)).toContain('Fixed');
   });
 });

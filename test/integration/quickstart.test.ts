@@ -92,6 +92,23 @@ describe('README quick start', () => {
     const account = JSON.parse((await orderOps('account', 'create', '--name', 'Acme', '--balance', '5')).stdout);
     expect(account).toMatchObject({ account_id: expect.any(Number), api_token: expect.any(String) });
     expect(JSON.parse((await orderOps('account', 'topup', String(account.account_id), '2.5')).stdout)).toEqual({ account_id: account.account_id, in_wallet: 7.5 });
+    expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '30')).stdout))
+      .toEqual({ account_id: account.account_id, ai_transcripts_minutes_left: 30 });
+
+    // Without an engine configured, an AI order waits for a person; show tells what it needs.
+    const ai = await fetch(`${base}/api/v4/ai-transcriptions`, {
+      method: 'POST', body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(60), language: 'french' }),
+    }).then((r) => r.json());
+    expect(ai).toMatchObject({ status: 'success', order_total: 0, ai_transcripts_minutes_left: 29 });
+    const shown = await waitFor(async () => {
+      const s = JSON.parse((await orderOps('show', String(ai.order_id))).stdout);
+      return s.working_on === 'operator' && s;
+    }, 'the AI order handed to a person');
+    expect(shown).toMatchObject({ order_id: ai.order_id, product: 'ai_transcription', status: 'paid', result_kinds: ['transcription', 'captions'] });
+    const aiPending = (await orderOps('pending', '--product', 'ai_transcription')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(aiPending.map((o) => o.order_id)).toEqual([ai.order_id]);
+    await expect(orderOps('reject-transcript', String(ai.order_id))).rejects
+      .toMatchObject({ code: 1, stderr: `order-ops: order ${ai.order_id} is not a proofreading order\n` });
     await expect(orderOps('cancel', '424242')).rejects.toMatchObject({ code: 1, stderr: 'order-ops: order 424242 not found\n' });
     await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed') });
 
