@@ -6,7 +6,6 @@ import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, s
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
 import { PRODUCTS } from '../products/registry.js';
-import { transcriptionPriceCents, type TranscriptionRequest } from '../products/transcription/index.js';
 
 async function typed<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -62,24 +61,25 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
     async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
       const parent = await getOrder(db, input.orderId);
       if (!parent) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, FAILURE_TYPES.orderState);
-      const p = parent.params as Record<string, string>;
-      const params: Omit<TranscriptionRequest, 'url'> = {
-        language: p.language!, text_format: p.text_format as never, timestamping: p.timestamping as never,
-        turnaround_time: p.turnaround_time as never, number_of_speakers: '1_or_2', strict: false,
-        ...(p.comment ? { comment: p.comment } : {}),
-      };
+      // The human transcription of the same audio, with the proofreading order's own choices.
+      const p = parent.params;
+      const transcription = PRODUCTS.transcription;
+      const params = transcription.request.parse({
+        url: p.audio_url, language: p.language, text_format: p.text_format, timestamping: p.timestamping, turnaround_time: p.turnaround_time,
+        ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
+      });
       const child: OrderToPlace = {
         id: parent.retranscribedOrderId ?? await nextOrderId(db),
         accountId: parent.accountId,
-        product: 'transcription',
-        priceCents: transcriptionPriceCents(priceTable.transcription as never, params, parent.seconds),
+        product: transcription.key,
+        priceCents: transcription.price(priceTable.transcription, params, { seconds: parent.seconds, words: 0 }),
         seconds: parent.seconds,
         words: 0,
-        params: { url: p.audio_url, ...params, retranscription_of: parent.id },
+        params: { ...params, retranscription_of: parent.id },
         callbackUrl: parent.callbackUrl,
-        turnaroundHours: PRODUCTS.transcription.turnaroundHours(params),
-        fulfilment: 'operator',
-        resultKinds: ['transcription'],
+        turnaroundHours: transcription.turnaroundHours(params),
+        fulfilment: transcription.fulfilment,
+        resultKinds: transcription.results(params).map((r) => r.kind),
       };
       const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child));
       log.info(childOrderId ? 'proofreading order replaced by a human transcription order' : 'proofreading order refunded: the wallet cannot pay for a human transcription',
