@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, orders, type OrderRow } from './schema.js';
 import type { OrderToPlace } from '../contracts/orders.js';
-import { InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
+import { AccountNotFoundError, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import { splitSubscription } from '../domain/pricing.js';
 
 export interface PaidOrder {
@@ -134,7 +134,7 @@ export async function grantAiMinutes(db: Db, accountId: number, minutes: number,
   return db.transaction(async (tx) => {
     const [row] = await tx.update(accounts).set({ aiMinutes: sql`${accounts.aiMinutes} + ${minutes}` })
       .where(eq(accounts.id, accountId)).returning({ minutes: accounts.aiMinutes, balance: accounts.balanceCents });
-    if (!row) throw new OrderStateError(`account ${accountId} not found`);
+    if (!row) throw new AccountNotFoundError(accountId);
     await tx.insert(ledgerEntries).values({ accountId, kind: 'grant', amountCents: 0, aiMinutes: minutes, balanceAfterCents: row.balance, note });
     return row.minutes;
   });

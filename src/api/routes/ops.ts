@@ -69,6 +69,11 @@ async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof 
   }
 }
 
+function parseAccountId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw)) throw new RequestError(`account_id: '${raw}' is not an account id`);
+  return Number(raw);
+}
+
 const resultKindsOf = (order: OrderRow) => productOf(order.product).results(order.params).map((r) => r.kind);
 
 /** What an operator sees of an order: its state, what it delivers, and who is working on it. */
@@ -125,8 +130,7 @@ export function opsRouter(deps: ApiDeps): Router {
   });
 
   router.post('/ops/accounts/:id/topup', async (req, res) => {
-    const accountId = Number(req.params.id);
-    if (!Number.isSafeInteger(accountId)) throw new RequestError(`account_id: '${req.params.id}' is not an account id`);
+    const accountId = parseAccountId(req.params.id);
     const { amount } = topUp.parse(req.body ?? {});
     const balance = await topUpWallet(deps.db, accountId, amount, 'operator top-up');
     res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
@@ -140,8 +144,7 @@ export function opsRouter(deps: ApiDeps): Router {
   });
 
   router.post('/ops/accounts/:id/ai-minutes', async (req, res) => {
-    const accountId = Number(req.params.id);
-    if (!Number.isSafeInteger(accountId)) throw new RequestError(`account_id: '${req.params.id}' is not an account id`);
+    const accountId = parseAccountId(req.params.id);
     const { minutes } = grant.parse(req.body ?? {});
     res.json({ account_id: accountId, ai_transcripts_minutes_left: await grantAiMinutes(deps.db, accountId, minutes, 'operator grant') });
   });
