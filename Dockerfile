@@ -1,5 +1,6 @@
 # The order service image: `node dist/main.js api` or `node dist/main.js worker`
-# (see docker-compose.yml). The embedded Temporal dev server is not part of the image.
+# (see docker-compose.yml), and the local speech engine (`--target engine`). The embedded
+# Temporal dev server is not part of the image.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,3 +19,15 @@ COPY --from=build /app/dist ./dist
 COPY config ./config
 USER node
 CMD ["node", "dist/main.js", "api"]
+
+# The local speech engine: the same install step as npm install (hash-verified model), served
+# over the OpenAI-compatible interface.
+FROM node:20-bookworm-slim AS engine
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv espeak-ng && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY scripts/install-engines.mjs ./scripts/
+RUN node scripts/install-engines.mjs
+COPY engines ./engines
+USER node
+EXPOSE 8700
+CMD [".engines/venv/bin/python", "engines/server.py", "--host", "0.0.0.0", "--port", "8700", "--model-dir", ".engines/models/whisper-base"]

@@ -4,8 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { priceTableSchema, type PriceTable } from './products/registry.js';
-import type { CallbackSettings, EngineSettings } from './activities/deps.js';
-import { openAiCompatibleEngine } from './engines/openaiCompatible.js';
+import type { CallbackSettings } from './activities/deps.js';
+import type { EngineChoice } from './engines/settings.js';
+import { localEngineInstalled } from './engines/localEngine.js';
 
 export interface Config {
   port: number;
@@ -20,7 +21,15 @@ export interface Config {
   payment: { windowMs: number; graceMs: number };
   media: { maxBytes: number; timeoutMs: number };
   documents: { maxBytes: number; timeoutMs: number };
-  engines: EngineSettings;
+  engines: {
+    choices: { speech: EngineChoice; alignment: EngineChoice };
+    model: string;
+    apiKey?: string;
+    /** The local engine process: where npm install put it, and where it listens. */
+    local: { dir: string; host: string; port: number; threads: number };
+    /** Engine activities one worker runs at once. */
+    concurrency: number;
+  };
   temporal: {
     /** An existing cluster; when absent `npm start` runs a dev server. */
     address?: string;
@@ -67,6 +76,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 600_000);
   if (retryMaxMs < retryMinMs) throw new Error('CALLBACK_RETRY_MAX_MS must not be below CALLBACK_RETRY_MIN_MS');
   const probability = number(env, 'QUALITY_CHECK_PROBABILITY', 0.1);
+  const enginesDir = resolve(env.ENGINES_DIR ?? fileURLToPath(new URL('../.engines', import.meta.url)));
   if (probability < 0 || probability > 1) throw new Error('QUALITY_CHECK_PROBABILITY must be between 0 and 1');
   return {
     port,
@@ -82,7 +92,13 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     payment: { windowMs: number(env, 'ORDER_PAYMENT_WINDOW_MS', 60_000), graceMs: 35_000 },
     media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
-    engines: engineSettings(env),
+    engines: {
+      choices: engineChoices(env, localEngineInstalled(enginesDir)),
+      model: env.AI_ENGINE_MODEL || 'whisper-1',
+      ...(env.AI_ENGINE_API_KEY ? { apiKey: env.AI_ENGINE_API_KEY } : {}),
+      local: { dir: enginesDir, host: '127.0.0.1', port: number(env, 'ENGINE_PORT', 8700), threads: number(env, 'ENGINE_THREADS', 2) },
+      concurrency: number(env, 'ENGINE_CONCURRENCY', 1),
+    },
     temporal: {
       address: env.TEMPORAL_ADDRESS || undefined,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
@@ -95,21 +111,22 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
 }
 
 /**
- * AI_ENGINE (`openai-compatible` | `operator`) says who transcribes AI orders; ALIGN_ENGINE, who
- * aligns. `openai-compatible` needs AI_ENGINE_URL (ALIGN_ENGINE_URL defaults to it). Unset, an
- * engine is used when its URL is set, else orders wait for an operator.
+ * AI_ENGINE (`local` | `openai-compatible` | `operator`) says who transcribes AI orders;
+ * ALIGN_ENGINE, who aligns. Unset: a user's engine when AI_ENGINE_URL (ALIGN_ENGINE_URL) is set,
+ * else the local engine when npm install put it in ENGINES_DIR, else a person.
  */
-export function engineSettings(env: Env): EngineSettings {
-  const model = env.AI_ENGINE_MODEL || 'whisper-1';
-  const apiKey = env.AI_ENGINE_API_KEY || undefined;
-  const pick = (name: string, url: string | undefined) => {
-    const kind = env[name] || (url ? 'openai-compatible' : 'operator');
-    if (kind === 'operator') return undefined;
-    if (kind !== 'openai-compatible') throw new Error(`${name} must be openai-compatible or operator, got ${JSON.stringify(kind)}`);
+function engineChoices(env: Env, installed: boolean): { speech: EngineChoice; alignment: EngineChoice } {
+  const pick = (name: string, said: string | undefined, url: string | undefined): EngineChoice => {
+    const kind = said || (url ? 'openai-compatible' : installed ? 'local' : 'operator');
+    if (kind === 'operator') return { kind };
+    // The local engine at a URL is its own service (docker-compose); without one, npm start runs it.
+    if (kind === 'local') return url ? { kind, url } : { kind };
+    if (kind !== 'openai-compatible') throw new Error(`${name} must be local, openai-compatible or operator, got ${JSON.stringify(kind)}`);
     if (!url) throw new Error(`${name}=openai-compatible needs ${name}_URL${name === 'ALIGN_ENGINE' ? ' or AI_ENGINE_URL' : ''}`);
-    return openAiCompatibleEngine({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}) });
+    return { kind, url };
   };
-  const speech = pick('AI_ENGINE', env.AI_ENGINE_URL || undefined);
-  const alignment = pick('ALIGN_ENGINE', env.ALIGN_ENGINE_URL || env.AI_ENGINE_URL || undefined);
-  return { ...(speech ? { speech } : {}), ...(alignment ? { alignment } : {}) };
+  return {
+    speech: pick('AI_ENGINE', env.AI_ENGINE, env.AI_ENGINE_URL || undefined),
+    alignment: pick('ALIGN_ENGINE', env.ALIGN_ENGINE, env.ALIGN_ENGINE_URL || env.AI_ENGINE_URL || undefined),
+  };
 }

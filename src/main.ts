@@ -4,13 +4,15 @@
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/connection.js';
 import { countAccounts, createAccount } from './db/accounts.js';
 import { localFileStore } from './storage/fileStore.js';
 import { startDevServer, type DevServer } from './temporal/devServer.js';
-import { createOrderWorker } from './temporal/worker.js';
+import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
+import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
+import { buildEngines, needsLocalProcess } from './engines/settings.js';
 import { createApp } from './api/app.js';
 import { log } from './log.js';
 
@@ -54,6 +56,15 @@ async function main(role: Role): Promise<void> {
       address = devServer.address;
     }
 
+    // The worker's engines; the local one runs as a child process, like the dev server.
+    const { choices } = config.engines;
+    let localEngine: LocalEngine | undefined;
+    if (role !== 'api' && needsLocalProcess(choices)) {
+      localEngine = await startLocalEngine(config.engines.local);
+      stops.push(() => localEngine!.stop());
+      log('local speech engine started', { url: localEngine.url });
+    }
+
     const deps = {
       db: database.db,
       files: localFileStore(join(config.dataDir, 'files')),
@@ -61,14 +72,18 @@ async function main(role: Role): Promise<void> {
       publicBaseUrl: config.publicBaseUrl,
       callbacks: config.callbacks,
       priceTable: config.priceTable,
-      engines: config.engines,
+      engines: role === 'api' ? {} : buildEngines(choices, {
+        model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
+      }),
       media: config.media,
     };
 
-    let worker: Worker | undefined;
+    let worker: OrderWorkers | undefined;
     if (role !== 'api') {
       const connection = await NativeConnection.connect({ address });
-      worker = await createOrderWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps });
+      worker = await createOrderWorkers({
+        connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps, engineConcurrency: config.engines.concurrency,
+      });
       const running = worker.run();
       stops.push(async () => {
         worker!.shutdown();
@@ -97,6 +112,7 @@ async function main(role: Role): Promise<void> {
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
     }
     if (devServer?.uiUrl) console.log(`Temporal UI: ${devServer.uiUrl}`);
+    if (role !== 'api') console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
     log('started', { role, temporal: address, database: database.engine, taskQueue: config.temporal.taskQueue });
   } catch (err) {
     await stopAll();

@@ -1,8 +1,10 @@
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
-import type { SpeechEngine } from '../engines/types.js';
+import type { EngineSettings } from '../engines/types.js';
 import type { Limits } from '../net/outbound.js';
+
+export type { EngineSettings } from '../engines/types.js';
 
 export interface CallbackSettings {
   /** Bounds of the random pause between delivery attempts. */
@@ -10,13 +12,6 @@ export interface CallbackSettings {
   retryMaxMs: number;
   /** How long one attempt may take. */
   timeoutMs: number;
-}
-
-export interface EngineSettings {
-  /** Transcribes AI transcription orders; absent: they wait for an operator. */
-  speech?: SpeechEngine;
-  /** Gives word timings for forced alignment; absent: alignments wait for an operator. */
-  alignment?: SpeechEngine;
 }
 
 export interface ActivityDeps {

@@ -3,14 +3,13 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { assignOrder, getOrder } from '../db/orders.js';
-import { engineDeadlineMs, type ResultFile } from '../contracts/orders.js';
+import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contracts/orders.js';
 import { ISO_639_1 } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { importDocument } from '../documents/importers.js';
 import { fetchCustomerFile } from '../net/outbound.js';
-import { alignmentUsable, alignTranscript, MIN_MATCHED_RATIO } from '../engines/align.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
-import { EngineRejectedError, type SpeechEngine } from '../engines/types.js';
+import { EngineRejectedError } from '../engines/types.js';
 
 /** `unavailable`: no engine is configured, the order now waits for an operator. */
 export type EngineOutcome =
@@ -19,15 +18,16 @@ export type EngineOutcome =
   | { outcome: 'unavailable' };
 
 export function createEngineActivities({ db, files, engines, media }: ActivityDeps) {
-  async function transcribe(engine: SpeechEngine, orderId: number, url: string, language: string, seconds: number) {
+  /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
+  async function engineRequest(orderId: number, engine: string, url: string, language: string, seconds: number) {
     const audio = await fetchCustomerFile(url, 'audio', media);
     const code = ISO_639_1[language];
     if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
-    log.info('engine transcribing', { orderId, engine: engine.name, bytes: audio.bytes.length, language: code });
-    return engine.transcribe({
+    log.info('engine at work', { orderId, engine, bytes: audio.bytes.length, language: code });
+    return {
       audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
       language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
-    });
+    };
   }
 
   return {
@@ -41,11 +41,20 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
         log.info('no engine configured: the order waits for an operator', { orderId, product: order.product });
         return { outcome: 'unavailable' };
       }
-      // Heartbeats carry the workflow's cancellation (the order refunded or canceled) to the engine call.
-      const beat = setInterval(() => Context.current().heartbeat(), 5_000);
+      // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
+      // order refunded or canceled) to the engine call.
+      const started = Date.now();
+      let phase: EngineProgress['phase'] = 'fetching';
+      const context = Context.current();
+      const beat = () => context.heartbeat({ phase, engine: engine.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress);
+      beat();
+      const beating = setInterval(beat, 2_000);
       try {
         if (order.product === 'ai_transcription') {
-          const result = await transcribe(engine, orderId, params.url!, params.language!, order.seconds);
+          const request = await engineRequest(orderId, engine.name, params.url!, params.language!, order.seconds);
+          phase = 'transcribing';
+          beat();
+          const result = await engines.speech!.transcribe(request);
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
           return { outcome: 'finished', files: ['transcription', 'captions'].map((kind) => ({ kind, blobKey: key, fileName: 'engine-transcript.json' })) };
@@ -54,18 +63,19 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
         const input = order.inputFiles.transcription;
         if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no transcript to align`);
         const known = await importDocument(await files.get(input.key), input.fileName);
-        const heard = await transcribe(engine, orderId, params.audio_url!, params.language!, order.seconds);
-        const alignment = alignTranscript(known.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
-        if (!alignmentUsable(alignment)) {
-          return { outcome: 'rejected', reason: `the text does not match the audio: ${alignment.matched} of ${alignment.total} words were heard (at least ${MIN_MATCHED_RATIO * 100}% are needed)` };
-        }
-        const key = await files.put(Buffer.from(JSON.stringify({ words: alignment.words })));
+        const request = await engineRequest(orderId, engine.name, params.audio_url!, params.language!, order.seconds);
+        phase = 'aligning';
+        beat();
+        const words = await engines.alignment!.align({ ...request, text: known.segments.map((s) => s.text).join('\n') });
+        const key = await files.put(Buffer.from(JSON.stringify({ words })));
         return { outcome: 'finished', files: [{ kind: 'forced_alignment', blobKey: key, fileName: 'alignment.json' }] };
       } catch (err) {
-        if (err instanceof EngineRejectedError) return { outcome: 'rejected', reason: `the engine cannot transcribe the file: ${err.message}` };
+        if (err instanceof EngineRejectedError) {
+          return { outcome: 'rejected', reason: order.product === 'forced_alignment' ? err.message : `the engine cannot transcribe the file: ${err.message}` };
+        }
         throw err;
       } finally {
-        clearInterval(beat);
+        clearInterval(beating);
       }
     },
 

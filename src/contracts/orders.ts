@@ -78,6 +78,12 @@ export interface OrderState {
   workingOn: 'engine' | 'operator' | 'nobody';
 }
 
+/** Engine work has a task queue of its own, so that it never holds up orders, callbacks or the API. */
+export const engineTaskQueue = (ordersTaskQueue: string): string => `${ordersTaskQueue}-engines`;
+
+/** Progress an engine activity reports in its heartbeats (shown by order-ops show). */
+export interface EngineProgress { phase: 'fetching' | 'transcribing' | 'aligning'; engine: string; audioSeconds: number; elapsedMs: number }
+
 /** How long an engine may take for an order: a base, and more the longer its audio. */
 export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;
 

@@ -31,3 +31,25 @@ export interface SpeechEngine {
   readonly name: string;
   transcribe(req: TranscribeRequest): Promise<EngineTranscript>;
 }
+
+export interface AlignRequest extends Omit<TranscribeRequest, 'language'> {
+  /** The words spoken in the audio. */
+  text: string;
+  /** ISO 639-1 code. */
+  language: string;
+}
+
+/** One alignment interface, whatever does the work (a phonetic aligner, or recognition). */
+export interface Aligner {
+  readonly name: string;
+  /** Every word of `text` in order, with times; EngineRejectedError when the text does not fit the audio. */
+  align(req: AlignRequest): Promise<Array<{ word: string; begin: number; end: number }>>;
+}
+
+/** The engines a worker uses; a missing one leaves its orders to a person. */
+export interface EngineSettings {
+  /** Transcribes AI transcription orders. */
+  speech?: SpeechEngine;
+  /** Aligns forced-alignment orders. */
+  alignment?: Aligner;
+}

@@ -8,7 +8,7 @@ import type { createActivities } from '../activities/index.js';
 import type { EngineOutcome } from '../activities/engines.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
-  cancelUpdate, completeUpdate, engineDeadlineMs, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, refundUpdate,
+  cancelUpdate, completeUpdate, engineDeadlineMs, engineTaskQueue, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, refundUpdate,
   rejectTranscriptUpdate, SEARCH_ATTRIBUTES, startSearchAttributes, statusQuery,
   type CallbackEvent, type OrderState, type OrderStatus, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder,
   type QualityCheck, type ResultFile, type TransitionResult,
@@ -192,6 +192,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   /** The engine's outcome settles the order, unless a person settled it first. */
   async function runEngine(): Promise<void> {
     const engine = wf.proxyActivities<Activities>({
+      taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
       startToCloseTimeout: engineDeadlineMs(order.seconds) + 60_000,
       heartbeatTimeout: '1 minute',
       retry: { maximumAttempts: 4, initialInterval: '5 seconds', backoffCoefficient: 3 },

@@ -7,12 +7,12 @@ import { join, resolve } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../../src/api/app.js';
 import { createAccount } from '../../src/db/accounts.js';
 import { priceTableSchema, type PriceTable } from '../../src/products/registry.js';
 import { localFileStore } from '../../src/storage/fileStore.js';
-import { createOrderWorker } from '../../src/temporal/worker.js';
+import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import type { EngineSettings } from '../../src/activities/deps.js';
 import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
@@ -95,10 +95,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     log: (message, meta) => { if (message === 'request failed') console.error(message, meta); },
   });
 
-  let worker: Worker | undefined;
+  let worker: OrderWorkers | undefined;
   let running: Promise<void> | undefined;
   const startWorker = async () => {
-    worker = await createOrderWorker({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle });
+    worker = await createOrderWorkers({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle });
     running = worker.run();
   };
   const stopWorker = async () => {

@@ -13,6 +13,7 @@ import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
+import { recognitionAligner } from '../../src/engines/aligners.js';
 
 const SPOKEN: Array<[string, number, number]> = [
   ['Welcome', 0.0, 0.5], ['to', 0.5, 0.7], ['the', 0.7, 0.9], ['show.', 0.9, 1.6], ['Today', 2.0, 2.4], ['we', 2.4, 2.6], ['talk', 2.6, 3.0], ['about', 3.0, 3.4], ['whales.', 3.4, 4.2],
@@ -32,7 +33,7 @@ describe('with an OpenAI-compatible engine', () => {
   let service: TestService;
   beforeAll(async () => {
     const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
-    service = await startService({ engines: { speech, alignment: speech } });
+    service = await startService({ engines: { speech, alignment: recognitionAligner(speech) } });
   });
   afterAll(() => service?.close());
 
@@ -125,7 +126,11 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'hang' };
     const { accountId, token } = await service.createAccount(10);
     const id = await aiOrder(token);
-    await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.working_on === 'engine', 'the engine at work');
+    const shown = await waitFor(async () => {
+      const body = (await service.ops('GET', `/ops/orders/${id}`)).body;
+      return body.engine_progress?.phase === 'transcribing' && body;
+    }, 'the engine at work, in its heartbeats');
+    expect(shown).toMatchObject({ working_on: 'engine', engine_progress: { engine: 'openai-compatible:whisper-test', audioSeconds: 60, attempt: 1 } });
     expect((await service.ops('GET', '/ops/orders/pending')).body.orders.map((o: { order_id: number }) => o.order_id)).not.toContain(id);
     const completing = await service.complete(id, 'a.srt', '1\n00:00:00,000 --> 00:00:01,000\nMade up.\n', ['transcription', 'captions']);
     expect(completing.body.error).toBe(`a speech engine is working on order ${id}; refund or cancel it, or wait`);

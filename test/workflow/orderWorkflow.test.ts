@@ -14,7 +14,7 @@ import type { EngineOutcome } from '../../src/activities/engines.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
 import {
   cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTE_FLAGS,
-  SEARCH_ATTRIBUTES, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
+  SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
 } from '../../src/contracts/orders.js';
 import { waitFor } from '../helpers/net.js';
 
@@ -105,7 +105,9 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
 async function withWorker<T>(activities: Activities, body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `order-wf-test-${++seq}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') } });
-  return worker.runUntil(body(taskQueue));
+  // Engine work has its own task queue, as src/temporal/worker.ts sets it up.
+  const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities: { fulfilByEngine: activities.fulfilByEngine } });
+  return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
 
 /** Update-with-Start as src/api/placeOrder.ts does it. */

@@ -20,8 +20,10 @@ import { checkResultFile } from '../../documents/validate.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
 import {
-  cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate, statusQuery, type OrderState,
+  cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate, statusQuery,
+  type EngineProgress, type OrderState,
 } from '../../contracts/orders.js';
+import { defaultPayloadConverter } from '@temporalio/common';
 
 const usd = z.coerce.number({ error: 'must be an amount in USD' }).nonnegative('must not be negative').transform((v, ctx) => {
   try {
@@ -88,6 +90,14 @@ function summary(o: OrderRow) {
   };
 }
 
+/** The engine activity's last heartbeat: its phase, engine, elapsed time and attempt. */
+async function engineProgress(handle: WorkflowHandle) {
+  const pending = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'fulfilByEngine');
+  const payload = pending?.heartbeatDetails?.payloads?.[0];
+  const progress = payload ? defaultPayloadConverter.fromPayload<EngineProgress>(payload) : undefined;
+  return pending ? { ...progress, attempt: pending.attempt ?? 1 } : undefined;
+}
+
 function requireOperator(opsToken: string): RequestHandler {
   const expected = Buffer.from(opsToken);
   return (req, _res, next) => {
@@ -152,8 +162,9 @@ export function opsRouter(deps: ApiDeps): Router {
   router.get('/ops/orders/:id', async (req, res) => {
     const order = await requireOrder(req.params.id);
     // The workflow knows whether an engine is at work; a closed one answers from its last state.
-    const state = await deps.temporal.workflow.getHandle(orderWorkflowId(order.id)).query(statusQuery)
-      .catch((): OrderState | undefined => undefined);
+    const handle = deps.temporal.workflow.getHandle(orderWorkflowId(order.id));
+    const state = await handle.query(statusQuery).catch((): OrderState | undefined => undefined);
+    const engine = state?.workingOn === 'engine' ? await engineProgress(handle) : undefined;
     const files = await filesOf(deps.db, order.id);
     const attempts = await callbackAttemptsOf(deps.db, order.id);
     res.json({
@@ -161,6 +172,7 @@ export function opsRouter(deps: ApiDeps): Router {
       finished_at: order.finishedAt && formatUtc(order.finishedAt),
       quality_check: order.qcStatus,
       working_on: state?.workingOn ?? 'nobody',
+      ...(engine ? { engine_progress: engine } : {}),
       files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
       callback_attempts: attempts.length,
       last_callback: attempts.at(-1) ? { event: attempts.at(-1)!.event, outcome: attempts.at(-1)!.outcome, at: attempts.at(-1)!.createdAt.toISOString() } : null,

@@ -1,0 +1,560 @@
+"""The local speech engine: Whisper (faster-whisper) and English forced alignment (pocketsphinx)
+behind an OpenAI-compatible HTTP interface. Standard library only, apart from the two engines.
+
+    .engines/venv/bin/python engines/server.py --host 127.0.0.1 --port 8765 \
+        --model-dir .engines/models/whisper-base [--threads 2] [--max-body-mb 2048]
+
+`node scripts/install-engines.mjs` installs the venv and the model. Endpoints:
+  GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en"]}
+  POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
+  POST /v1/audio/alignments       multipart: file, text, language (en) -> {"words":[...], "silence_ratio"}
+Prints `engine listening on http://HOST:PORT` on stdout once ready; one log line per request on
+stderr (never the audio or the text). SIGTERM / SIGINT stop it (exit 0).
+"""
+import argparse
+import email.parser
+import email.policy
+import functools
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import unicodedata
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+from faster_whisper import WhisperModel
+from faster_whisper.audio import decode_audio
+from pocketsphinx import Decoder, get_model_path
+
+SAMPLE_RATE = 16000
+MODEL_NAME = "whisper-base"
+ALIGNMENT_LANGUAGES = ["en"]
+MAX_SILENCE_RATIO = 0.35
+MIN_HEARD_RATIO = 0.5  # as the order service's recognition aligner (src/engines/align.ts)
+RESPONSE_FORMATS = ("json", "verbose_json", "text")
+
+
+def log(message):
+    print(f"{time.strftime('%Y-%m-%dT%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
+class ApiError(Exception):
+    """An answer other than 200, in OpenAI's error shape."""
+
+    def __init__(self, status, message, kind="invalid_request_error"):
+        super().__init__(message)
+        self.status, self.message, self.kind = status, message, kind
+
+
+# ---------------------------------------------------------------------------------------------
+# Audio
+
+
+def load_audio(data, filename):
+    """Decodes any container/codec PyAV (FFmpeg) reads to 16 kHz mono float32, via a temp file."""
+    suffix = os.path.splitext(filename or "")[1][:16] if filename else ""
+    fd, path = tempfile.mkstemp(prefix="engine-upload-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            return decode_audio(path, sampling_rate=SAMPLE_RATE)
+        except MemoryError:
+            raise
+        except Exception as e:  # av.error.FFmpegError (InvalidDataError, ...), no audio stream, ...
+            detail = getattr(e, "strerror", None) or str(e) or type(e).__name__  # (strerror: no temp path)
+            raise ApiError(400, f"the audio could not be decoded: {detail}")
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def to_pcm16(audio):
+    return (np.clip(audio, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# Transcription (Whisper)
+
+
+def r3(x):
+    return round(float(x), 3)
+
+
+def transcribe(model, audio, language):
+    segments, info = model.transcribe(
+        audio, language=language, beam_size=5, word_timestamps=True, vad_filter=True,
+        temperature=0.0, condition_on_previous_text=False)
+    out, all_words = [], []
+    for i, s in enumerate(segments):  # a generator: the work happens here
+        words = [{"word": w.word.strip(), "start": r3(w.start), "end": r3(w.end), "probability": r3(w.probability)}
+                 for w in (s.words or [])]
+        all_words.extend(words)
+        out.append({"id": i, "start": r3(s.start), "end": r3(s.end), "text": s.text, "words": words})
+    return {
+        "task": "transcribe",
+        "language": info.language,
+        "duration": r3(info.duration),
+        "text": "".join(s["text"] for s in out).strip(),
+        "segments": out,
+        "words": all_words,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Forced alignment (pocketsphinx, English)
+
+PS_MODEL = os.path.join(get_model_path(), "en-us")
+PS_HMM = os.path.join(PS_MODEL, "en-us")
+PS_DICT = os.path.join(PS_MODEL, "cmudict-en-us.dict")
+WIDE_BEAMS = dict(beam=1e-100, pbeam=1e-100, wbeam=1e-80, bestpath=False)
+FRAMES_PER_SECOND = 100.0
+
+# IPA (espeak-ng -q --ipa -v en-us) -> ARPAbet, longest match first.
+IPA2ARPA = {
+    "tʃ": "CH", "dʒ": "JH", "eɪ": "EY", "aɪ": "AY", "ɔɪ": "OY", "aʊ": "AW", "oʊ": "OW", "əʊ": "OW",
+    "ɪə": "IH R", "eə": "EH R", "ʊə": "UH R", "ɑːɹ": "AA R", "ɔːɹ": "AO R", "ɜːɹ": "ER", "ɚ": "ER", "ɝ": "ER",
+    "iː": "IY", "uː": "UW", "ɑː": "AA", "ɔː": "AO", "ɜː": "ER", "i": "IY", "ɪ": "IH", "e": "EH", "ɛ": "EH",
+    "æ": "AE", "a": "AE", "ɐ": "AH", "ʌ": "AH", "ə": "AH", "ɑ": "AA", "ɒ": "AA", "ɔ": "AO", "o": "OW", "ʊ": "UH",
+    "u": "UW", "ᵻ": "IH", "p": "P", "b": "B", "t": "T", "d": "D", "k": "K", "ɡ": "G", "g": "G", "f": "F",
+    "v": "V", "θ": "TH", "ð": "DH", "s": "S", "z": "Z", "ʃ": "SH", "ʒ": "ZH", "h": "HH", "m": "M", "n": "N",
+    "ŋ": "NG", "l": "L", "ɫ": "L", "ɹ": "R", "r": "R", "ɾ": "T", "j": "Y", "w": "W", "ʔ": "T", "x": "K"}
+_IPA_KEYS = sorted(IPA2ARPA, key=len, reverse=True)
+
+# Letters -> ARPAbet, a crude fallback when espeak-ng is not installed (longest match first).
+LETTERS2ARPA = {
+    "tch": "CH", "sch": "S K", "igh": "AY", "ough": "AO", "augh": "AO", "tion": "SH AH N", "sion": "ZH AH N",
+    "sh": "SH", "ch": "CH", "th": "TH", "ph": "F", "ng": "NG", "ck": "K", "qu": "K W", "wh": "W", "gh": "G",
+    "kn": "N", "wr": "R", "ee": "IY", "ea": "IY", "ie": "IY", "oo": "UW", "ou": "AW", "ow": "OW", "oa": "OW",
+    "ai": "EY", "ay": "EY", "ei": "EY", "ey": "EY", "oi": "OY", "oy": "OY", "au": "AO", "aw": "AO", "ew": "UW",
+    "er": "ER", "ir": "ER", "ur": "ER", "ar": "AA R", "or": "AO R",
+    "a": "AE", "e": "EH", "i": "IH", "o": "AA", "u": "AH", "y": "IY",
+    "b": "B", "c": "K", "d": "D", "f": "F", "g": "G", "h": "HH", "j": "JH", "k": "K", "l": "L", "m": "M",
+    "n": "N", "p": "P", "q": "K", "r": "R", "s": "S", "t": "T", "v": "V", "w": "W", "x": "K S", "z": "Z"}
+_LETTER_KEYS = sorted(LETTERS2ARPA, key=len, reverse=True)
+DIGIT_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+
+
+@functools.lru_cache(maxsize=4096)
+def espeak_phones(word):
+    """ARPAbet for a word from espeak-ng's IPA, or None when espeak-ng is unavailable or says nothing."""
+    exe = shutil.which("espeak-ng")
+    if not exe:
+        return None
+    try:
+        ipa = subprocess.run([exe, "-q", "--ipa", "-v", "en-us", word], capture_output=True, text=True,
+                             timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    ipa = re.sub(r"[ˈˌ\s_‿\u0303-]", "", ipa)
+    out, i = [], 0
+    while i < len(ipa):
+        for k in _IPA_KEYS:
+            if ipa.startswith(k, i):
+                out.append(IPA2ARPA[k])
+                i += len(k)
+                break
+        else:
+            i += 1  # a symbol without an ARPAbet counterpart: skipped
+    return " ".join(out) or None
+
+
+def letter_phones(word, lookup):
+    """Crude letters-to-sounds: digits spelled out one by one, doubled letters once, silent final e."""
+    out = []
+    for run in re.findall(r"[0-9]+|[a-z]+", word):
+        if run[0].isdigit():
+            out.extend(lookup(DIGIT_WORDS[int(c)]) or "" for c in run)
+            continue
+        run = re.sub(r"([b-df-hj-np-tv-z])\1", r"\1", run)
+        if len(run) > 2 and run.endswith("e") and run[-2] not in "aeiouy":
+            run = run[:-1]
+        i = 0
+        while i < len(run):
+            for k in _LETTER_KEYS:
+                if run.startswith(k, i):
+                    ph = LETTERS2ARPA[k]
+                    if k == "c" and run[i + 1:i + 2] in ("e", "i", "y"):
+                        ph = "S"
+                    if k == "y" and i == 0:
+                        ph = "Y"
+                    out.append(ph)
+                    i += len(k)
+                    break
+            else:
+                i += 1
+    return " ".join(p for p in out if p) or None
+
+
+def tokenize(text):
+    """[(original token, [normalised words])] for every whitespace-separated token of the text."""
+    result = []
+    for token in text.split():
+        t = unicodedata.normalize("NFKD", token)
+        t = "".join(c for c in t if not unicodedata.combining(c)).lower().replace("’", "'").replace("‘", "'")
+        words = [w.strip("'") for w in re.sub(r"[^a-z0-9']+", " ", t).split()]
+        result.append((token, [w for w in words if w]))
+    return result
+
+
+def lcs_length(a, b):
+    """Length of the longest common subsequence of two word lists (numpy, one row per word of a)."""
+    if not a or not b:
+        return 0
+    ids = {}
+    a_ids = np.array([ids.setdefault(w, len(ids)) for w in a], dtype=np.int32)
+    b_ids = np.array([ids.setdefault(w, len(ids)) for w in b], dtype=np.int32)
+    prev = np.zeros(len(b) + 1, dtype=np.int32)
+    for x in a_ids:
+        # cur[j] = max(prev[j], cur[j-1], prev[j-1] + match): a running maximum of the first and last
+        tmp = prev.copy()
+        np.maximum(tmp[1:], prev[:-1] + (b_ids == x), out=tmp[1:])
+        prev = np.maximum.accumulate(tmp)
+    return int(prev[-1])
+
+
+def is_filler(word):
+    return word.startswith("<") or word.startswith("[")
+
+
+class Aligner:
+    def __init__(self):
+        for p in (PS_HMM, PS_DICT):
+            if not os.path.exists(p):
+                raise RuntimeError(f"the pocketsphinx model is missing: {p}")
+        self._decoder(True)  # loads the acoustic model and dictionary once, to fail early
+
+    @staticmethod
+    def _decoder(filler):
+        return Decoder(hmm=PS_HMM, dict=PS_DICT, lm=None, loglevel="FATAL", fsgusefiller=filler, **WIDE_BEAMS)
+
+    def _pass(self, pcm, words, filler):
+        d = self._decoder(filler)
+        for w in dict.fromkeys(words):
+            if d.lookup_word(w) is None:
+                phones = espeak_phones(w) or letter_phones(w, d.lookup_word)
+                if not phones:
+                    raise ApiError(400, f"no pronunciation for the word {w!r}")
+                d.add_word(w, phones, True)
+        d.set_align_text(" ".join(words))
+        d.start_utt()
+        d.process_raw(pcm, full_utt=True)
+        d.end_utt()
+        if d.hyp() is None:  # "Final result does not match the grammar"
+            return None, "no complete alignment was found"
+        segs = [(re.sub(r"\(\d+\)$", "", s.word), s.start_frame, s.end_frame) for s in d.seg()]
+        got = [w for w, _, _ in segs if not is_filler(w)]
+        if got != words:
+            return None, f"only {len(got)} of {len(words)} words were aligned"
+        frames = max(1, d.n_frames())
+        silence = sum(e - s + 1 for w, s, e in segs if is_filler(w)) / frames
+        return ([(s / FRAMES_PER_SECOND, (e + 1) / FRAMES_PER_SECOND) for w, s, e in segs if not is_filler(w)],
+                silence), None
+
+    def align(self, audio, text, recognise):
+        """recognise(audio) -> the text Whisper hears; used only to check a fallback alignment."""
+        tokens = tokenize(text)
+        words = [w for _, ws in tokens for w in ws]
+        if not words:
+            raise ApiError(400, "the text has no words to align")
+        if audio.size == 0:
+            raise ApiError(422, "the text does not match the audio: the audio is empty", "alignment_failed")
+        pcm = to_pcm16(audio)
+        result, why = self._pass(pcm, words, True)
+        fallback = result is None
+        if fallback:  # again without <sil> fillers: pauses are absorbed into the words
+            result, why = self._pass(pcm, words, False)
+        if result is None:
+            raise ApiError(422, f"the text does not match the audio: {why}", "alignment_failed")
+        times, silence = result
+        if fallback:
+            # Without fillers any text "aligns" (unrelated text too, and silence_ratio is then 0):
+            # the text must also be what Whisper hears, at least MIN_HEARD_RATIO of its words in order.
+            heard = [w for _, ws in tokenize(recognise(audio)) for w in ws]
+            ratio = lcs_length(words, heard) / len(words)
+            if ratio < MIN_HEARD_RATIO:
+                raise ApiError(422, f"the text does not match the audio: only {ratio:.0%} of its words were heard "
+                                    f"(at least {MIN_HEARD_RATIO:.0%} are needed)", "alignment_failed")
+        if silence > MAX_SILENCE_RATIO:
+            raise ApiError(422, f"the text does not match the audio: {silence:.0%} of it aligned as silence "
+                                f"(at most {MAX_SILENCE_RATIO:.0%} is accepted)", "alignment_failed")
+        # One entry per token of the text, in its original spelling; a token without words ("—")
+        # takes the end of the previous word (or the start of the next) as a zero-length time.
+        out, k, previous_end = [], 0, None
+        for token, ws in tokens:
+            if ws:
+                start, end = times[k][0], times[k + len(ws) - 1][1]
+                k += len(ws)
+                out.append({"word": token, "start": r3(start), "end": r3(end)})
+                previous_end = end
+            else:
+                out.append({"word": token, "start": None, "end": None, "_at": previous_end})
+        next_start = None
+        for w in reversed(out):
+            if w["start"] is None:
+                at = w.pop("_at")
+                t = r3(at if at is not None else next_start)
+                w["start"] = w["end"] = t
+            else:
+                next_start = w["start"]
+        return {"words": out, "silence_ratio": r3(silence)}
+
+
+# ---------------------------------------------------------------------------------------------
+# HTTP
+
+
+def parse_multipart(content_type, body):
+    """{field: [values]}; a file field's value is (filename, bytes), other fields are str."""
+    if not content_type or not content_type.lower().startswith("multipart/form-data"):
+        raise ApiError(400, "the request body must be multipart/form-data")
+    msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    if not msg.is_multipart():
+        raise ApiError(400, "the multipart/form-data body could not be parsed")
+    fields = {}
+    for part in msg.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not name:
+            continue
+        payload = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        if filename is not None or name == "file":
+            value = (filename or "", payload)
+        else:
+            value = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+        fields.setdefault(name, []).append(value)
+    return fields
+
+
+def field(fields, name, default=None):
+    values = fields.get(name)
+    if not values:
+        return default
+    v = values[-1]
+    return v.strip() if isinstance(v, str) else v
+
+
+class Engine:
+    def __init__(self, model_dir, threads):
+        self.whisper = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads,
+                                    num_workers=1)
+        self.languages = set(self.whisper.supported_languages)
+        self.aligner = Aligner()
+        self.lock = threading.Lock()  # one model call at a time; /health does not wait for it
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "engine/1"
+    engine: Engine = None
+    max_body = 2 << 30
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    def log_message(self, format, *args):  # the default access log is replaced by log_request_line
+        pass
+
+    def handle_expect_100(self):
+        length = self.headers.get("Content-Length")
+        if length and length.isdigit() and int(length) > self.max_body:
+            self._too_large()
+            log(f"{self.command} {self.path} 413 0ms (Content-Length {length}, Expect: 100-continue)")
+            return False
+        return super().handle_expect_100()
+
+    def _too_large(self):
+        self.close_connection = True
+        self._send_json(413, {"error": {"message": f"the request body is larger than {self.max_body} bytes",
+                                        "type": "invalid_request_error"}})
+
+    def _send(self, status, body, content_type):
+        self._status = status
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _send_json(self, status, obj):
+        self._send(status, json.dumps(obj, ensure_ascii=False).encode("utf-8"), "application/json")
+
+    def _read_body(self):
+        te = self.headers.get("Transfer-Encoding", "").lower()
+        if "chunked" in te:
+            chunks, total = [], 0
+            while True:
+                size = int(self.rfile.readline(1024).split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                total += size
+                if total > self.max_body:
+                    self.close_connection = True
+                    raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline(1024)
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True
+            raise ApiError(411, "a Content-Length (or chunked transfer encoding) is needed")
+        if not length.isdigit():
+            self.close_connection = True
+            raise ApiError(400, "invalid Content-Length")
+        n = int(length)
+        if n > self.max_body:
+            self.close_connection = True
+            raise ApiError(413, f"the request body is larger than {self.max_body} bytes")
+        body = self.rfile.read(n)
+        if len(body) != n:
+            self.close_connection = True
+            raise ApiError(400, "the request body ended early")
+        return body
+
+    def _dispatch(self, route):
+        t0 = time.perf_counter()
+        self._status, self._audio_seconds = None, None
+        try:
+            route()
+        except ApiError as e:
+            self._send_json(e.status, {"error": {"message": e.message, "type": e.kind}})
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+            self._status = self._status or 499
+        except Exception as e:
+            log(f"error in {self.command} {self.path}:\n{traceback.format_exc().rstrip()}")
+            self.close_connection = True
+            try:
+                self._send_json(500, {"error": {"message": f"internal error: {type(e).__name__}: {e}",
+                                                "type": "server_error"}})
+            except OSError:
+                pass
+        ms = (time.perf_counter() - t0) * 1000
+        audio = f" audio={self._audio_seconds:.1f}s" if self._audio_seconds is not None else ""
+        log(f"{self.command} {self.path} {self._status} {ms:.0f}ms{audio}")
+
+    # -- routes ----------------------------------------------------------------------------------
+
+    def do_GET(self):
+        self._dispatch(self._get)
+
+    def do_HEAD(self):
+        self._dispatch(self._get)
+
+    def do_POST(self):
+        self._dispatch(self._post)
+
+    def _get(self):
+        if self.path.split("?")[0] == "/health":
+            return self._send_json(200, {"status": "ok", "model": MODEL_NAME, "alignment": ALIGNMENT_LANGUAGES})
+        raise ApiError(404, f"no route for GET {self.path.split('?')[0]}")
+
+    def _post(self):
+        path = self.path.split("?")[0].rstrip("/")
+        routes = {"/v1/audio/transcriptions": self._transcriptions, "/v1/audio/alignments": self._alignments}
+        if path not in routes:
+            self.close_connection = True  # the body is not read
+            raise ApiError(404, f"no route for POST {path}")
+        fields = parse_multipart(self.headers.get("Content-Type"), self._read_body())
+        routes[path](fields)
+
+    def _audio(self, fields):
+        upload = field(fields, "file")
+        if not isinstance(upload, tuple):
+            raise ApiError(400, "the file field is missing (multipart/form-data field 'file')")
+        filename, data = upload
+        if not data:
+            raise ApiError(400, "the audio could not be decoded: the file is empty")
+        audio = load_audio(data, filename)
+        self._audio_seconds = audio.size / SAMPLE_RATE
+        return audio
+
+    def _transcriptions(self, fields):
+        fmt = (field(fields, "response_format") or "json").lower()
+        if fmt not in RESPONSE_FORMATS:
+            raise ApiError(400, f"response_format must be one of {', '.join(RESPONSE_FORMATS)}, not {fmt!r}")
+        language = (field(fields, "language") or "").lower() or None
+        if language is not None and language not in self.engine.languages:
+            raise ApiError(400, f"unknown language code {language!r} (ISO 639-1 codes such as 'en' are accepted)")
+        audio = self._audio(fields)
+        with self.engine.lock:
+            result = transcribe(self.engine.whisper, audio, language)
+        if fmt == "text":
+            return self._send(200, (result["text"] + "\n").encode("utf-8"), "text/plain; charset=utf-8")
+        if fmt == "json":
+            return self._send_json(200, {"text": result["text"]})
+        return self._send_json(200, result)
+
+    def _alignments(self, fields):
+        language = (field(fields, "language") or "").lower()
+        if language not in ALIGNMENT_LANGUAGES:
+            raise ApiError(400, "alignment supports en only")
+        text = field(fields, "text")
+        if not isinstance(text, str) or not text:
+            raise ApiError(400, "the text field is missing (the transcript to align)")
+        audio = self._audio(fields)
+        with self.engine.lock:
+            result = self.engine.aligner.align(
+                audio, text, lambda a: transcribe(self.engine.whisper, a, "en")["text"])
+        self._send_json(200, result)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Local speech engine (Whisper + English alignment), OpenAI-compatible.")
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--model-dir", required=True, help="the CTranslate2 Whisper model folder (.engines/models/whisper-base)")
+    ap.add_argument("--threads", type=int, default=2, help="CPU threads for Whisper")
+    ap.add_argument("--max-body-mb", type=int, default=2048, help="largest accepted request body, MiB")
+    args = ap.parse_args()
+
+    state = {"server": None}
+
+    def stop(signum, _frame):
+        server = state["server"]
+        if server is None:
+            sys.exit(0)  # still loading
+        log(f"{signal.Signals(signum).name}: shutting down")
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    model_dir = os.path.abspath(args.model_dir)
+    if not os.path.isfile(os.path.join(model_dir, "model.bin")):
+        log(f"no model.bin in {model_dir}: run node scripts/install-engines.mjs")
+        sys.exit(1)
+    t0 = time.perf_counter()
+    Handler.engine = Engine(model_dir, args.threads)
+    Handler.max_body = args.max_body_mb << 20
+    log(f"loaded {MODEL_NAME} from {model_dir} and the pocketsphinx en-us model in {time.perf_counter() - t0:.1f} s "
+        f"(espeak-ng {'found' if shutil.which('espeak-ng') else 'missing: letter rules for unknown words'})")
+
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    server.daemon_threads = True
+    state["server"] = server
+    print(f"engine listening on http://{args.host}:{server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        server.server_close()
+    log("stopped")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+// The local speech engine (engines/server.py: Whisper through faster-whisper, English alignment
+// through pocketsphinx) as a child process speaking the OpenAI-compatible interface, the way
+// `npm start` runs the Temporal dev server. `npm install` puts it in .engines/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface LocalEngineOptions {
+  /** The project-local engine folder (.engines): its venv and models. */
+  dir: string;
+  host: string;
+  port: number;
+  threads: number;
+}
+
+export interface LocalEngine { url: string; process: ChildProcess; stop(): Promise<void> }
+
+export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
+
+const SERVER_SCRIPT = fileURLToPath(new URL('../../engines/server.py', import.meta.url));
+
+export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalEngine> {
+  if (!localEngineInstalled(opts.dir)) {
+    throw new Error(`the local speech engine is not installed in ${opts.dir}: run npm install (without ENGINES=none), or set AI_ENGINE=operator`);
+  }
+  const child = spawn(`${opts.dir}/venv/bin/python`, [SERVER_SCRIPT, '--host', opts.host, '--port', String(opts.port),
+    '--model-dir', `${opts.dir}/models/whisper-base`, '--threads', String(opts.threads)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://${opts.host}:${opts.port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the local speech engine exited (${child.exitCode}): ${output}`);
+    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      await stopChild(child, exited);
+      throw new Error(`the local speech engine did not answer on ${url}: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { url, process: child, stop: () => stopChild(child, exited) };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,37 @@
+// Generated speech for engine tests: espeak-ng (Debian's package, .ci/run installs it) speaking a
+// text, with the time each word starts as espeak-ng itself placed it.
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const HAS_ESPEAK = spawnSync('espeak-ng', ['--version']).status === 0;
+
+export interface Speech { wav: Buffer; words: Array<{ word: string; start: number; offset: number }> }
+
+/** `voice` is an espeak-ng voice (en, fr, es, de, …); `rate` in words per minute. */
+export async function speak(text: string, voice = 'en', rate = 150): Promise<Speech> {
+  const dir = await mkdtemp(join(tmpdir(), 'speech-'));
+  try {
+    const out = join(dir, 'speech.wav');
+    const { stdout } = await promisify(execFile)('python3', [join('test', 'helpers', 'speech.py'), voice, String(rate), out, text]);
+    return { wav: await readFile(out), words: JSON.parse(stdout) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Word error rate of `heard` against `said`, on lower-cased words without punctuation. */
+export function wordErrorRate(said: string, heard: string): number {
+  const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const a = words(said);
+  const b = words(heard);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]! / a.length;
+}

@@ -1,0 +1,40 @@
+// Which engine does what, from the environment: a user's server wins over the local engine,
+// which wins over a person; the local engine is used only where npm install put it.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+const base = async () => ({ DATA_DIR: await mkdtemp(join(tmpdir(), 'cfg-')), SECRET_KEY: 'ab'.repeat(32), OPS_TOKEN: 'ops' });
+const installed = await mkdtemp(join(tmpdir(), 'engines-'));
+await import('node:fs/promises').then((fs) => fs.writeFile(join(installed, 'manifest.json'), '{}'));
+
+describe('engine configuration', () => {
+  it('uses the local engine when it is installed and nothing else is said', async () => {
+    const config = await loadConfig({ ...(await base()), ENGINES_DIR: installed });
+    expect(config.engines.choices).toEqual({ speech: { kind: 'local' }, alignment: { kind: 'local' } });
+  });
+
+  it('uses a user\'s OpenAI-compatible server instead of the local engine when AI_ENGINE_URL is set', async () => {
+    const config = await loadConfig({ ...(await base()), ENGINES_DIR: installed, AI_ENGINE_URL: 'http://127.0.0.1:9999' });
+    expect(config.engines.choices).toEqual({
+      speech: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' }, alignment: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' },
+    });
+  });
+
+  it('leaves orders to a person when no engine is installed or configured', async () => {
+    const config = await loadConfig({ ...(await base()), ENGINES_DIR: join(installed, 'missing') });
+    expect(config.engines.choices).toEqual({ speech: { kind: 'operator' }, alignment: { kind: 'operator' } });
+  });
+
+  it('reaches the local engine as a service of its own at a URL', async () => {
+    const config = await loadConfig({ ...(await base()), AI_ENGINE: 'local', AI_ENGINE_URL: 'http://engine:8700', ALIGN_ENGINE: 'operator' });
+    expect(config.engines.choices).toEqual({ speech: { kind: 'local', url: 'http://engine:8700' }, alignment: { kind: 'operator' } });
+  });
+
+  it('names a wrong choice', async () => {
+    await expect(loadConfig({ ...(await base()), AI_ENGINE: 'gpu' })).rejects.toThrow('AI_ENGINE must be local, openai-compatible or operator, got "gpu"');
+    await expect(loadConfig({ ...(await base()), AI_ENGINE: 'openai-compatible' })).rejects.toThrow('AI_ENGINE=openai-compatible needs AI_ENGINE_URL');
+  });
+});
