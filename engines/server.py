@@ -5,9 +5,9 @@ behind an OpenAI-compatible HTTP interface. Standard library only, apart from th
         --model-dir .engines/models/whisper-base [--threads 2] [--max-body-mb 2048]
 
 `node scripts/install-engines.mjs` installs the venv and the model. Endpoints:
-  GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en"]}
+  GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en","fr","es"]}
   POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
-  POST /v1/audio/alignments       multipart: file, text, language (en) -> {"words":[...], "silence_ratio"}
+  POST /v1/audio/alignments       multipart: file, text, language (en, fr, es) -> {"words":[...], ...}
 Prints `engine listening on http://HOST:PORT` on stdout once ready; one log line per request on
 stderr (never the audio or the text). SIGTERM / SIGINT stop it (exit 0).
 """
@@ -34,9 +34,12 @@ from faster_whisper import WhisperModel
 from faster_whisper.audio import decode_audio
 from pocketsphinx import Decoder, get_model_path
 
+from whisper_align import MIN_MEAN_PROBABILITY, force_align
+
 SAMPLE_RATE = 16000
 MODEL_NAME = "whisper-base"
-ALIGNMENT_LANGUAGES = ["en"]
+# English by pocketsphinx's phonetic aligner; French and Spanish by Whisper itself (whisper_align.py).
+ALIGNMENT_LANGUAGES = ["en", "fr", "es"]
 MAX_SILENCE_RATIO = 0.35
 MIN_HEARD_RATIO = 0.5  # as the order service's recognition aligner (src/engines/align.ts)
 RESPONSE_FORMATS = ("json", "verbose_json", "text")
@@ -310,6 +313,18 @@ class Aligner:
         return {"words": out, "silence_ratio": r3(silence)}
 
 
+def whisper_alignment(model, audio, text, language):
+    if not text.split():
+        raise ApiError(400, "the text has no words to align")
+    if audio.size == 0:
+        raise ApiError(422, "the text does not match the audio: the audio is empty", "alignment_failed")
+    words, probability = force_align(model, audio, text, language)
+    if probability < MIN_MEAN_PROBABILITY:
+        raise ApiError(422, f"the text does not match the audio: the model gives its words a mean probability of {probability:.2f} "
+                            f"(at least {MIN_MEAN_PROBABILITY} is needed)", "alignment_failed")
+    return {"words": [{"word": w, "start": r3(start), "end": r3(end)} for w, start, end in words], "mean_probability": r3(probability)}
+
+
 # ---------------------------------------------------------------------------------------------
 # HTTP
 
@@ -502,15 +517,32 @@ class Handler(BaseHTTPRequestHandler):
     def _alignments(self, fields):
         language = (field(fields, "language") or "").lower()
         if language not in ALIGNMENT_LANGUAGES:
-            raise ApiError(400, "alignment supports en only")
+            raise ApiError(400, f"alignment supports {', '.join(ALIGNMENT_LANGUAGES)} only")
         text = field(fields, "text")
         if not isinstance(text, str) or not text:
             raise ApiError(400, "the text field is missing (the transcript to align)")
         audio = self._audio(fields)
         with self.engine.lock:
-            result = self.engine.aligner.align(
-                audio, text, lambda a: transcribe(self.engine.whisper, a, "en")["text"])
+            if language == "en":
+                result = self.engine.aligner.align(audio, text, lambda a: transcribe(self.engine.whisper, a, "en")["text"])
+            else:
+                result = whisper_alignment(self.engine.whisper, audio, text, language)
         self._send_json(200, result)
+
+
+def watch_parent():
+    """Exits when the process that started it is gone (npm start or a worker killed with SIGKILL),
+    so no engine is left holding the port and the memory."""
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(1)
+            if os.getppid() != parent:
+                log("the parent process is gone: stopping")
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def main():
@@ -547,6 +579,7 @@ def main():
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     state["server"] = server
+    watch_parent()
     print(f"engine listening on http://{args.host}:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

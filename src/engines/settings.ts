@@ -7,8 +7,8 @@ import type { EngineSettings } from './types.js';
 /** `local` with a URL: the local engine run as a service of its own (docker-compose); without, a child process. */
 export type EngineChoice = { kind: 'operator' } | { kind: 'local'; url?: string } | { kind: 'openai-compatible'; url: string };
 
-/** Languages the local engine aligns phonetically; others are aligned by recognition. */
-const LOCAL_ALIGNMENT_LANGUAGES = ['en'];
+/** Languages the local engine aligns (English phonetically, French and Spanish with Whisper); others by recognition. */
+const LOCAL_ALIGNMENT_LANGUAGES = ['en', 'fr', 'es'];
 
 /** Child-process local engine needed: a `local` choice without a URL of its own. */
 export const needsLocalProcess = (choices: { speech: EngineChoice; alignment: EngineChoice }): boolean =>

@@ -21,9 +21,12 @@ export interface OpenedBody {
   done(): void;
 }
 
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
+
 function reason(err: Error, signal: AbortSignal): string {
-  if (signal.aborted) return 'timed out';
   const code = (err as { code?: string }).code;
+  // The deadline and undici's own header/body timeouts race each other: both are the deadline.
+  if (signal.aborted || (code && TIMEOUT_CODES.includes(code))) return 'timed out';
   return code ?? err.message;
 }
 

@@ -1,6 +1,6 @@
 """Speech with known word timings, for engine tests: libespeak-ng (Debian's espeak-ng) through
 ctypes, recording the sample at which each word starts.
-Usage: speech.py VOICE RATE OUT.wav "text"  -> prints JSON [{"word": ..., "start": seconds}, ...]"""
+Usage: speech.py VOICE RATE OUT.wav "text"  -> prints JSON [{"start": seconds, "offset": character}, ...]"""
 import array, ctypes, json, sys, wave
 
 
@@ -28,9 +28,9 @@ def synthesize(voice, rate, text):
         while events[i].type != LIST_END:
             e = events[i]
             if e.type == WORD_EVENT:
-                # text_position is 1-based, in bytes of the UTF-8 text.
-                word = encoded[e.text_position - 1:e.text_position - 1 + e.length].decode(errors="replace")
-                words.append({"word": word, "start": e.sample / sample_rate, "offset": e.text_position - 1})
+                # text_position is 1-based and counts characters (it can lag a character after
+                # accented letters): callers match it to the nearest word of the text.
+                words.append({"start": e.sample / sample_rate, "offset": e.text_position - 1})
             i += 1
         return 0
 

@@ -8,7 +8,11 @@ import { promisify } from 'node:util';
 
 export const HAS_ESPEAK = spawnSync('espeak-ng', ['--version']).status === 0;
 
-export interface Speech { wav: Buffer; words: Array<{ word: string; start: number; offset: number }> }
+export interface Speech {
+  wav: Buffer;
+  /** When each word of the text starts, by its index among the text's whitespace-separated words (espeak-ng skips a few short ones). */
+  words: Array<{ index: number; start: number }>;
+}
 
 /** `voice` is an espeak-ng voice (en, fr, es, de, …); `rate` in words per minute. */
 export async function speak(text: string, voice = 'en', rate = 150): Promise<Speech> {
@@ -16,7 +20,12 @@ export async function speak(text: string, voice = 'en', rate = 150): Promise<Spe
   try {
     const out = join(dir, 'speech.wav');
     const { stdout } = await promisify(execFile)('python3', [join('test', 'helpers', 'speech.py'), voice, String(rate), out, text]);
-    return { wav: await readFile(out), words: JSON.parse(stdout) };
+    const starts: number[] = [];
+    for (const match of text.matchAll(/\S+/g)) starts.push(match.index);
+    const events = JSON.parse(stdout) as Array<{ start: number; offset: number }>;
+    // espeak-ng's character positions can lag by one: take the nearest word of the text.
+    const nearest = (offset: number) => starts.reduce((best, at, i) => (Math.abs(at - offset) < Math.abs(starts[best]! - offset) ? i : best), 0);
+    return { wav: await readFile(out), words: events.map((e) => ({ index: nearest(e.offset), start: e.start })) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,8 @@ export async function startWorkerProcess(service: TestService, children: ChildPr
       ...process.env, DATABASE_URL: service.database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: service.taskQueue,
       SECRET_KEY: service.secretKey.toString('hex'), OPS_TOKEN: 'unused', DATA_DIR: service.dataDir,
       CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '50', QUALITY_CHECK_PROBABILITY: '0',
+      // These tests kill workers: no engine child process to leave behind.
+      AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

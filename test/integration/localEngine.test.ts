@@ -11,6 +11,7 @@ import { HAS_ESPEAK, speak, wordErrorRate } from '../helpers/speech.js';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { localEngineInstalled, startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
 import { buildEngines } from '../../src/engines/settings.js';
+import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
 const ready = localEngineInstalled(ENGINES_DIR) && HAS_ESPEAK;
@@ -55,7 +56,7 @@ describe.skipIf(!ready)('the local speech engine', () => {
     const json2 = await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=json2`);
     const words = json2.body.segments.flatMap((s: { words: Array<{ text: string; start: number }> }) => s.words);
     const whales = words.find((w: { text: string }) => /whales/i.test(w.text));
-    const spokenAt = speech.words.find((w) => w.word === 'whales')!.start;
+    const spokenAt = speech.words.find((w) => SAID.split(' ')[w.index] === 'whales')!.start;
     expect(Math.abs(whales.start - spokenAt)).toBeLessThan(0.5);
     const srt = await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''));
     expect(srt.body).toMatch(/^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n/);
@@ -68,20 +69,25 @@ describe.skipIf(!ready)('the local speech engine', () => {
     expect(entries.map((e) => e.kind)).toEqual(['topup', 'charge', 'refund']);
   });
 
-  it('aligns English text to generated speech, each word near where espeak-ng put it', async () => {
-    const speech = await speak(SAID);
+  const SAID_IN: Record<string, [string, string]> = {
+    english: ['en', SAID],
+    french: ['fr', "Bonjour à tous, aujourd'hui nous allons parler de la mer et des baleines qui chantent la nuit."],
+    spanish: ['es', 'Hola a todos, hoy vamos a hablar del mar y de las ballenas que cantan por la noche.'],
+  };
+
+  it.each(Object.keys(SAID_IN))('aligns %s text to generated speech, each word near where espeak-ng put it', async (language) => {
+    const [voice, text] = SAID_IN[language]!;
+    const speech = await speak(text, voice);
     const { id } = await order('forced-alignments', {
-      audio_url: docs.serve('/fa-en.wav', speech.wav, 'audio/wav'), transcription_url: docs.serve('/fa-en.txt', SAID, 'text/plain'), language: 'english',
+      audio_url: docs.serve(`/fa-${voice}.wav`, speech.wav, 'audio/wav'), transcription_url: docs.serve(`/fa-${voice}.txt`, text, 'text/plain'), language,
     });
     const callback = await firstCallback(id);
     expect(callback.fields.status).toBe('finished');
     const { words } = (await service.get(callback.fields.forced_alignment_transcription_url!.replace(service.baseUrl, ''))).body as { words: Array<{ word: string; begin: number }> };
-    expect(words.map((w) => w.word)).toEqual(SAID.split(' '));
-    // espeak-ng names some short words without an event of their own: compare those it timed.
-    const errors = speech.words.map((spoken) => {
-      const index = SAID.slice(0, spoken.offset).split(' ').length - 1;
-      return Math.abs(words[index]!.begin - spoken.start);
-    });
+    expect(words.map((w) => w.word)).toEqual(text.split(' '));
+    // espeak-ng gives some short words no event of their own: compare those it timed.
+    const errors = speech.words.map((spoken) => Math.abs(words[spoken.index]!.begin - spoken.start));
+    expect(errors.length).toBeGreaterThan(text.split(' ').length / 2);
     expect(Math.max(...errors)).toBeLessThan(0.25);
     expect(errors.reduce((a, b) => a + b, 0) / errors.length).toBeLessThan(0.08);
   });
@@ -97,15 +103,19 @@ describe.skipIf(!ready)('the local speech engine', () => {
   });
 
   it('finishes an order whose engine was killed mid-transcription, charged once', async () => {
-    const long = await speak(Array.from({ length: 8 }, () => SAID).join(' '));
+    const long = await speak(Array.from({ length: 4 }, () => SAID).join(' '));
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/long.wav', long.wav, 'audio/wav'), language: 'english' });
-    await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.working_on === 'engine', 'the engine at work');
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.engine_progress?.phase === 'transcribing', 'the engine transcribing');
+    await new Promise((r) => setTimeout(r, 500));
     engine.process.kill('SIGKILL');
     await new Promise((r) => engine.process.once('exit', r));
     engine = await startLocalEngine({ dir: ENGINES_DIR, host: '127.0.0.1', port, threads: 2 });
     expect((await firstCallback(id)).fields.status).toBe('finished');
     const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
     expect(entries.map((e) => e.kind)).toEqual(['topup', 'charge']);
-  });
+    // The engine activity that finished it was a retry: the first attempt died with the engine.
+    const history = await service.temporal.workflow.getHandle(orderWorkflowId(id)).fetchHistory();
+    const started = history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    expect(Math.max(...started.map(Number))).toBeGreaterThanOrEqual(2);
+  }, 180_000);
 });

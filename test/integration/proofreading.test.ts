@@ -182,6 +182,8 @@ describe.skipIf(!process.env.DATABASE_URL)('the hand-off when the worker process
     expect(await h.ledger(accountId)).toEqual([
       ['topup', null, 1000], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS], ['charge', childId, -HUMAN_CENTS],
     ]);
+    // The child confirms its charge when it starts, on the new worker.
+    await waitFor(async () => (await service.temporal.workflow.getHandle(orderWorkflowId(childId)).query(statusQuery)).status === 'paid', 'the child order paid');
     expect((await service.complete(childId, 'a.txt', 'Done after a crash.')).body).toEqual({ order_id: childId, status: 'finished' });
     await h.firstCallback(childId);
   });

@@ -9,9 +9,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
+import { localEngineInstalled } from '../../src/engines/localEngine.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
+
+const ENGINE_INSTALLED = localEngineInstalled(process.env.ENGINES_DIR ?? '.engines');
 
 const run = promisify(execFile);
 
@@ -30,6 +33,7 @@ describe('README quick start', () => {
     [port, temporalPort] = [await freePort(), await freePort()];
     env = {
       ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()),
+      ENGINE_PORT: String(await freePort()),
       CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100', QUALITY_CHECK_PROBABILITY: '0',
     };
     delete env.DATABASE_URL;
@@ -95,20 +99,25 @@ describe('README quick start', () => {
     expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '30')).stdout))
       .toEqual({ account_id: account.account_id, ai_transcripts_minutes_left: 30 });
 
-    // Without an engine configured, an AI order waits for a person; show tells what it needs.
+    // npm start runs the local speech engine (npm install put it in .engines/): an AI order of a
+    // silent file is refunded by it, minutes and all. Without it, the order waits for a person.
     const ai = await fetch(`${base}/api/v4/ai-transcriptions`, {
       method: 'POST', body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(60), language: 'french' }),
     }).then((r) => r.json());
     expect(ai).toMatchObject({ status: 'success', order_total: 0, ai_transcripts_minutes_left: 29 });
-    const shown = await waitFor(async () => {
-      const s = JSON.parse((await orderOps('show', String(ai.order_id))).stdout);
-      return s.working_on === 'operator' && s;
-    }, 'the AI order handed to a person');
-    expect(shown).toMatchObject({ order_id: ai.order_id, product: 'ai_transcription', status: 'paid', result_kinds: ['transcription', 'captions'] });
-    const aiPending = (await orderOps('pending', '--product', 'ai_transcription')).stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(aiPending.map((o) => o.order_id)).toEqual([ai.order_id]);
-    await expect(orderOps('reject-transcript', String(ai.order_id))).rejects
-      .toMatchObject({ code: 1, stderr: `order-ops: order ${ai.order_id} is not a proofreading order\n` });
+    const show = async () => JSON.parse((await orderOps('show', String(ai.order_id))).stdout);
+    if (ENGINE_INSTALLED) {
+      expect(firstOutput).toContain('Engines:     AI transcription: local, forced alignment: local');
+      const shown = await waitFor(async () => { const s = await show(); return s.status === 'refunded' && s; }, 'the local engine to refund the silent file', 60_000);
+      expect(shown).toMatchObject({ product: 'ai_transcription', assignee: 'engine', result_kinds: ['transcription', 'captions'] });
+      expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '1')).stdout).ai_transcripts_minutes_left).toBe(31);
+    } else {
+      const shown = await waitFor(async () => { const s = await show(); return s.working_on === 'operator' && s; }, 'the AI order handed to a person');
+      expect(shown).toMatchObject({ status: 'paid', result_kinds: ['transcription', 'captions'] });
+      const aiPending = (await orderOps('pending', '--product', 'ai_transcription')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(aiPending.map((o) => o.order_id)).toEqual([ai.order_id]);
+    }
+    await expect(orderOps('reject-transcript', String(ai.order_id))).rejects.toMatchObject({ code: 1 });
     await expect(orderOps('cancel', '424242')).rejects.toMatchObject({ code: 1, stderr: 'order-ops: order 424242 not found\n' });
     await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed') });
 
