@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENUMS } from '../../src/domain/catalog.js';
 import { LANGUAGE_LISTED_PRODUCTS, PRODUCTS, languagesByProduct } from '../../src/products/registry.js';
-import { LANGUAGE_SETS, TURNAROUND_GROUPS, languageName } from '../../src/domain/languages.js';
+import { ISO_639_1, LANGUAGE_SETS, TURNAROUND_GROUPS, languageName } from '../../src/domain/languages.js';
 
 describe('catalog', () => {
   it('holds the spec enumerations exactly', () => {
@@ -22,6 +22,11 @@ describe('catalog', () => {
     expect(LANGUAGE_SETS.HT.at(-1)).toBe('zulu');
     expect(LANGUAGE_SETS.TL).toContain('portuguese-portugal');
     expect(LANGUAGE_SETS.AI).not.toContain('chinese-mandarin');
+  });
+
+  it('passes every language of sets AI and FA to engines as an ISO 639-1 code', () => {
+    for (const slug of [...LANGUAGE_SETS.AI, ...LANGUAGE_SETS.FA]) expect(ISO_639_1[slug], slug).toMatch(/^[a-z]{2}$/);
+    expect(new Set(LANGUAGE_SETS.AI.map((slug) => ISO_639_1[slug])).size).toBe(LANGUAGE_SETS.AI.length);
   });
 
   it('has turnaround groups that are disjoint subsets of set HT', () => {
