@@ -235,7 +235,9 @@ function languagesOfSetAI() {
   return ai.map((slug) => ({ slug, code: iso[slug] }));
 }
 
-/** The LibriVox clips, from the cache or from the sdist (downloaded, never built or installed). */
+/** The LibriVox clips, from the cache or from the sdist: downloaded, never built or installed (pip
+ * download only asks the sdist's build backend, scikit-build-core, for its metadata, in an isolated
+ * environment), its sha256 checked, and only the clips and transcripts copied out of it. */
 function librivoxClips() {
   if (!existsSync(join(LIBRIVOX, 'transcription'))) {
     const tmp = mkdtempSync(join(os.tmpdir(), 'bench-engines-'));

@@ -9,9 +9,9 @@ FRAMES_PER_SECOND = 100  # Whisper's mel frames
 WINDOW_FRAMES = 3000     # 30 s, what the model sees at once
 # A word near a window's end may belong to the next window: only the first part is kept.
 KEEP_FRACTION = 0.8
-# Below this mean word probability the text is not what was said (correct text scored 0.5-0.7 on
-# generated speech, unrelated text 0.07-0.12).
-MIN_MEAN_PROBABILITY = 0.3
+# Below this mean word probability the text is not what was said: correct text scored 0.375 to
+# 0.85 on generated French and Spanish speech, unrelated text 0.07 to 0.12 (docs/engines.md).
+MIN_MEAN_PROBABILITY = 0.22
 
 
 def _align_window(model, tokenizer, features, tokens):
