@@ -5,13 +5,15 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const module of testModules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
+        else if (state === 'failed') { counts.failed++; failedHere++; }
         else counts.skipped++;
       }
-      if (module.state() === 'failed' && module.children.size === 0) counts.failed++;
+      // A file that failed outside its tests (an import, a beforeAll) counts as one failure.
+      if (module.state() === 'failed' && failedHere === 0) counts.failed++;
     }
     process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
