@@ -4,6 +4,7 @@ cross-attention (faster-whisper's own word-timestamp method), window by window."
 import numpy as np
 from faster_whisper.audio import pad_or_trim
 from faster_whisper.tokenizer import Tokenizer
+from faster_whisper.vad import VadOptions, get_speech_timestamps
 
 FRAMES_PER_SECOND = 100  # Whisper's mel frames
 WINDOW_FRAMES = 3000     # 30 s, what the model sees at once
@@ -69,4 +70,20 @@ def force_align(model, audio, text, language):
             probabilities.append(probability)
         i += keep
         seek = max(seek + 1, int(round((offset + placed[keep - 1][1]) * FRAMES_PER_SECOND)))
-    return result, float(np.mean(probabilities)) if probabilities else 0.0
+    return snap_to_speech(result, audio), float(np.mean(probabilities)) if probabilities else 0.0
+
+
+def snap_to_speech(words, audio):
+    """Cross-attention tends to start a word where the silence before it starts (at a pause, or
+    where a window begins): a start inside silence moves to where speech resumes (Silero VAD)."""
+    rate = 16000
+    speech = [(c["start"] / rate, c["end"] / rate)
+              for c in get_speech_timestamps(audio, VadOptions(min_silence_duration_ms=300, speech_pad_ms=30))]
+    out, k = [], 0
+    for token, start, end in words:
+        while k < len(speech) and speech[k][1] <= start:
+            k += 1
+        if k < len(speech) and speech[k][0] > start and speech[k][0] < end:
+            start = speech[k][0]
+        out.append((token, start, end))
+    return out
