@@ -2,6 +2,7 @@
 // through pocketsphinx) as a child process speaking the OpenAI-compatible interface, the way
 // `npm start` runs the Temporal dev server. `npm install` puts it in .engines/.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { stopChild } from '../runtime/childProcess.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -45,10 +46,3 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   return { url, process: child, stop: () => stopChild(child, exited) };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}

@@ -1,5 +1,6 @@
 // Runs `temporal server start-dev` as a child process and waits until it answers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { stopChild } from '../runtime/childProcess.js';
 import { existsSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../contracts/orders.js';
@@ -59,10 +60,3 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
