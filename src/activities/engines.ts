@@ -36,11 +36,7 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
       if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
       const params = order.params as Record<string, string>;
       const engine = order.product === 'forced_alignment' ? engines.alignment : engines.speech;
-      if (!engine) {
-        await assignOrder(db, orderId, 'operator');
-        log.info('no engine configured: the order waits for an operator', { orderId, product: order.product });
-        return { outcome: 'unavailable' };
-      }
+      if (!engine) return { outcome: 'unavailable' };
       // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
       // order refunded or canceled) to the engine call.
       const started = Date.now();
@@ -79,10 +75,10 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
       }
     },
 
-    /** The engine kept failing: a person takes the order over rather than it being lost. */
+    /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
     async handToOperator({ orderId, reason }: { orderId: number; reason: string }): Promise<void> {
       await assignOrder(db, orderId, 'operator');
-      log.warn('engine work failed: the order waits for an operator', { orderId, reason });
+      log.warn('the order waits for an operator', { orderId, reason });
     },
   };
 }

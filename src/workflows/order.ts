@@ -214,7 +214,10 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     }
     if ((status as OrderStatus) !== 'paid') return;
     if (outcome.outcome === 'unavailable') {
+      // Takes completions at once; the database (order-ops pending) learns it next, so an order
+      // is never listed for a person before the workflow accepts their work.
       workingOn = 'operator';
+      if (wf.patched('hand-over-from-workflow')) await handOver.handToOperator({ orderId: order.id, reason: 'no engine is configured' });
       return;
     }
     await wf.condition(() => !busy);

@@ -103,6 +103,8 @@ describe.each(ENGINES)('every product on %s', (engine) => {
     api_token: token, mode, callback_url: `${receiver.url}/${key}`, ...SPEC[key].request(inputs),
   });
   const completeAll = async (orderId: number, kinds: string[]) => {
+    // No engine runs here: an engine product's order is handed to a person first.
+    await waitFor(async () => (await service.ops('GET', `/ops/orders/${orderId}`)).body.working_on === 'operator', 'the order waiting for a person');
     const files = [];
     for (const kind of kinds) {
       const [fileName, content] = RESULT_FILES[kind]!;
@@ -202,6 +204,7 @@ describe('a quality check of every product (PGlite)', () => {
       return { kind, key: (await service.ops('PUT', '/ops/files', undefined, Buffer.from(content ?? original))).body.key, file_name: fileName };
     };
     const files = await Promise.all(spec.kinds.map((kind) => upload(kind)));
+    await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.working_on === 'operator', 'the order waiting for a person');
     expect((await service.ops('POST', `/ops/orders/${id}/complete`, { files })).body).toEqual({ order_id: id, status: 'finished', quality_check: 'pending' });
     const [main] = spec.kinds;
     const fixedText = main === 'forced_alignment'
