@@ -5,16 +5,14 @@ import { pipeline, Transform } from 'node:stream';
 import { parseStream } from 'music-metadata';
 import { contentTypeOf, FetchError, openCustomerUrl, type Limits } from './outbound.js';
 
-export type ProbeLimits = Limits;
-
-export async function probeMediaDuration(url: string, field: string, limits: ProbeLimits): Promise<number> {
+export async function probeMediaDuration(url: string, field: string, limits: Limits): Promise<number> {
   const quick = await readDuration(url, field, limits, false);
   const seconds = quick ?? (await readDuration(url, field, limits, true));
   if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
   return Math.ceil(seconds);
 }
 
-async function readDuration(url: string, field: string, limits: ProbeLimits, scanWholeFile: boolean): Promise<number | undefined> {
+async function readDuration(url: string, field: string, limits: Limits, scanWholeFile: boolean): Promise<number | undefined> {
   const opened = await openCustomerUrl(url, field, limits.timeoutMs);
   try {
     const length = Number(opened.headers['content-length']);

@@ -28,7 +28,7 @@ export const httpUrl = z.string({ error: required('an http or https URL') }).tri
   }
 }, { error: (iss) => `must be an http or https URL, got ${JSON.stringify(iss.input)}` });
 
-export const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
+const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
   .transform(Number)
   .pipe(z.number().int('must be a whole number of seconds').nonnegative('must not be negative').max(24 * 3600 * 30, 'is too large'));
 

@@ -9,9 +9,9 @@ import { defineProduct } from '../types.js';
 const LABEL = 'forced alignment';
 
 /** Spec, Limits 1. */
-export const MAX_ALIGNMENT_SECONDS = 3600;
+const MAX_ALIGNMENT_SECONDS = 3600;
 /** Formats of the supplied transcript (spec, operation 4). */
-export const ALIGNMENT_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt'] as const;
+const ALIGNMENT_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt'] as const;
 
 const alignmentRequest = z.strictObject({
   audio_url: httpUrl,

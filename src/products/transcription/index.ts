@@ -6,12 +6,10 @@ import { defineProduct } from '../types.js';
 
 const LABEL = 'human transcription';
 
-export const transcriptionRequest = z.strictObject({
+const transcriptionRequest = z.strictObject({
   ...transcriptionParams(LABEL),
   strict: booleanParam.default(false),
 }).superRefine(checkSpan);
-
-export type TranscriptionRequest = z.infer<typeof transcriptionRequest>;
 
 export const transcriptionPrices = z.object({
   per_minute_cents: perMinuteByTurnaround,
@@ -19,7 +17,7 @@ export const transcriptionPrices = z.object({
   minimum_cents: cents,
 });
 
-type TranscriptionLike = Pick<TranscriptionRequest, 'turnaround_time' | 'text_format' | 'timestamping' | 'number_of_speakers'>;
+type TranscriptionLike = Pick<z.infer<typeof transcriptionRequest>, 'turnaround_time' | 'text_format' | 'timestamping' | 'number_of_speakers'>;
 
 /** The human transcription rate, which captions and the proofreading hand-off use too. */
 export function transcriptionPriceCents(prices: z.infer<typeof transcriptionPrices>, request: TranscriptionLike, seconds: number): number {

@@ -8,7 +8,7 @@ import { defineProduct, type FetchedFile, type Measured, type MeasureTools } fro
 
 const LABEL = 'translation';
 
-export const translationRequest = z.strictObject(translationParams(LABEL)).superRefine(checkLanguagePair);
+const translationRequest = z.strictObject(translationParams(LABEL)).superRefine(checkLanguagePair);
 
 const translationPrices = z.object({
   per_1000_words_cents: cents,
@@ -19,7 +19,7 @@ const translationPrices = z.object({
 });
 
 /** A document is measured in words (seconds 0), a media file in seconds (words 0). */
-export async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts: string): Promise<Measured> {
+async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts: string): Promise<Measured> {
   const file: FetchedFile = await tools.fetchFile(url, 'url');
   if (file.fileClass === 'media') return { seconds: await tools.mediaSeconds(url, 'url'), words: 0, params: { source: 'media' } };
   if (file.fileClass === 'document') return { seconds: 0, words: await tools.documentWords(file, 'url'), params: { source: 'document' }, keep: { source: file } };
