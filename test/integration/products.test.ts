@@ -3,9 +3,9 @@
 // databases, loopback media, document and callback servers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { startService, type TestService } from '../helpers/service.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { blankPdf, docxOf, pdfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { startService, type ServiceOptions, type TestService } from '../helpers/service.js';
+import { startMediaServer } from '../helpers/mediaServer.js';
+import { blankPdf, docxOf, pdfOf, startDocumentServer } from '../helpers/documents.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
@@ -76,26 +76,30 @@ const RESULT_FILES: Record<string, [string, string]> = {
 
 const CREATION_COMMON = ['mode', 'status', 'order_id', 'order_total', 'in_wallet', 'delivery_estimate'];
 
+/** The service and the loopback servers a product's order needs: media, documents, a receiver. */
+async function startWorld(options: ServiceOptions) {
+  const [service, media, docs, receiver] = await Promise.all([startService(options), startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
+  const inputs: Inputs = {
+    audio: media.audio(90),
+    transcript: docs.serve('/ai-transcript.docx', await docxOf(['Hello there, this is the AI transcript.', 'It has two paragraphs.'])),
+    plainText: docs.serve('/words.txt', 'Hello there.', 'text/plain'),
+    document: docs.serve('/contract.pdf', await pdfOf([['One two three four five six seven eight nine ten.']])),
+    scan: docs.serve('/scan.pdf', await blankPdf(2)),
+  };
+  return { service, receiver, inputs, close: () => Promise.all([service.close(), media.close(), docs.close(), receiver.close()]) };
+}
+
 describe.each(ENGINES)('every product on %s', (engine) => {
+  let world: Awaited<ReturnType<typeof startWorld>>;
   let service: TestService;
-  let media: MediaServer;
-  let docs: DocumentServer;
   let receiver: CallbackReceiver;
   let inputs: Inputs;
 
   beforeAll(async () => {
-    [service, media, docs, receiver] = await Promise.all([startService({ engine }), startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
-    inputs = {
-      audio: media.audio(90),
-      transcript: docs.serve('/ai-transcript.docx', await docxOf(['Hello there, this is the AI transcript.', 'It has two paragraphs.'])),
-      plainText: docs.serve('/words.txt', 'Hello there.', 'text/plain'),
-      document: docs.serve('/contract.pdf', await pdfOf([['One two three four five six seven eight nine ten.']])),
-      scan: docs.serve('/scan.pdf', await blankPdf(2)),
-    };
+    world = await startWorld({ engine });
+    ({ service, receiver, inputs } = world);
   });
-  afterAll(async () => {
-    await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]);
-  });
+  afterAll(() => world?.close());
 
   const balanceOf = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!;
   const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
@@ -177,22 +181,15 @@ describe.each(ENGINES)('every product on %s', (engine) => {
 });
 
 describe('a quality check of every product (PGlite)', () => {
+  let world: Awaited<ReturnType<typeof startWorld>>;
   let service: TestService;
-  let media: MediaServer;
-  let docs: DocumentServer;
   let receiver: CallbackReceiver;
   let inputs: Inputs;
   beforeAll(async () => {
-    [service, media, docs, receiver] = await Promise.all([startService({ qualityCheckProbability: 1 }), startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
-    inputs = {
-      audio: media.audio(30),
-      transcript: docs.serve('/t.txt', 'An AI transcript.', 'text/plain'),
-      plainText: docs.serve('/w.txt', 'Hello there.', 'text/plain'),
-      document: docs.serve('/d.txt', 'A document to translate.', 'text/plain'),
-      scan: docs.serve('/s.pdf', await blankPdf(1)),
-    };
+    world = await startWorld({ qualityCheckProbability: 1 });
+    ({ service, receiver, inputs } = world);
   });
-  afterAll(async () => { await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]); });
+  afterAll(() => world?.close());
 
   it.each(PRODUCT_LIST.map((p) => [p.key, p.path] as const))('%s: a fix replaces the file and repeats the finished callback', async (key, path) => {
     const spec = SPEC[key];
