@@ -7,6 +7,10 @@ import { priceTableSchema, type PriceTable } from './products/registry.js';
 import type { CallbackSettings } from './activities/deps.js';
 import type { EngineChoice } from './engines/settings.js';
 import { localEngineInstalled } from './engines/localEngine.js';
+import { parseAllowCidrs } from './net/addressGuard.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './api/httpServer.js';
+import { DEFAULT_RATE_LIMITS, DEFAULT_SIGN_IN_PER_MINUTE, type RateLimits } from './api/rateLimit.js';
+import { parsePayloadKeys, type PayloadKey } from './temporal/payloadCodec.js';
 
 export interface Config {
   port: number;
@@ -15,12 +19,29 @@ export interface Config {
   publicBaseUrl: string;
   secretKey: Buffer;
   opsToken: string;
+  /** Workflow payload encryption keys: the first encrypts, all decrypt (src/temporal/payloadCodec.ts). */
+  payloadKeys: PayloadKey[];
+  /** The worker role's health listener (/healthz, /readyz; docs/operations.md); 0: none. */
+  healthPort: number;
+  /**
+   * Prometheus (docs/operations.md): `port`, a listener serving /metrics of this process (any role; the worker
+   * role has no other); `temporalPort`, the Temporal SDK runtime's worker metrics. 0: none.
+   */
+  metrics: { port: number; temporalPort: number };
+  /** The codec endpoint (/codec) for the Temporal UI: origins allowed by CORS; the embedded UI on loopback needs no token. */
+  codec: { uiOrigins: string[]; trustLoopbackUi: boolean };
   priceTable: PriceTable;
   callbacks: CallbackSettings;
   qualityCheck: { probability: number; windowMs: number };
   payment: { windowMs: number; graceMs: number };
+  http: HttpLimits;
+  rateLimits: RateLimits;
   media: { maxBytes: number; timeoutMs: number };
   documents: { maxBytes: number; timeoutMs: number };
+  /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
+  outbound: { allowCidrs: string[] };
+  /** Quotes probe under lower limits; an account runs a few probes at once (src/api/measureTools.ts). */
+  probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number };
   engines: {
     choices: { speech: EngineChoice; alignment: EngineChoice };
     model: string;
@@ -78,20 +99,48 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const probability = number(env, 'QUALITY_CHECK_PROBABILITY', 0.1);
   const enginesDir = resolve(env.ENGINES_DIR ?? fileURLToPath(new URL('../.engines', import.meta.url)));
   if (probability < 0 || probability > 1) throw new Error('QUALITY_CHECK_PROBABILITY must be between 0 and 1');
+  // Unset: one key generated into the data directory, its id derived from it.
+  const payloadKeys = parsePayloadKeys(await persistentSecret(env, 'PAYLOAD_KEYS', dataDir, 'payload.key', () => randomBytes(32).toString('hex')));
+  const embedded = !env.TEMPORAL_ADDRESS;
+  const uiPort = number(env, 'TEMPORAL_UI_PORT', 8233);
+  const uiOrigins = env.CODEC_UI_ORIGINS !== undefined
+    ? env.CODEC_UI_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean)
+    : embedded ? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`] : [];
   return {
     port,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    healthPort: number(env, 'HEALTH_PORT', 0),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     secretKey: Buffer.from(secretHex, 'hex'),
     opsToken: await persistentSecret(env, 'OPS_TOKEN', dataDir, 'ops-token', () => randomBytes(24).toString('base64url')),
+    payloadKeys,
+    codec: { uiOrigins, trustLoopbackUi: embedded },
+    metrics: { port: number(env, 'METRICS_PORT', 0), temporalPort: number(env, 'TEMPORAL_METRICS_PORT', 0) },
     priceTable,
     callbacks: { retryMinMs, retryMaxMs, timeoutMs: number(env, 'CALLBACK_TIMEOUT_MS', 15_000) },
     qualityCheck: { probability, windowMs: number(env, 'QUALITY_CHECK_WINDOW_HOURS', 72) * 3_600_000 },
     // The grace covers one charge attempt (its activity's 30-second timeout) and some.
     payment: { windowMs: number(env, 'ORDER_PAYMENT_WINDOW_MS', 60_000), graceMs: 35_000 },
+    http: {
+      ...DEFAULT_HTTP_LIMITS,
+      requestTimeoutMs: number(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+      headersTimeoutMs: number(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+      keepAliveTimeoutMs: number(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+    },
+    rateLimits: {
+      createPerMinute: number(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMITS.createPerMinute),
+      readsPerMinute: number(env, 'RATE_LIMIT_READS_PER_MINUTE', DEFAULT_RATE_LIMITS.readsPerMinute),
+      failedAuthPerMinute: number(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', DEFAULT_RATE_LIMITS.failedAuthPerMinute),
+      signInPerMinute: number(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE),
+    },
     media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
+    probes: {
+      quote: { maxBytes: number(env, 'QUOTE_PROBE_MAX_BYTES', 64 * 1024 ** 2), timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },
+      perAccount: Math.max(1, Math.floor(number(env, 'PROBES_PER_ACCOUNT', 4))), waitMs: 1_000,
+    },
     engines: {
       choices: engineChoices(env, localEngineInstalled(enginesDir)),
       model: env.AI_ENGINE_MODEL || 'whisper-1',
@@ -104,10 +153,20 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'orders',
       devServerPort: number(env, 'TEMPORAL_DEV_PORT', 7233),
-      uiPort: number(env, 'TEMPORAL_UI_PORT', 8233),
+      uiPort,
       cliPath: env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
     },
   };
+}
+
+function allowCidrs(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    parseAllowCidrs(entries);
+  } catch (err) {
+    throw new Error(`OUTBOUND_ALLOW_CIDRS: ${(err as Error).message}`);
+  }
+  return entries;
 }
 
 /**

@@ -2,7 +2,6 @@
 // server, PGlite, the worker and the API. `api` or `worker` runs one role against
 // TEMPORAL_ADDRESS and DATABASE_URL for the scaled topology.
 import { join } from 'node:path';
-import type { Server } from 'node:http';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from './config.js';
@@ -11,12 +10,22 @@ import { countAccounts, createAccount } from './db/accounts.js';
 import { localFileStore } from './storage/fileStore.js';
 import { startDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
+import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
 import { buildEngines, needsLocalProcess } from './engines/settings.js';
 import { createApp } from './api/app.js';
+import { createOutboundClient, privateAddressHint } from './net/outbound.js';
+import { createHttpServer } from './api/httpServer.js';
+import { drainable } from './api/drain.js';
+import { databaseCheck, startHealthServer, temporalCheck, workerCheck, type ReadinessChecks } from './api/health.js';
 import { log } from './log.js';
+import { startMetricsServer } from './metrics.js';
+import { installTemporalRuntime } from './temporal/runtime.js';
 
 type Role = 'all' | 'api' | 'worker';
+
+/** Requests in flight get this long to be answered on SIGTERM (a live order waits up to its payment window and grace). */
+const SHUTDOWN_DRAIN_MS = 100_000;
 
 async function main(role: Role): Promise<void> {
   const config = await loadConfig();
@@ -51,6 +60,7 @@ async function main(role: Role): Promise<void> {
       devServer = await startDevServer({
         cliPath: config.temporal.cliPath, port: config.temporal.devServerPort, uiPort: config.temporal.uiPort,
         dbFile: join(config.dataDir, 'temporal.db'), namespace: config.temporal.namespace,
+        uiCodecEndpoint: `http://localhost:${config.port}/codec`,
       });
       stops.push(() => devServer!.stop());
       address = devServer.address;
@@ -76,43 +86,70 @@ async function main(role: Role): Promise<void> {
         model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
       }),
       media: config.media,
+      outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
     };
 
     let worker: OrderWorkers | undefined;
     if (role !== 'api') {
+      // The signal handlers above stop the process in order (HTTP first, then the workers); the
+      // SDK's own would start draining the workers at once, under requests still in flight.
+      // Its logger is the service's (pino); its worker metrics on TEMPORAL_METRICS_PORT when set.
+      installTemporalRuntime({ shutdownSignals: [], metricsPort: config.metrics.temporalPort });
       const connection = await NativeConnection.connect({ address });
       worker = await createOrderWorkers({
         connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps, engineConcurrency: config.engines.concurrency,
+        dataConverter: payloadDataConverter(config.payloadKeys),
       });
-      const running = worker.run();
+      void worker.run().catch((err) => log('worker failed', { error: String(err) }));
       stops.push(async () => {
-        worker!.shutdown();
-        await running;
+        // Idempotent; resolves once both workers ended their run (activities in flight finished).
+        await worker!.shutdown().catch((err) => log('worker failed', { error: String(err) }));
         await connection.close();
       });
+      if (role === 'worker' && config.healthPort) {
+        const checks: ReadinessChecks = { database: databaseCheck(database.db), temporal: temporalCheck(connection), worker: workerCheck(() => worker!.state()) };
+        const health = await startHealthServer(config.healthPort, checks);
+        stops.push(() => new Promise((resolve) => { health.close(resolve); health.closeAllConnections(); }));
+        log('health listener started', { port: config.healthPort });
+      }
     }
 
     if (role !== 'worker') {
       const connection = await Connection.connect({ address });
       stops.push(() => connection.close());
       const app = createApp({
-        ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue,
+        ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace, dataConverter: payloadDataConverter(config.payloadKeys) }),
+        taskQueue: config.temporal.taskQueue, codec: config.codec,
         opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck,
-        payment: config.payment, log,
+        payment: config.payment, rateLimits: config.rateLimits, log, probes: config.probes,
+        readiness: {
+          database: databaseCheck(database.db), temporal: temporalCheck(connection),
+          ...(worker ? { worker: workerCheck(() => worker!.state()) } : {}),
+        },
       });
-      const server: Server = await new Promise((resolve) => {
-        const s = app.listen(config.port, () => resolve(s));
+      const server = createHttpServer(app, config.http, log);
+      const http = drainable(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, () => resolve());
       });
-      stops.push(() => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }));
+      // Stops accepting, answers what is in flight (a live order waits for its charge), then the workers stop.
+      stops.push(() => http.drain(SHUTDOWN_DRAIN_MS));
 
       if ((await countAccounts(database.db)) === 0) {
         const demo = await createAccount(database.db, config.secretKey, { name: 'demo', balanceCents: 100_00 });
-        console.log(`\nFirst start: created a demo account (id ${demo.accountId}) with $100.00 in its wallet.\n  api_token: ${demo.apiToken}\n  (shown once; keep it)\n`);
+        console.log(`\nFirst start: created a demo account (id ${demo.accountId}) with $100.00 in its wallet.\n  api_token: ${demo.apiToken}\n  (shown once; keep it)\n` +
+          `  webhook secret: ${demo.webhookSecret}\n  (verifies the signature of its callbacks: docs/callbacks.md; order-ops account webhook-secret ${demo.accountId} shows it again)\n`);
       }
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
     }
     if (devServer?.uiUrl) console.log(`Temporal UI: ${devServer.uiUrl}`);
     if (role !== 'api') console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
+    if (config.metrics.port) {
+      const metrics = await startMetricsServer(config.metrics.port);
+      stops.push(() => new Promise((resolve) => { metrics.close(resolve); metrics.closeAllConnections(); }));
+      log('metrics listener started', { port: config.metrics.port });
+    }
     log('started', { role, temporal: address, database: database.engine, taskQueue: config.temporal.taskQueue });
   } catch (err) {
     await stopAll();

@@ -2,7 +2,7 @@ import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
 import type { EngineSettings } from '../engines/types.js';
-import type { Limits } from '../net/outbound.js';
+import type { Limits, OutboundClient } from '../net/outbound.js';
 
 export type { EngineSettings } from '../engines/types.js';
 
@@ -26,6 +26,8 @@ export interface ActivityDeps {
   engines: EngineSettings;
   /** Limits when an engine activity downloads a customer's media. */
   media: Limits;
+  /** The SSRF-guarded client for every customer URL: media downloads and callbacks. */
+  outbound: OutboundClient;
 }
 
 export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {

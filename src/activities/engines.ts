@@ -7,7 +7,6 @@ import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contr
 import { ISO_639_1 } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { importDocument } from '../documents/importers.js';
-import { fetchCustomerFile } from '../net/outbound.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
 
@@ -17,13 +16,13 @@ export type EngineOutcome =
   | { outcome: 'rejected'; reason: string }
   | { outcome: 'unavailable' };
 
-export function createEngineActivities({ db, files, engines, media }: ActivityDeps) {
+export function createEngineActivities({ db, files, engines, media, outbound }: ActivityDeps) {
   /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
-  async function engineRequest(orderId: number, engine: string, url: string, language: string, seconds: number) {
-    const audio = await fetchCustomerFile(url, 'audio', media);
+  async function engineRequest(ids: { orderId: number; accountId: number }, engine: string, url: string, language: string, seconds: number) {
+    const audio = await outbound.fetchCustomerFile(url, 'audio', media);
     const code = ISO_639_1[language];
     if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
-    log.info('engine at work', { orderId, engine, bytes: audio.bytes.length, language: code });
+    log.info('engine at work', { ...ids, engine, bytes: audio.bytes.length, language: code });
     return {
       audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
       language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
@@ -47,7 +46,7 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
       const beating = setInterval(beat, 2_000);
       try {
         if (order.product === 'ai_transcription') {
-          const request = await engineRequest(orderId, engine.name, params.url!, params.language!, order.seconds);
+          const request = await engineRequest({ orderId, accountId: order.accountId }, engine.name, params.url!, params.language!, order.seconds);
           phase = 'transcribing';
           beat();
           const result = await engines.speech!.transcribe(request);
@@ -59,7 +58,7 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
         const input = order.inputFiles.transcription;
         if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no transcript to align`);
         const known = await importDocument(await files.get(input.key), input.fileName);
-        const request = await engineRequest(orderId, engine.name, params.audio_url!, params.language!, order.seconds);
+        const request = await engineRequest({ orderId, accountId: order.accountId }, engine.name, params.audio_url!, params.language!, order.seconds);
         phase = 'aligning';
         beat();
         const words = await engines.alignment!.align({ ...request, text: known.segments.map((s) => s.text).join('\n') });
@@ -78,7 +77,7 @@ export function createEngineActivities({ db, files, engines, media }: ActivityDe
     /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
     async handToOperator({ orderId, reason }: { orderId: number; reason: string }): Promise<void> {
       await assignOrder(db, orderId, 'operator');
-      log.warn('the order waits for an operator', { orderId, reason });
+      log.warn('the order waits for an operator', { orderId, accountId: (await getOrder(db, orderId))?.accountId, reason });
     },
   };
 }

@@ -2,16 +2,21 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { chargeWalletForOrder, nextOrderId, refundOrder as refundInDb, retranscribe as retranscribeInDb } from '../db/wallet.js';
-import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, setQualityCheck } from '../db/orders.js';
+import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, markOrderLate as markLateInDb, setQualityCheck } from '../db/orders.js';
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
 import { PRODUCTS } from '../products/registry.js';
+import { crashPoint } from '../runtime/crashPoints.js';
+import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
 
 async function typed<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof InsufficientFundsError) throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPES.insufficientFunds);
+    if (err instanceof InsufficientFundsError) {
+      walletChargeFailures.inc({ reason: 'insufficient_funds' });
+      throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPES.insufficientFunds);
+    }
     if (err instanceof OrderStateError) throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPES.orderState);
     throw err;
   }
@@ -27,7 +32,8 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
   return {
     /** Creates the order as paid and charges the wallet in one transaction (idempotent). */
     async chargeWallet(order: OrderToPlace): Promise<PlacedOrder> {
-      const paid = await typed(() => chargeWalletForOrder(db, order));
+      const paid = await typed(() => chargeWalletForOrder(db, order, () => crashPoint('before-charge-commit')));
+      crashPoint('after-charge-commit');
       log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: paid.order.priceCents });
       return {
         orderId: paid.order.id,
@@ -40,16 +46,20 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
     },
 
     async finishOrder(input: { orderId: number; files: ResultFile[]; qualityCheck: boolean }): Promise<void> {
-      await typed(async () => {
+      const order = await typed(async () => {
         await requireStoredFiles(input.files);
-        await finishInDb(db, input.orderId, input.files, input.qualityCheck ? 'pending' : null);
+        return finishInDb(db, input.orderId, input.files, input.qualityCheck ? 'pending' : null);
       });
-      log.info('order finished', { orderId: input.orderId, qualityCheck: input.qualityCheck });
+      countSettled('finished', order.product);
+      log.info('order finished', { orderId: input.orderId, accountId: order.accountId, qualityCheck: input.qualityCheck });
     },
 
     async refundOrder(input: { orderId: number; status: 'refunded' | 'canceled'; reason: string | null }): Promise<{ balanceCents: number }> {
       const refunded = await typed(() => refundInDb(db, input.orderId, input.status, input.reason));
-      log.info(`order ${input.status}`, { orderId: input.orderId, reason: input.reason });
+      crashPoint('after-refund-commit');
+      const order = await getOrder(db, input.orderId);
+      if (order) countSettled(input.status, order.product);
+      log.info(`order ${input.status}`, { orderId: input.orderId, accountId: order?.accountId, reason: input.reason });
       return refunded;
     },
 
@@ -83,7 +93,7 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
       };
       const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child));
       log.info(childOrderId ? 'proofreading order replaced by a human transcription order' : 'proofreading order refunded: the wallet cannot pay for a human transcription',
-        { orderId: parent.id, childOrderId });
+        { orderId: parent.id, accountId: parent.accountId, childOrderId });
       return childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id };
     },
 
@@ -97,6 +107,16 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
 
     async closeQualityCheck(input: { orderId: number; result: 'passed' }): Promise<void> {
       await setQualityCheck(db, input.orderId, input.result);
+    },
+
+    /** The order is still open at its delivery estimate: `late_at` set once (order-ops pending lists it first). */
+    async markOrderLate(input: { orderId: number }): Promise<{ marked: boolean }> {
+      const marked = await markLateInDb(db, input.orderId);
+      if (marked) {
+        ordersLate.inc({ product: marked.product });
+        log.warn('order is late', { orderId: input.orderId, accountId: marked.accountId, deliveryEstimate: marked.deliveryEstimate?.toISOString() });
+      }
+      return { marked: marked !== undefined };
     },
   };
 }

@@ -3,22 +3,25 @@
 import express from 'express';
 import multer from 'multer';
 import type { ApiDeps } from './context.js';
-import { errorHandler, errorObject } from './errors.js';
+import { errorHandler, errorObject, readingBody } from './errors.js';
+import { DEFAULT_RATE_LIMITS, rateLimiter } from './rateLimit.js';
 import { createOrdersRouter } from './routes/create.js';
 import { recordsRouter } from './routes/records.js';
 import { languagesRouter } from './routes/languages.js';
 import { filesRouter } from './routes/files.js';
 import { opsRouter } from './routes/ops.js';
+import { codecRouter } from './routes/codec.js';
+import { openApiRouter } from './routes/openapi.js';
+import { accountArea } from '../web/router.js';
+import { httpMetrics, metricsHandler } from '../metrics.js';
+import { databaseCheck, readyzHandler, temporalCheck } from './health.js';
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(express.json({ limit: '1mb' }));
-  app.use(express.urlencoded({ extended: false, limit: '1mb' }));
-  app.use(multer({ limits: { fieldSize: 1024 * 1024, fields: 50, files: 0 } }).none());
 
-  // Access log: the path only, since query strings carry API tokens.
+  // Access log (first, so refused bodies and rate limits are logged too): the path only, since query strings carry API tokens.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => deps.log('http', {
@@ -26,13 +29,28 @@ export function createApp(deps: ApiDeps): express.Express {
     }));
     next();
   });
+  // Request counts and latencies by route pattern; /metrics (Prometheus) before the parsers and the rate limiter (docs/decisions.md).
+  app.use(httpMetrics());
+  app.get('/metrics', metricsHandler());
+  // Orders have a few dozen fields at most: bounded parsing work per request (over a limit: 413).
+  app.use(readingBody(express.json({ limit: '1mb' }), 'json'));
+  app.use(readingBody(express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 100 }), 'urlencoded'));
+  app.use(readingBody(multer({ limits: { fieldSize: 64 * 1024, fields: 50, parts: 50, files: 0 } }).none(), 'multipart'));
+  app.use(openApiRouter()); // the OpenAPI document and /docs: before the rate limiter
+  // After the parsers: a creation's token is in its body.
+  const limiter = rateLimiter(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
+  app.use(limiter.limit);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', readyzHandler(deps.readiness ?? { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal.connection) }));
   app.use(languagesRouter());
   app.use(createOrdersRouter(deps));
   app.use(filesRouter(deps));
   app.use(recordsRouter(deps));
   app.use(opsRouter(deps));
+  app.use(codecRouter(deps));
+  app.use('/account', accountArea(deps));
   app.use((req, res) => void res.status(404).json(errorObject('', `no such endpoint: ${req.method} ${req.path}`)));
+  app.use(limiter.countFailures);
   app.use(errorHandler(deps.log));
   return app;
 }

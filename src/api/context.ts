@@ -2,7 +2,11 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
-import type { Limits } from '../net/outbound.js';
+import type { Limits, OutboundClient } from '../net/outbound.js';
+import type { ProbePolicy } from './measureTools.js';
+import type { RateLimits } from './rateLimit.js';
+import type { CallbackSettings } from '../activities/deps.js';
+import type { ReadinessChecks } from './health.js';
 
 /** What the HTTP layer needs; built by main.ts or by a test. */
 export interface ApiDeps {
@@ -23,5 +27,20 @@ export interface ApiDeps {
    * charge that started in time.
    */
   payment: { windowMs: number; graceMs: number };
+  /** Per-process request rate limits (rateLimit.ts); default DEFAULT_RATE_LIMITS. */
+  rateLimits?: RateLimits;
   log: (message: string, meta: object) => void;
+  /** The SSRF-guarded client for every customer URL (src/net/outbound.ts). */
+  outbound: OutboundClient;
+  /** Callback delivery settings: the account pages resend callbacks and send samples (activities/callbackDelivery.ts). */
+  callbacks: CallbackSettings;
+  /** Quotes' lower probe limits and the per-account cap on probes at once. */
+  probes: ProbePolicy;
+  /**
+   * The codec endpoint for the Temporal UI (routes/codec.ts): browser origins allowed by CORS, and
+   * whether the embedded UI may call it without the operator token from loopback. Default: neither.
+   */
+  codec?: { uiOrigins: string[]; trustLoopbackUi: boolean };
+  /** /readyz checks (health.ts); default: the database and the Temporal client's connection. main.ts adds the worker's in the embedded role. */
+  readiness?: ReadinessChecks;
 }

@@ -1,5 +1,5 @@
 // Every failure leaves as the spec's error object {mode, status: "error", error}, mapped here only.
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -36,6 +36,54 @@ function workflowRefusal(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Errors with a 4xx `status` (http-errors of the body parsers, the router's percent-decoding) are
+ * refusals of the request itself; 413 too large, 415 unsupported charset or encoding, else 400.
+ */
+function httpRefusal(err: unknown): [number, string] | undefined {
+  const e = err as { status?: unknown; type?: unknown; message?: unknown; limit?: unknown; charset?: unknown; code?: unknown };
+  if (typeof e.status !== 'number' || e.status < 400 || e.status > 499) return undefined;
+  if (err instanceof URIError) return [400, `path: ${String(e.message).replace(/^Failed to decode param/, 'cannot decode')} (invalid percent-encoding)`];
+  switch (e.type) {
+    case 'entity.too.large': return [413, `the request body is larger than ${e.limit} bytes`];
+    case 'parameters.too.many': return [413, 'the request body has too many parameters'];
+    case 'entity.parse.failed': return [400, 'the request body is not valid JSON'];
+    case 'charset.unsupported': return [415, `unsupported charset ${JSON.stringify(String(e.charset ?? '').toLowerCase())}: send utf-8`];
+    case 'encoding.unsupported': return [415, `${e.message}: send the body uncompressed, or as gzip, deflate or br`];
+    case 'request.aborted': return [400, 'the request body was not received completely'];
+    case 'request.size.invalid': return [400, 'the request body does not match its Content-Length'];
+  }
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) return [400, `the request body does not match its Content-Encoding (${e.message})`];
+  return [e.status, `the request cannot be read: ${e.message}`];
+}
+
+/** A multipart parser's refusal: its limits are 413; other errors (busboy's) are malformed bodies. */
+function multipartRefusal(err: unknown): [number, string] {
+  const { name, code, message } = err as { name?: string; code?: string; message?: string };
+  if (name === 'MulterError' && (code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE')) return [400, 'multipart body: file parts are not accepted; send fields only'];
+  if (name === 'MulterError' && code?.startsWith('LIMIT_')) return [413, `multipart body: ${message}`];
+  return [400, `multipart body: ${(message ?? String(err)).replace(/^Multipart: /, '')}`];
+}
+
+/** Runs a body parser: whatever it refuses (and it does no I/O but reading the request) is the caller's mistake. */
+export function readingBody(parser: RequestHandler, kind: 'urlencoded' | 'json' | 'multipart'): RequestHandler {
+  return (req, res, next) => parser(req, res, (err?: unknown) => {
+    if (err === undefined) return next();
+    const refused = httpRefusal(err) ?? (kind === 'multipart' ? multipartRefusal(err) : undefined);
+    next(refused ? new RequestError(refused[1], refused[0]) : err);
+  });
+}
+
+/** Refusals of Node's HTTP parser and timers (the server's clientError event), as [status, message]. */
+export function protocolRefusal(code: string | undefined): [number, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW': return [431, 'the request headers are too large'];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return [413, 'the chunk extensions are too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return [408, 'the request was not received in time'];
+    default: return [400, `malformed HTTP request${code ? ` (${code})` : ''}`];
+  }
+}
+
 /** The caller's mistakes, as [status, message]; undefined for faults. */
 function clientError(err: unknown): [number, string] | undefined {
   if (err instanceof RequestError) return [err.status, err.message];
@@ -43,25 +91,37 @@ function clientError(err: unknown): [number, string] | undefined {
   if (err instanceof FetchError || err instanceof InsufficientFundsError || err instanceof OrderStateError || err instanceof AccountNotFoundError) {
     return [400, err.message];
   }
-  const parserType = (err as { type?: string }).type;
-  if (parserType === 'entity.parse.failed') return [400, 'the request body is not valid JSON'];
-  if (parserType === 'entity.too.large') return [400, 'the request body is too large'];
-  if ((err as Error).name === 'MulterError') return [400, `multipart body: ${(err as Error).message}`];
+  const refused = httpRefusal(err);
+  if (refused) return refused;
   const refusal = workflowRefusal(err);
   if (refusal) return [400, refusal];
   return undefined;
 }
 
+export interface ErrorAnswer { status: number; body: ReturnType<typeof errorObject>; retryAfterSeconds?: number }
+
+/** The answer to a failed request: the caller's mistakes as 4xx, faults as 5xx (logged). */
+export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta: object) => void): ErrorAnswer {
+  const mode = requestMode(req);
+  const known = clientError(err);
+  if (known) {
+    const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return { status: known[0], body: errorObject(mode, known[1]), ...(typeof retryAfter === 'number' ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)) } : {}) };
+  }
+  if (err instanceof PaymentUnconfirmedError) {
+    log('order payment unconfirmed', { orderId: err.orderId });
+    return { status: 503, body: errorObject(mode, err.message) };
+  }
+  log('request failed', { method: req.method, path: req.path, error: String((err as Error)?.stack ?? err) });
+  return { status: 500, body: errorObject(mode, 'internal error: the request cannot be fulfilled now; try again later') };
+}
+
+/** Sends an error answer (with Retry-After when it asks the caller to wait). */
+export function sendErrorAnswer(res: Response, answer: ErrorAnswer, body = JSON.stringify(answer.body)): void {
+  if (answer.retryAfterSeconds !== undefined) res.set('Retry-After', String(answer.retryAfterSeconds));
+  res.status(answer.status).type('application/json').send(body);
+}
+
 export function errorHandler(log: (msg: string, meta: object) => void): ErrorRequestHandler {
-  return (err, req, res, _next) => {
-    const mode = requestMode(req);
-    const known = clientError(err);
-    if (known) return void res.status(known[0]).json(errorObject(mode, known[1]));
-    if (err instanceof PaymentUnconfirmedError) {
-      log('order payment unconfirmed', { orderId: err.orderId });
-      return void res.status(503).json(errorObject(mode, err.message));
-    }
-    log('request failed', { method: req.method, path: req.path, error: String((err as Error)?.stack ?? err) });
-    res.status(500).json(errorObject(mode, 'internal error: the request cannot be fulfilled now; try again later'));
-  };
+  return (err, req, res, _next) => sendErrorAnswer(res, errorAnswer(err, req, log));
 }

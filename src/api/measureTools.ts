@@ -1,15 +1,26 @@
 // The I/O behind products' measuring (src/products/types.ts MeasureTools): customer URLs through
 // the one outbound client, documents through the importers. Failures name the field.
+// Probes are bounded: quotes (mode=test) get lower limits than live orders, and each account has
+// a few probes at once, so a customer's slow URLs cannot hold the API for others.
 import { probeMediaDuration } from '../net/probe.js';
-import { fetchCustomerFile, type Limits } from '../net/outbound.js';
+import type { Limits, OutboundClient } from '../net/outbound.js';
 import { classifyFile, documentFileName, documentWords, estimateOcrWords } from '../documents/measure.js';
 import { importDocument } from '../documents/importers.js';
 import { TranscriptImportError } from '../domain/transcript.js';
-import { RequestError } from '../contracts/failures.js';
+import { RateLimitedError, RequestError } from '../contracts/failures.js';
 import type { FetchedFile, MeasureTools } from '../products/types.js';
 
 /** Enough of a file to recognise it by its signature. */
 const SNIFF_BYTES = 64 * 1024;
+
+export interface ProbePolicy {
+  /** Limits of a quote's probes, below the live ones (the lower of each applies). */
+  quote: Limits;
+  /** Probes one account may run at once. */
+  perAccount: number;
+  /** How long a probe over that number waits for a free slot before the 429. */
+  waitMs: number;
+}
 
 async function named<T>(field: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -20,29 +31,77 @@ async function named<T>(field: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function measureTools(limits: { media: Limits; documents: Limits }): MeasureTools {
-  return {
-    mediaSeconds: (url, field) => probeMediaDuration(url, field, limits.media),
+const lower = (a: Limits, b: Limits): Limits => ({ maxBytes: Math.min(a.maxBytes, b.maxBytes), timeoutMs: Math.min(a.timeoutMs, b.timeoutMs) });
 
-    async fetchFile(url, field): Promise<FetchedFile> {
-      const path = new URL(url).pathname;
-      const fetched = await fetchCustomerFile(url, field, limits.documents, {
-        bytes: SNIFF_BYTES,
-        stop: (head) => classifyFile(head, undefined, path) === 'media',
-      });
-      const fileClass = classifyFile(fetched.bytes, fetched.contentType, path);
-      return { fileClass, bytes: fetched.bytes, fileName: documentFileName(fetched.bytes, fetched.contentType, path) };
-    },
+/** Per-account slots: a short wait absorbs a burst of quick probes; slots held by slow ones give 429. */
+function probeSlots(policy: ProbePolicy) {
+  const busy = new Map<number, number>();
+  const waiting = new Map<number, Array<() => void>>();
+  const release = (account: number) => {
+    const next = waiting.get(account)?.shift();
+    if (next) return next(); // the slot passes on
+    const left = (busy.get(account) ?? 1) - 1;
+    if (left > 0) busy.set(account, left);
+    else busy.delete(account);
+  };
+  const acquire = (account: number): Promise<void> => {
+    const count = busy.get(account) ?? 0;
+    if (count < policy.perAccount) {
+      busy.set(account, count + 1);
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const queue = waiting.get(account) ?? [];
+      waiting.set(account, queue);
+      const take = () => { clearTimeout(timer); resolve(); };
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(take), 1);
+        if (queue.length === 0) waiting.delete(account);
+        reject(new RateLimitedError(`too many files of this account are being measured at once (at most ${policy.perAccount}); retry in a second`, 1));
+      }, policy.waitMs);
+      queue.push(take);
+    });
+  };
+  return async <T>(account: number, work: () => Promise<T>): Promise<T> => {
+    await acquire(account);
+    try {
+      return await work();
+    } finally {
+      release(account);
+    }
+  };
+}
 
-    readTranscript: (file, field, accepted) => named(field, async () => {
-      const extension = file.fileName.split('.').pop() ?? '';
-      if (!accepted.includes(extension)) {
-        throw new RequestError(`${field}: a ${extension === 'bin' ? 'file of unknown type' : `.${extension} file`} is not accepted here (accepted: ${accepted.join(', ')})`);
-      }
-      return importDocument(file.bytes, file.fileName);
-    }),
+/** Tools for one request: `toolsFor(accountId, mode)`. */
+export function measureTools(outbound: OutboundClient, limits: { media: Limits; documents: Limits; probes: ProbePolicy }) {
+  const inSlot = probeSlots(limits.probes);
+  return (accountId: number, mode: string): MeasureTools => {
+    const quote = mode === 'test';
+    const media = quote ? lower(limits.media, limits.probes.quote) : limits.media;
+    const documents = quote ? lower(limits.documents, limits.probes.quote) : limits.documents;
+    return {
+      mediaSeconds: (url, field) => inSlot(accountId, () => probeMediaDuration(outbound, url, field, media)),
 
-    documentWords: (file, field) => named(field, () => documentWords(file.bytes, file.fileName)),
-    ocrWords: (file, field) => named(field, async () => (await estimateOcrWords(file.bytes, file.fileName, file.fileClass)).words),
+      fetchFile: (url, field) => inSlot(accountId, async (): Promise<FetchedFile> => {
+        const path = new URL(url).pathname;
+        const fetched = await outbound.fetchCustomerFile(url, field, documents, {
+          bytes: SNIFF_BYTES,
+          stop: (head) => classifyFile(head, undefined, path) === 'media',
+        });
+        const fileClass = classifyFile(fetched.bytes, fetched.contentType, path);
+        return { fileClass, bytes: fetched.bytes, fileName: documentFileName(fetched.bytes, fetched.contentType, path) };
+      }),
+
+      readTranscript: (file, field, accepted) => named(field, async () => {
+        const extension = file.fileName.split('.').pop() ?? '';
+        if (!accepted.includes(extension)) {
+          throw new RequestError(`${field}: a ${extension === 'bin' ? 'file of unknown type' : `.${extension} file`} is not accepted here (accepted: ${accepted.join(', ')})`);
+        }
+        return importDocument(file.bytes, file.fileName);
+      }),
+
+      documentWords: (file, field) => named(field, () => documentWords(file.bytes, file.fileName)),
+      ocrWords: (file, field) => named(field, async () => (await estimateOcrWords(file.bytes, file.fileName, file.fileClass)).words),
+    };
   };
 }

@@ -6,10 +6,12 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage:
-  order-ops account create --name NAME [--balance USD] [--created-at ISO] [--callback-url URL]
+  order-ops account create --name NAME [--balance USD] [--created-at ISO] [--callback-url URL]   (prints the API token and webhook secret)
   order-ops account topup ACCOUNT_ID USD
   order-ops account grant-minutes ACCOUNT_ID MINUTES                 (AI transcription subscription minutes)
-  order-ops pending [--product PRODUCT]                              (orders waiting for a person)
+  order-ops account webhook-secret ACCOUNT_ID                        (the secret that signs its callbacks)
+  order-ops account rotate-webhook-secret ACCOUNT_ID [--window-hours H]   (new secret; the old one also signs for H hours, default 24)
+  order-ops pending [--product PRODUCT]                              (orders waiting for a person, late ones first)
   order-ops show ORDER_ID                                            (state, result kinds, who works on it, files, callbacks)
   order-ops complete ORDER_ID --file KIND=PATH [--file KIND=PATH ...]
   order-ops refund ORDER_ID [--reason TEXT]
@@ -88,7 +90,7 @@ async function run(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' }, balance: { type: 'string' }, 'created-at': { type: 'string' }, 'callback-url': { type: 'string' },
       product: { type: 'string' }, file: { type: 'string', multiple: true }, fix: { type: 'string', multiple: true },
-      pass: { type: 'boolean' }, reason: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      pass: { type: 'boolean' }, reason: { type: 'string' }, 'window-hours': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;
@@ -113,6 +115,15 @@ async function run(argv: string[]): Promise<void> {
         const [account, minutes] = args;
         if (!account || !minutes) throw new UsageError('account grant-minutes needs ACCOUNT_ID and MINUTES');
         return print(await call('POST', `/ops/accounts/${encodeURIComponent(account)}/ai-minutes`, { minutes }));
+      }
+      if (sub === 'webhook-secret') {
+        if (!args[0]) throw new UsageError('account webhook-secret needs ACCOUNT_ID');
+        return print(await call('GET', `/ops/accounts/${encodeURIComponent(args[0])}/webhook-secret`));
+      }
+      if (sub === 'rotate-webhook-secret') {
+        if (!args[0]) throw new UsageError('account rotate-webhook-secret needs ACCOUNT_ID');
+        const body = values['window-hours'] !== undefined ? { window_hours: values['window-hours'] } : {};
+        return print(await call('POST', `/ops/accounts/${encodeURIComponent(args[0])}/webhook-secret/rotate`, body));
       }
       throw new UsageError(`unknown account command: ${sub ?? '(none)'}`);
     }

@@ -16,6 +16,16 @@ export class RequestError extends Error {
   }
 }
 
+/** A missing or wrong token: a RequestError that the rate limiter also counts per client address. */
+export class AuthenticationError extends RequestError {}
+
+/** Too many requests: answered 429 with `Retry-After: retryAfterSeconds`. */
+export class RateLimitedError extends RequestError {
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message, 429);
+  }
+}
+
 export class InsufficientFundsError extends Error {
   constructor(readonly neededCents: number, readonly availableCents: number) {
     super(`insufficient funds: the order costs $${(neededCents / 100).toFixed(2)} and the wallet holds $${(availableCents / 100).toFixed(2)}`);

@@ -101,6 +101,8 @@ export const SEARCH_ATTRIBUTES = {
   product: defineSearchAttributeKey('OrderProduct', SearchAttributeType.KEYWORD),
   status: defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD),
   mode: defineSearchAttributeKey('OrderMode', SearchAttributeType.KEYWORD),
+  /** Set (true) when the order is still open at its delivery estimate (docs/operations.md). */
+  late: defineSearchAttributeKey('OrderLate', SearchAttributeType.BOOL),
 };
 
 /** The search attributes an order's workflow starts with (the Temporal UI's view of it). */
@@ -116,5 +118,5 @@ export function startSearchAttributes(order: Pick<OrderToPlace, 'id' | 'accountI
 
 /** `--search-attribute` arguments for the dev server. */
 export const SEARCH_ATTRIBUTE_FLAGS = [
-  'OrderId=Int', 'OrderAccountId=Int', 'OrderProduct=Keyword', 'OrderStatus=Keyword', 'OrderMode=Keyword',
+  'OrderId=Int', 'OrderAccountId=Int', 'OrderProduct=Keyword', 'OrderStatus=Keyword', 'OrderMode=Keyword', 'OrderLate=Bool',
 ];

@@ -1,8 +1,9 @@
 // Accounts, their tokens and wallet top-ups.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, type AccountRow } from './schema.js';
-import { encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
+import { decryptToken, encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
+import { newWebhookSecret } from '../domain/webhookSignature.js';
 import { AccountNotFoundError } from '../contracts/failures.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
@@ -16,8 +17,9 @@ export interface NewAccount {
   canceledCallbacks?: boolean;
 }
 
-export async function createAccount(db: Db, key: Buffer, input: NewAccount): Promise<{ accountId: number; apiToken: string }> {
+export async function createAccount(db: Db, key: Buffer, input: NewAccount): Promise<{ accountId: number; apiToken: string; webhookSecret: string }> {
   const apiToken = newApiToken();
+  const webhookSecret = newWebhookSecret();
   const createdAt = input.createdAt ?? new Date();
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(accounts).values({
@@ -26,6 +28,7 @@ export async function createAccount(db: Db, key: Buffer, input: NewAccount): Pro
       tokenEncrypted: encryptToken(key, apiToken),
       callbackUrl: input.callbackUrl ?? null,
       canceledCallbacks: input.canceledCallbacks ?? createdAt >= CANCELED_CALLBACKS_SINCE,
+      webhookSecretEncrypted: encryptToken(key, webhookSecret),
       createdAt,
     }).returning({ id: accounts.id });
     const accountId = row!.id;
@@ -35,7 +38,7 @@ export async function createAccount(db: Db, key: Buffer, input: NewAccount): Pro
         accountId, kind: 'topup', amountCents: input.balanceCents, balanceAfterCents: input.balanceCents, note: 'opening balance',
       });
     }
-    return { accountId, apiToken };
+    return { accountId, apiToken, webhookSecret };
   });
 }
 
@@ -47,6 +50,30 @@ export async function findAccountByToken(db: Db, key: Buffer, token: string): Pr
 export async function getAccount(db: Db, accountId: number): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   return row;
+}
+
+/**
+ * Replaces the account's API token; returns the new one. The old token is refused from the next
+ * request on (lookups go by its hash, which no longer exists); result URLs built afterwards carry
+ * the new one.
+ */
+export async function rotateApiToken(db: Db, key: Buffer, accountId: number): Promise<string> {
+  const apiToken = newApiToken();
+  const [row] = await db.update(accounts)
+    .set({ tokenHash: tokenHash(key, apiToken), tokenEncrypted: encryptToken(key, apiToken) })
+    .where(eq(accounts.id, accountId))
+    .returning({ id: accounts.id });
+  if (!row) throw new AccountNotFoundError(accountId);
+  return apiToken;
+}
+
+/** The account's callback URL (null: none) and whether canceled orders get callbacks. */
+export async function setCallbackSettings(db: Db, accountId: number, settings: { callbackUrl: string | null; canceledCallbacks: boolean }): Promise<void> {
+  const [row] = await db.update(accounts)
+    .set({ callbackUrl: settings.callbackUrl, canceledCallbacks: settings.canceledCallbacks })
+    .where(eq(accounts.id, accountId))
+    .returning({ id: accounts.id });
+  if (!row) throw new AccountNotFoundError(accountId);
 }
 
 export async function countAccounts(db: Db): Promise<number> {
@@ -65,5 +92,51 @@ export async function topUpWallet(db: Db, accountId: number, cents: number, note
     if (!row) throw new AccountNotFoundError(accountId);
     await tx.insert(ledgerEntries).values({ accountId, kind: 'topup', amountCents: cents, balanceAfterCents: row.balance, note: note ?? null });
     return row.balance;
+  });
+}
+
+/** The secrets that sign an account's callbacks now: the current one, then a previous one still in its window. */
+export interface WebhookSecrets { current: string; previous?: { secret: string; until: Date } }
+
+/**
+ * The account's signing secrets at `now`. An account that predates signed callbacks gets its
+ * secret here, once: concurrent first uses all read the one that was stored first.
+ */
+export async function webhookSecretsOf(db: Db, key: Buffer, accountId: number, now = new Date()): Promise<WebhookSecrets> {
+  let row = await getAccount(db, accountId);
+  if (!row) throw new AccountNotFoundError(accountId);
+  if (!row.webhookSecretEncrypted) {
+    await db.update(accounts).set({ webhookSecretEncrypted: encryptToken(key, newWebhookSecret()) })
+      .where(and(eq(accounts.id, accountId), isNull(accounts.webhookSecretEncrypted)));
+    row = (await getAccount(db, accountId))!;
+  }
+  const current = decryptToken(key, row.webhookSecretEncrypted!);
+  const until = row.webhookSecretPreviousUntil;
+  if (row.webhookSecretPreviousEncrypted && until && until > now) {
+    return { current, previous: { secret: decryptToken(key, row.webhookSecretPreviousEncrypted), until } };
+  }
+  return { current };
+}
+
+/**
+ * Replaces the account's signing secret. For `windowMs` the replaced one keeps signing beside
+ * the new one (receivers switch over meanwhile); 0 ends it at once.
+ */
+export async function rotateWebhookSecret(db: Db, key: Buffer, accountId: number, windowMs: number, now = new Date()): Promise<WebhookSecrets> {
+  return db.transaction(async (tx) => {
+    // Locked, so that two rotations at once keep each other's secret.
+    const [row] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
+    if (!row) throw new AccountNotFoundError(accountId);
+    const next = newWebhookSecret();
+    const until = new Date(now.getTime() + windowMs);
+    // An account that never had a secret has none to keep signing.
+    const current = row.webhookSecretEncrypted ? decryptToken(key, row.webhookSecretEncrypted) : undefined;
+    const keep = windowMs > 0 && current !== undefined;
+    await tx.update(accounts).set({
+      webhookSecretEncrypted: encryptToken(key, next),
+      webhookSecretPreviousEncrypted: keep ? encryptToken(key, current) : null,
+      webhookSecretPreviousUntil: keep ? until : null,
+    }).where(eq(accounts.id, accountId));
+    return keep ? { current: next, previous: { secret: current, until } } : { current: next };
   });
 }

@@ -1,5 +1,5 @@
 // Order records, their result files and callback attempts.
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
@@ -24,10 +24,18 @@ export async function listAccountOrders(db: Db, accountId: number, opts: { befor
   return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(opts.limit);
 }
 
-/** Paid orders waiting for a person (not those a speech engine is working on), oldest first. */
+/** Paid orders waiting for a person (not those a speech engine is working on): late ones first (longest late first), then oldest first. */
 export async function pendingOrders(db: Db, product?: string): Promise<OrderRow[]> {
   const waiting = and(eq(orders.status, 'paid'), eq(orders.assignee, 'operator'));
-  return db.select().from(orders).where(product ? and(waiting, eq(orders.product, product)) : waiting).orderBy(orders.id);
+  return db.select().from(orders).where(product ? and(waiting, eq(orders.product, product)) : waiting)
+    .orderBy(sql`${orders.lateAt} ASC NULLS LAST`, orders.id);
+}
+
+/** Marks a paid order late (its workflow's timer reached the delivery estimate); once. The order when it was marked now. */
+export async function markOrderLate(db: Db, orderId: number, at = new Date()): Promise<OrderRow | undefined> {
+  const [marked] = await db.update(orders).set({ lateAt: at })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid'), isNull(orders.lateAt))).returning();
+  return marked;
 }
 
 /** Hands an order to the operators (no engine is configured, or the engine kept failing). */

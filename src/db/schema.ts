@@ -14,6 +14,9 @@ export const accounts = pgTable('accounts', {
   canceledCallbacks: boolean('canceled_callbacks').notNull(),
   aiMinutes: integer('ai_minutes').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
+  webhookSecretEncrypted: text('webhook_secret_encrypted'),
+  webhookSecretPreviousEncrypted: text('webhook_secret_previous_encrypted'),
+  webhookSecretPreviousUntil: ts('webhook_secret_previous_until'),
 });
 
 export const orders = pgTable('orders', {
@@ -34,6 +37,8 @@ export const orders = pgTable('orders', {
   inputFiles: jsonb('input_files').$type<Record<string, InputFile>>().notNull().default({}),
   retranscribedOrderId: bigint('retranscribed_order_id', { mode: 'number' }),
   parentOrderId: bigint('parent_order_id', { mode: 'number' }),
+  /** When the order was still open at its delivery estimate (migration 0007). */
+  lateAt: ts('late_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -72,9 +77,35 @@ export const callbackAttempts = pgTable('callback_attempts', {
   outcome: text('outcome').notNull(),
   detail: text('detail'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** 0006: the webhook-id the attempt carried; null for attempts recorded before it. */
+  webhookId: text('webhook_id'),
 });
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderFileRow = typeof orderFiles.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
+
+export const idempotencyKeys = pgTable('idempotency_keys', {
+  accountId: integer('account_id').notNull(),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  orderId: bigint('order_id', { mode: 'number' }),
+  statusCode: integer('status_code'),
+  responseBody: text('response_body'),
+  lockedUntil: ts('locked_until').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.key] })]);
+
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+/** Sessions of the account area (src/db/sessions.ts): the sha256 of the cookie's id, never the id. */
+export const accountSessions = pgTable('account_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  accountId: integer('account_id').notNull(),
+  csrfToken: text('csrf_token').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export type AccountSessionRow = typeof accountSessions.$inferSelect;

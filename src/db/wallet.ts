@@ -60,12 +60,17 @@ async function paidState(tx: Tx, order: OrderRow): Promise<PaidOrder> {
   return { order, balanceCents: account!.balanceCents, aiMinutesLeft: account!.aiMinutes };
 }
 
-/** Creates the order as paid and charges the wallet, or changes nothing when funds are short. */
-export async function chargeWalletForOrder(db: Db, input: OrderToPlace): Promise<PaidOrder> {
+/**
+ * Creates the order as paid and charges the wallet, or changes nothing when funds are short.
+ * `beforeCommit` runs as the transaction's last step (the crash-matrix tests crash there).
+ */
+export async function chargeWalletForOrder(db: Db, input: OrderToPlace, beforeCommit?: () => void): Promise<PaidOrder> {
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(orders).where(eq(orders.id, input.id));
     if (existing) return paidState(tx, existing);
-    return chargeInTx(tx, input);
+    const paid = await chargeInTx(tx, input);
+    beforeCommit?.();
+    return paid;
   });
 }
 

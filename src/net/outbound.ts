@@ -1,16 +1,38 @@
-// The one way this service reaches a URL a customer gave it: media and documents to measure,
-// and callbacks to deliver. Guards on customer URLs belong here, so every request gets them.
+// The one way this service reaches a URL a customer gave it: media and documents to measure or
+// transcribe, and callbacks to deliver. Every connection goes through one guarded undici Agent:
+// the address is checked when the socket is opened (after every DNS answer and every redirect),
+// so neither a rebinding resolver nor a redirect reaches a private address.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, fetch, interceptors, request, type FormData } from 'undici';
+import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
+import { createAddressGuard } from './addressGuard.js';
 
-/** A customer URL could not be read; the message names the field and is the caller's to see. */
+/** A customer URL could not be used; the message names the field and is the caller's to see. */
 export class FetchError extends Error {}
+
+/** The guard refused an address; the message is for operators. */
+export class RefusedAddressError extends Error {
+  readonly code = 'E_OUTBOUND_REFUSED';
+  constructor(readonly address: string, readonly range: string, reason: string, hostname: string) {
+    super(`refused ${address}${hostname !== address ? ` (${hostname})` : ''}: ${reason}${range ? ` (${range})` : ''}; see OUTBOUND_ALLOW_CIDRS`);
+  }
+}
 
 export interface Limits { maxBytes: number; timeoutMs: number }
 
-const direct = new Agent();
-// Media and documents may sit behind a redirect (a CDN, a share link); callbacks never follow one.
-const withRedirects = direct.compose(interceptors.redirect({ maxRedirections: 5 }));
+export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface OutboundOptions {
+  /** CIDRs customer URLs may reach although private (OUTBOUND_ALLOW_CIDRS). */
+  allowCidrs: readonly string[];
+  /** Where the detail of a failure goes; customers only see a neutral message. */
+  log: (message: string, meta: object) => void;
+  /** Name resolution; a test injects a rebinding one. */
+  lookup?: Resolve;
+  /** Told of each refusal (npm start prints a one-time hint). */
+  onRefused?: (refusal: RefusedAddressError) => void;
+}
 
 export interface OpenedBody {
   statusCode: number;
@@ -19,70 +41,204 @@ export interface OpenedBody {
   /** Aborted when the deadline passes; the body then fails. */
   signal: AbortSignal;
   done(): void;
+  /** The neutral error for this field, the detail logged. */
+  fail(detail: string): FetchError;
 }
 
-const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
+export interface CallbackRequest { body: Uint8Array; headers: Record<string, string> }
+export interface CallbackAnswer { statusCode: number; text: string; headers: Record<string, string | string[] | undefined> }
 
+export interface OutboundClient {
+  /** GETs `url` (following up to 5 redirects) with a deadline; the caller reads the body and calls done(). */
+  openCustomerUrl(url: string, field: string, timeoutMs: number): Promise<OpenedBody>;
+  /**
+   * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
+   * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
+   */
+  fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: { bytes: number; stop: (head: Buffer) => boolean }):
+    Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }>;
+  /** One callback attempt: a POST of exactly these bytes that follows no redirect. Throws on failure. */
+  postCallback(url: string, request: CallbackRequest, opts: { timeoutMs: number; maxResponseBytes: number }): Promise<CallbackAnswer>;
+  /**
+   * Whether the guard would let a request to `url` through now: the refusal detail when the URL is
+   * not http(s) or any address its host resolves to is refused (OUTBOUND_ALLOW_CIDRS honoured),
+   * undefined when allowed. A host that does not resolve is not refused (it may resolve later;
+   * each request is checked again when it connects).
+   */
+  checkDestination(url: string): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/** What went wrong, for the log: the refusal, the error code, or the deadline. */
 function reason(err: Error, signal: AbortSignal): string {
   const code = (err as { code?: string }).code;
-  // The deadline and undici's own header/body timeouts race each other: both are the deadline.
+  if (err instanceof RefusedAddressError) return err.message;
+  // The deadline and undici's own timeouts race each other: both are the deadline.
   if (signal.aborted || (code && TIMEOUT_CODES.includes(code))) return 'timed out';
   return code ?? err.message;
 }
 
-/** GETs `url` (following redirects) with a deadline; the caller reads the body and calls done(). */
-export async function openCustomerUrl(url: string, field: string, timeoutMs: number): Promise<OpenedBody> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const done = () => clearTimeout(timer);
+/** An origin and path for the log; the query may carry a signature or a token. */
+function shown(url: string): string {
   try {
-    const response = await request(url, {
-      method: 'GET', signal: controller.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: withRedirects,
-    });
-    // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
-    response.body.on('error', () => undefined);
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      response.body.destroy();
-      throw new FetchError(`${field}: the file could not be fetched (HTTP ${response.statusCode})`);
-    }
-    return { statusCode: response.statusCode, headers: response.headers, body: response.body, signal: controller.signal, done };
-  } catch (err) {
-    done();
-    if (err instanceof FetchError) throw err;
-    throw new FetchError(`${field}: the file could not be fetched (${reason(err as Error, controller.signal)})`);
+    const parsed = new URL(url);
+    return parsed.origin + parsed.pathname;
+  } catch {
+    return '(not a URL)';
   }
 }
 
-/**
- * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
- * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
- */
-export async function fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: { bytes: number; stop: (head: Buffer) => boolean }):
-  Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }> {
-  const opened = await openCustomerUrl(url, field, limits.timeoutMs);
-  const contentType = contentTypeOf(opened.headers);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let sniffed = !sniff;
+function httpUrl(url: string): URL | undefined {
   try {
-    for await (const chunk of opened.body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limits.maxBytes) throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
-      if (!sniffed && size >= sniff!.bytes) {
-        sniffed = true;
-        const head = Buffer.concat(chunks);
-        if (sniff!.stop(head)) return { bytes: head, contentType, complete: false };
-      }
-    }
-  } catch (err) {
-    if (err instanceof FetchError) throw err;
-    throw new FetchError(`${field}: the file could not be fetched (${reason(err as Error, opened.signal)})`);
-  } finally {
-    opened.done();
-    opened.body.destroy();
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
+  } catch {
+    return undefined;
   }
-  return { bytes: Buffer.concat(chunks), contentType, complete: true };
+}
+
+export function createOutboundClient(opts: OutboundOptions): OutboundClient {
+  const check = createAddressGuard(opts.allowCidrs);
+  const resolve: Resolve = opts.lookup ?? ((hostname) => dnsLookup(hostname, { all: true }));
+
+  const refusal = (address: string, hostname: string): RefusedAddressError | undefined => {
+    const verdict = check(address);
+    if (verdict.allowed) return undefined;
+    const err = new RefusedAddressError(address, verdict.range, verdict.reason, hostname);
+    opts.onRefused?.(err);
+    return err;
+  };
+
+  // Every address a name resolves to must pass, not just the one connected to first.
+  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    resolve(hostname).then((addresses) => {
+      if (addresses.length === 0) throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
+      for (const { address } of addresses) {
+        const refused = refusal(address, hostname);
+        if (refused) throw refused;
+      }
+      if (options.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    }).catch((err: NodeJS.ErrnoException) => callback(err, ''));
+  };
+  const connectGuarded = buildConnector({ lookup: guardedLookup } as buildConnector.BuildOptions);
+  // An IP literal (however the URL spelt it, WHATWG parsing has normalised it) skips the lookup.
+  const connector: buildConnector.connector = (options, callback) => {
+    const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    const refused = isIP(host) ? refusal(host, host) : undefined;
+    if (refused) return callback(refused, null);
+    connectGuarded(options, callback);
+  };
+  const direct = new Agent({ connect: connector });
+  // Media and documents may sit behind a redirect (a CDN, a share link); callbacks never follow one.
+  // Each hop is a new connection through the same connector, so each is checked.
+  const withRedirects: Dispatcher = direct.compose(interceptors.redirect({ maxRedirections: 5 }));
+
+  const failure = (field: string, url: string, detail: string) => {
+    opts.log('customer URL not fetched', { field, url: shown(url), detail });
+    return new FetchError(`${field}: the file could not be fetched`);
+  };
+
+  async function openCustomerUrl(url: string, field: string, timeoutMs: number): Promise<OpenedBody> {
+    if (!httpUrl(url)) throw failure(field, url, 'not an http or https URL');
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const done = () => clearTimeout(timer);
+    const fail = (detail: string) => failure(field, url, detail);
+    try {
+      const response = await request(url, {
+        method: 'GET', signal: controller.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: withRedirects,
+      });
+      // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
+      response.body.on('error', () => undefined);
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        response.body.destroy();
+        throw fail(`HTTP ${response.statusCode}`);
+      }
+      return { statusCode: response.statusCode, headers: response.headers, body: response.body, signal: controller.signal, done, fail };
+    } catch (err) {
+      done();
+      if (err instanceof FetchError) throw err;
+      throw fail(reason(err as Error, controller.signal));
+    }
+  }
+
+  async function fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: { bytes: number; stop: (head: Buffer) => boolean }) {
+    const opened = await openCustomerUrl(url, field, limits.timeoutMs);
+    const contentType = contentTypeOf(opened.headers);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let sniffed = !sniff;
+    try {
+      for await (const chunk of opened.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limits.maxBytes) throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
+        if (!sniffed && size >= sniff!.bytes) {
+          sniffed = true;
+          const head = Buffer.concat(chunks);
+          if (sniff!.stop(head)) return { bytes: head, contentType, complete: false };
+        }
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      throw opened.fail(reason(err as Error, opened.signal));
+    } finally {
+      opened.done();
+      opened.body.destroy();
+    }
+    return { bytes: Buffer.concat(chunks), contentType, complete: true };
+  }
+
+  async function postCallback(url: string, req: CallbackRequest, limits: { timeoutMs: number; maxResponseBytes: number }): Promise<CallbackAnswer> {
+    if (!httpUrl(url)) throw new Error('the callback URL is not an http or https URL');
+    const signal = AbortSignal.timeout(limits.timeoutMs);
+    try {
+      const response = await request(url, {
+        method: 'POST', body: req.body, headers: req.headers, signal, dispatcher: direct,
+        headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs,
+      });
+      response.body.on('error', () => undefined);
+      // The answer is only compared with `ok` and shown to operators: read no more than asked.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          const room = limits.maxResponseBytes - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= limits.maxResponseBytes) break;
+        }
+      } finally {
+        response.body.destroy();
+      }
+      return { statusCode: response.statusCode, text: Buffer.concat(chunks).toString('utf8'), headers: response.headers };
+    } catch (err) {
+      const why = reason(err as Error, signal);
+      throw new Error(why === 'timed out' ? `timed out after ${limits.timeoutMs} ms` : why);
+    }
+  }
+
+  async function checkDestination(url: string): Promise<string | undefined> {
+    const parsed = httpUrl(url);
+    if (!parsed) return 'not an http or https URL';
+    const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+    let addresses: Array<{ address: string }>;
+    try {
+      addresses = isIP(host) ? [{ address: host }] : await resolve(host);
+    } catch {
+      return undefined;
+    }
+    for (const { address } of addresses) {
+      const verdict = check(address);
+      if (!verdict.allowed) return new RefusedAddressError(address, verdict.range, verdict.reason, host).message;
+    }
+    return undefined;
+  }
+
+  return { openCustomerUrl, fetchCustomerFile, postCallback, checkDestination, close: () => direct.close() };
 }
 
 export function contentTypeOf(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -91,10 +247,13 @@ export function contentTypeOf(headers: Record<string, string | string[] | undefi
   return type || undefined;
 }
 
-/** One callback attempt: a POST that follows no redirect; the answer's first 200 characters. */
-export async function postCallback(url: string, body: FormData, timeoutMs: number): Promise<{ statusCode: number; text: string }> {
-  const response = await fetch(url, { method: 'POST', body, redirect: 'manual', dispatcher: direct, signal: AbortSignal.timeout(timeoutMs) });
-  // The answer only needs comparing with `ok` and showing to operators.
-  const text = (await response.text()).slice(0, 200);
-  return { statusCode: response.status, text };
+/** For npm start: says once how to let customer URLs reach a private range in local experiments. */
+export function privateAddressHint(print: (line: string) => void = console.log): (refusal: RefusedAddressError) => void {
+  let printed = false;
+  return (refusal) => {
+    if (printed) return;
+    printed = true;
+    print(`A customer URL was refused because it points to a private address (${refusal.address}); ` +
+      `set OUTBOUND_ALLOW_CIDRS=${refusal.range || refusal.address} to allow it for local experiments.`);
+  };
 }

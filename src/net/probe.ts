@@ -1,31 +1,37 @@
 // Measures a media file's duration by streaming it and reading the container with music-metadata.
-// Bounded: a byte cap and a deadline. Most containers (WAV, MP4, MP3 with a VBR header) state
-// their duration up front; only when none is found is the file scanned.
+// Bounded: one deadline for the whole probe and a byte cap per read. Most containers (WAV, MP4,
+// MP3 with a VBR header) state their duration up front; only when none is found is the file
+// scanned, again under the cap.
 import { pipeline, Transform } from 'node:stream';
 import { parseStream } from 'music-metadata';
-import { contentTypeOf, FetchError, openCustomerUrl, type Limits } from './outbound.js';
+import { contentTypeOf, FetchError, type Limits, type OutboundClient } from './outbound.js';
 
-export async function probeMediaDuration(url: string, field: string, limits: Limits): Promise<number> {
-  const quick = await readDuration(url, field, limits, false);
-  const seconds = quick ?? (await readDuration(url, field, limits, true));
+export async function probeMediaDuration(client: Pick<OutboundClient, 'openCustomerUrl'>, url: string, field: string, limits: Limits): Promise<number> {
+  const deadline = Date.now() + limits.timeoutMs;
+  const quick = await readDuration(client, url, field, limits.maxBytes, deadline, false);
+  const seconds = quick ?? (await readDuration(client, url, field, limits.maxBytes, deadline, true));
   if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
   return Math.ceil(seconds);
 }
 
-async function readDuration(url: string, field: string, limits: Limits, scanWholeFile: boolean): Promise<number | undefined> {
-  const opened = await openCustomerUrl(url, field, limits.timeoutMs);
+async function readDuration(client: Pick<OutboundClient, 'openCustomerUrl'>, url: string, field: string, maxBytes: number, deadline: number,
+  scanWholeFile: boolean): Promise<number | undefined> {
+  const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
   try {
     const length = Number(opened.headers['content-length']);
     let seen = 0;
     const capped = new Transform({
       transform(chunk: Buffer, _enc, done) {
         seen += chunk.length;
-        if (seen > limits.maxBytes) done(new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`));
+        if (seen > maxBytes) done(new FetchError(`${field}: the file is larger than ${maxBytes} bytes`));
         else done(null, chunk);
       },
     });
     // pipeline (not pipe) passes a network failure or the deadline's abort on to the parser.
-    pipeline(opened.body, capped, () => undefined);
+    let transferFailed: Error | undefined;
+    pipeline(opened.body, capped, (err) => {
+      if (err && !(err instanceof FetchError) && !(err instanceof HeaderSufficed)) transferFailed = err;
+    });
     capped.on('error', () => undefined); // the parser sees the failure through its reads
     // Parsers read on past the header (to trailing tags); once the header has given the
     // duration, the rest of the download is not needed.
@@ -41,7 +47,10 @@ async function readDuration(url: string, field: string, limits: Limits, scanWhol
       .catch((err: Error) => {
         if (stated !== undefined) return { format: { container: 'stated in header', duration: stated } };
         if (err instanceof FetchError) throw err;
-        if (opened.signal.aborted) throw new FetchError(`${field}: reading the file timed out`);
+        // A broken or late transfer is a fetch failure (neutral to the customer), not a content problem.
+        const broken = transferFailed ?? opened.body.errored;
+        if (opened.signal.aborted) throw opened.fail('timed out');
+        if (broken) throw opened.fail(String((broken as { code?: string }).code ?? (broken as Error).message));
         throw new FetchError(`${field}: the file is not a recognised audio or video file`);
       });
     if (!metadata.format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);

@@ -28,7 +28,7 @@ export const httpUrl = z.string({ error: required('an http or https URL') }).tri
   }
 }, { error: (iss) => `must be an http or https URL, got ${JSON.stringify(iss.input)}` });
 
-const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
+export const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
   .transform(Number)
   .pipe(z.number().int('must be a whole number of seconds').nonnegative('must not be negative').max(24 * 3600 * 30, 'is too large'));
 
@@ -38,7 +38,7 @@ const sets = Object.fromEntries(Object.entries(LANGUAGE_SETS).map(([name, slugs]
 export function languageParam(set: LanguageSetName, label: string) {
   return z.string({ error: required('a language slug') }).trim().toLowerCase().refine((value) => sets[set].has(value), {
     error: (iss) => `'${String(iss.input).trim().toLowerCase()}' is not supported for ${label} (GET /api/v4/languages lists the supported values)`,
-  });
+  }).meta({ enum: [...LANGUAGE_SETS[set]] }); // the OpenAPI document lists them
 }
 
 export function enumParam<N extends EnumName>(name: N, fallback: (typeof ENUMS)[N][number]) {

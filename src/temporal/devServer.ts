@@ -9,6 +9,8 @@ export interface DevServerOptions {
   cliPath: string;
   port: number;
   uiPort?: number;
+  /** The UI decodes payloads through this codec endpoint (`--ui-codec-endpoint`), e.g. http://localhost:3000/codec. */
+  uiCodecEndpoint?: string;
   /** Persist to this SQLite file; in memory when absent. */
   dbFile?: string;
   namespace: string;
@@ -24,6 +26,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', '127.0.0.1');
+  if (opts.uiPort && opts.uiCodecEndpoint) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   else args.push('--headless');
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);

@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type State as WorkerState } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { engineTaskQueue } from '../contracts/orders.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { heartbeatInterceptors } from './heartbeats.js';
+import { orderLoggerSinks } from './runtime.js';
 
-/** The workflow entry point: compiled JavaScript in dist/, TypeScript when run from src/ (tests). */
-export function workflowsPath(): string {
+/** The workflow code: the bundle `npm run build` made in dist/, else the source, bundled at start. */
+function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+  const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+  if (existsSync(bundle)) return { workflowBundle: { codePath: bundle } };
   const js = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+  return { workflowsPath: existsSync(js) ? js : fileURLToPath(new URL('../workflows/index.ts', import.meta.url)) };
 }
 
 export interface WorkerOptions {
@@ -19,9 +24,26 @@ export interface WorkerOptions {
   workflowBundle?: { codePath: string };
   /** Engine activities at once; an engine uses the cores itself (default 1). */
   engineConcurrency?: number;
+  /** The payload codec (src/temporal/payloadCodec.ts): workflow inputs, results and heartbeats encrypted. */
+  dataConverter: DataConverter;
 }
 
-export interface OrderWorkers { run(): Promise<void>; shutdown(): void }
+export interface OrderWorkers {
+  /** Runs both workers until they are shut down; called again, the same run. */
+  run(): Promise<void>;
+  /**
+   * Stops polling and drains both workers (running activities finish), then resolves once run()
+   * ended. Idempotent: a worker already stopping (the SDK's own signal handling, a second call) is left alone.
+   */
+  shutdown(): Promise<void>;
+  /** RUNNING when both workers poll; otherwise the first other state (the readiness check, /readyz). */
+  state(): WorkerState;
+}
+
+/** Shuts a worker down unless it is already past RUNNING (Worker.shutdown() throws then). */
+function shutdownOnce(worker: Worker): void {
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+}
 
 /** The order workflows and their activities, and engine work on a task queue of its own. */
 export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWorkers> {
@@ -31,20 +53,33 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: workflowsPath() }),
+    interceptors: heartbeatInterceptors,
+    // wf.log lines carry the order's orderId and accountId (src/temporal/runtime.ts).
+    sinks: orderLoggerSinks(),
+    dataConverter: opts.dataConverter,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
   });
   const engines = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: engineTaskQueue(opts.taskQueue),
     activities: { fulfilByEngine: activities.fulfilByEngine },
+    dataConverter: opts.dataConverter,
     maxConcurrentActivityTaskExecutions: opts.engineConcurrency ?? 1,
     // Heartbeats carry progress that operators watch: send them within seconds, not the default 30.
     maxHeartbeatThrottleInterval: '2 seconds',
     defaultHeartbeatThrottleInterval: '2 seconds',
   });
+  let running: Promise<void> | undefined;
+  const run = () => (running ??= Promise.all([orders.run(), engines.run()]).then(() => undefined));
   return {
-    run: async () => { await Promise.all([orders.run(), engines.run()]); },
-    shutdown: () => { orders.shutdown(); engines.shutdown(); },
+    run,
+    shutdown: async () => {
+      if (!running) return;
+      shutdownOnce(orders);
+      shutdownOnce(engines);
+      await running;
+    },
+    state: () => [orders.getState(), engines.getState()].find((state) => state !== 'RUNNING') ?? 'RUNNING',
   };
 }

@@ -17,9 +17,20 @@ import { resultKindsProblem } from '../domain/resultKinds.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
+// Heartbeats (src/temporal/heartbeats.ts) let a crashed worker's activity be retried within seconds.
 const records = wf.proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
+});
+
+// A charge must not be given up on a fault either: an attempt may have committed before its worker
+// died, and an order left payment_failed with its money taken would never be fulfilled or refunded.
+// It ends with the charge or a typed refusal; the API stops waiting at payBy + grace (503).
+const charge = wf.proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '15 seconds',
+  retry: { maximumInterval: '10 seconds', nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
 });
 
 // Handing an order to a person must not give up: the order would be left with nobody on it.
@@ -28,6 +39,7 @@ const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 secon
 // Each attempt picks its own random delay (nextRetryDelay); 10 attempts in total (spec, Events rule 1).
 const callbacks = wf.proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
   retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 1 },
 });
 
@@ -96,7 +108,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   wf.setHandler(placeOrderUpdate, async () => {
     if (placed) return placed;
     try {
-      placed = await records.chargeWallet(order);
+      placed = await charge.chargeWallet(order);
     } catch (err) {
       moveTo('payment_failed');
       throw updateFailure(err);
@@ -166,7 +178,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   if (input.payment.by === 'parent') {
     // The parent's transaction charged this order; confirming it finds that charge.
     try {
-      placed = await records.chargeWallet(order);
+      placed = await charge.chargeWallet(order);
       moveTo('paid');
     } catch (err) {
       wf.log.error('a child order could not confirm its charge', { orderId: order.id, error: String(err) });
@@ -185,8 +197,26 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   }
 
   workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
+  // Orders that were paid before this change replay without the timer.
+  if (wf.patched('late-order-timer') && placed) {
+    const estimate = placed.deliveryEstimate;
+    void watchDeliveryEstimate(estimate).catch((err) => wf.log.error('the order could not be marked late', { orderId: order.id, error: String(err) }));
+  }
   if (order.fulfilment === 'engine') {
     void runEngine().catch((err) => wf.log.error('engine work could not be settled', { orderId: order.id, error: String(err) }));
+  }
+
+  /**
+   * Beside the order's life, never blocking it: settled before the delivery estimate, the timer is
+   * cancelled (wf.condition's own scope) and nothing happens; still paid when it fires, the order is
+   * marked late once: search attribute OrderLate, a warning, and `late_at` in the database.
+   */
+  async function watchDeliveryEstimate(estimate: string): Promise<void> {
+    const settled = await wf.condition(() => status !== 'paid', Math.max(1, Date.parse(estimate) - Date.now()));
+    if (settled || (status as OrderStatus) !== 'paid') return;
+    wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.late, value: true }]);
+    wf.log.warn('order is late: still open at its delivery estimate', { orderId: order.id, deliveryEstimate: estimate });
+    await records.markOrderLate({ orderId: order.id });
   }
 
   /** The engine's outcome settles the order, unless a person settled it first. */

@@ -19,9 +19,12 @@ export async function recordHistory(service: TestService, orderId: number, name:
   if (!process.env.RECORD_HISTORIES) return;
   const workflowId = orderWorkflowId(orderId);
   await service.temporal.workflow.getHandle(workflowId).result();
-  // The Temporal CLI writes the history as protobuf JSON, the form replay reads.
+  // The Temporal CLI writes the history as protobuf JSON, the form replay reads. Payloads are
+  // encrypted with the test service's keys: the CLI decodes them through the service's codec
+  // endpoint, so the file is readable and replays with any keys (decode passes plain payloads).
   const cli = process.env.TEMPORAL_CLI_PATH ?? resolve('.temporal/bin/temporal');
-  const { stdout } = await promisify(execFile)(cli, ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', inject('temporalAddress')],
+  const { stdout } = await promisify(execFile)(cli, ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', inject('temporalAddress'),
+    '--codec-endpoint', `${service.baseUrl}/codec`, '--codec-auth', `Bearer ${service.opsToken}`],
     { maxBuffer: 64 * 1024 * 1024 });
   await mkdir(HISTORIES_DIR, { recursive: true });
   await writeFile(`${HISTORIES_DIR}/${name}.json`, stdout);

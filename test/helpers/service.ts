@@ -4,26 +4,36 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../../src/api/app.js';
+import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/api/httpServer.js';
+import type { RateLimits } from '../../src/api/rateLimit.js';
 import { createAccount } from '../../src/db/accounts.js';
 import { priceTableSchema, type PriceTable } from '../../src/products/registry.js';
 import { localFileStore } from '../../src/storage/fileStore.js';
 import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker.js';
+import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
+import { createOutboundClient, type OutboundClient } from '../../src/net/outbound.js';
+import type { ProbePolicy } from '../../src/api/measureTools.js';
 import type { EngineSettings } from '../../src/activities/deps.js';
 import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
+import { auditLedger } from './ledgerAudit.js';
 import { close, listen } from './net.js';
 
 let runtimeQuiet = false;
 function quietTemporalLogs() {
-  if (runtimeQuiet) return;
+  // A test file may have installed its own runtime first (metrics.test.ts: with a Prometheus endpoint).
+  if (runtimeQuiet || Runtime._instance) return;
   runtimeQuiet = true;
   Runtime.install({ logger: new DefaultLogger('ERROR') });
 }
+
+/** The browser origin the test service's codec endpoint allows (CORS), as a deployment's Temporal UI. */
+export const CODEC_TEST_UI_ORIGIN = 'http://temporal-ui.test:8233';
 
 export interface ServiceOptions {
   engine?: Engine;
@@ -34,17 +44,33 @@ export interface ServiceOptions {
   inProcessWorker?: boolean;
   /** Speech engines of the worker; none: engine orders wait for an operator. */
   engines?: EngineSettings;
+  /** The server's limits; default: as `npm start`. */
+  http?: Partial<HttpLimits>;
+  /** Per-minute limits; default: high enough that no test meets them. */
+  rateLimits?: Partial<RateLimits>;
+  /** Private ranges customer URLs may reach; default loopback (the tests' media and callback servers). */
+  outboundAllowCidrs?: string[];
+  /** Quote limits and the per-account probe cap; default: quotes 1.5 s, 4 probes at once. */
+  probes?: Partial<ProbePolicy>;
 }
 
 export interface TestService {
   baseUrl: string;
+  /** The Express app it serves (route tests walk its router). */
+  app: ReturnType<typeof createApp>;
   database: TestDatabase;
   temporal: Client;
   opsToken: string;
   secretKey: Buffer;
+  /** The payload keys of its client, worker and codec endpoint (a worker process gets them as PAYLOAD_KEYS). */
+  payloadKeys: PayloadKey[];
   taskQueue: string;
   /** Its file store is `files/` in here, as a worker process with DATA_DIR set to it would use. */
   dataDir: string;
+  /** What the API and the outbound client logged (failure details customers do not see). */
+  logged: Array<{ message: string; meta: object }>;
+  /** The guarded client of its API and worker (OUTBOUND_ALLOW_CIDRS = outboundAllowCidrs). */
+  outbound: OutboundClient;
   createAccount(balanceUsd: number, extra?: { createdAt?: Date; callbackUrl?: string }): Promise<{ accountId: number; token: string }>;
   /** POSTs a form to the API (the way curl -d does). */
   post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any }>;
@@ -69,14 +95,21 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   const taskQueue = `orders-${randomBytes(6).toString('hex')}`;
   const [minMs, maxMs] = opts.callbackRetryMs ?? [5, 20];
   const connection = await Connection.connect({ address });
-  const temporal = new Client({ connection, namespace: 'default' });
+  const payloadKeys: PayloadKey[] = [{ id: `test-${randomBytes(3).toString('hex')}`, key: randomBytes(32) }];
+  const dataConverter = payloadDataConverter(payloadKeys);
+  const temporal = new Client({ connection, namespace: 'default', dataConverter });
   const nativeConnection = await NativeConnection.connect({ address });
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(resolve('config/prices.json'), 'utf8'))) as PriceTable;
   const media = { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 };
+  const logged: TestService['logged'] = [];
+  const log = (message: string, meta: object) => {
+    logged.push({ message, meta });
+    if (message === 'request failed') console.error(message, meta);
+  };
 
   // Listen first: result URLs need the port.
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  const server = createServer((req, res) => app!(req, res));
+  const server = createHttpServer((req, res) => app!(req, res), { ...DEFAULT_HTTP_LIMITS, ...opts.http }, log);
   const baseUrl = await listen(server);
   const deps: ActivityDeps = {
     db: database.db,
@@ -87,18 +120,21 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     priceTable,
     engines: opts.engines ?? {},
     media,
+    outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
   };
   app = createApp({
-    ...deps, temporal, taskQueue, opsToken, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
+    ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
-    log: (message, meta) => { if (message === 'request failed') console.error(message, meta); },
+    rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
+    log,
+    probes: { quote: { maxBytes: 50 * 1024 * 1024, timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, ...opts.probes },
   });
 
   let worker: OrderWorkers | undefined;
   let running: Promise<void> | undefined;
   const startWorker = async () => {
-    worker = await createOrderWorkers({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle });
+    worker = await createOrderWorkers({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle, dataConverter });
     running = worker.run();
   };
   const stopWorker = async () => {
@@ -118,7 +154,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   };
 
   const service: TestService = {
-    baseUrl, database, temporal, opsToken, secretKey, taskQueue, dataDir,
+    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound,
+    app: app as ReturnType<typeof createApp>,
     async createAccount(balanceUsd, extra = {}) {
       const created = await createAccount(database.db, secretKey, { name: 'test', balanceCents: Math.round(balanceUsd * 100), ...extra });
       return { accountId: created.accountId, token: created.apiToken };
@@ -139,11 +176,15 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     stopWorker,
     async close() {
       await stopWorker();
+      // Whatever a suite did, the money adds up: entries sum to balances, one charge per order, refunds only as due.
+      const audit = await auditLedger(database.db);
       await close(server);
       await nativeConnection.close();
       await connection.close();
       await database.close();
+      await deps.outbound.close();
       await rm(dataDir, { recursive: true, force: true });
+      if (audit.problems.length) throw new Error(`ledger audit of the test service failed:\n${audit.problems.join('\n')}`);
     },
   };
   return service;

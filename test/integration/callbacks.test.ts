@@ -95,7 +95,11 @@ describe.each(ENGINES)('callbacks and quality checks on %s', (engine) => {
     const again = await service.ops('POST', `/ops/orders/${orderId}/qc`, { pass: true });
     expect(again.status).toBe(400);
     expect(again.body.error).toMatch(new RegExp(`^order ${orderId} (has no open quality check|is finished)`));
-    const events = (await callbackAttemptsOf(service.database.db, orderId)).map((a) => [a.event, a.outcome]);
+    // Recorded once the receiver's answer is in, which may be just after the receiver has it.
+    const events = await waitFor(async () => {
+      const recorded = (await callbackAttemptsOf(service.database.db, orderId)).map((a) => [a.event, a.outcome]);
+      return recorded.length >= 2 ? recorded : undefined;
+    }, 'both attempts recorded');
     expect(events).toEqual([['finished', 'ok'], ['quality_fix', 'ok']]);
   });
 });

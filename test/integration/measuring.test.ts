@@ -51,7 +51,7 @@ describe('translation', () => {
     const image = docs.serve('/photo.png', pngImage());
     expect((await quote('translations', { url: image, ...pair })).body.error)
       .toBe('url: translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file');
-    expect((await quote('translations', { url: `${docs.url}/missing.pdf`, ...pair })).body.error).toBe('url: the file could not be fetched (HTTP 404)');
+    expect((await quote('translations', { url: `${docs.url}/missing.pdf`, ...pair })).body.error).toBe('url: the file could not be fetched');
     expect((await quote('subtitles', { url: media.audio(10), translate_from: 'german', translate_to: 'german' })).body.error)
       .toBe('translate_to: must differ from translate_from (both are german)');
   });

@@ -95,7 +95,11 @@ describe.each(ENGINES)('human transcription orders on %s', (engine) => {
     // French is in group T35: 12_hours was raised to 3_days, and the record says so.
     expect(record.body.data).toMatchObject({ status: 'finished', turnaround_time: 'days_3', transcription_url: callback!.fields.transcription_url });
     expect(record.body.data.finished_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const attempts = await callbackAttemptsOf(service.database.db, orderId);
+    // Recorded once the receiver's answer is in, which may be just after the receiver has it.
+    const attempts = await waitFor(async () => {
+      const rows = await callbackAttemptsOf(service.database.db, orderId);
+      return rows.length > 0 ? rows : undefined;
+    }, 'the recorded attempt');
     expect(attempts.map((a) => [a.event, a.outcome, a.statusCode])).toEqual([['finished', 'ok', 200]]);
   });
 

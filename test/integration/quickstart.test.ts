@@ -35,6 +35,8 @@ describe('README quick start', () => {
       ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()),
       ENGINE_PORT: String(await freePort()),
       CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100', QUALITY_CHECK_PROBABILITY: '0',
+      // The media and callback servers are on loopback, which customer URLs may not reach by default.
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
     };
     delete env.DATABASE_URL;
     delete env.TEMPORAL_ADDRESS;
@@ -89,6 +91,19 @@ describe('README quick start', () => {
     expect(Object.keys(callback.fields).sort()).toEqual(['language', 'mode', 'order_id', 'transcription_url']);
     const docx = Buffer.from(await (await fetch(callback.fields.transcription_url!)).arrayBuffer());
     expect((await mammoth.extractRawText({ buffer: docx })).value).toContain('Guest: Thanks for having me.');
+
+    // The embedded Temporal UI reads the encrypted payloads through the API's codec endpoint, which
+    // lets it in from its own origin on loopback; without that origin the operator token is needed.
+    const ui = `http://localhost:${env.TEMPORAL_UI_PORT}`;
+    expect((await fetch(`${ui}/api/v1/settings`).then((r) => r.json())).Codec.Endpoint).toBe(`${base}/codec`);
+    const codec = (op: string, payloads: unknown[], headers: Record<string, string>) => fetch(`${base}/codec/${op}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ payloads }),
+    });
+    const plain = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"quick start"').toString('base64') };
+    expect((await codec('encode', [plain], {})).status).toBe(401);
+    const sealed = await codec('encode', [plain], { origin: ui }).then((r) => r.json());
+    expect(Buffer.from(sealed.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
+    expect((await codec('decode', sealed.payloads, { origin: ui }).then((r) => r.json())).payloads).toEqual([plain]);
 
     const attempts = (await orderOps('callbacks', String(placed.order_id))).stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(attempts).toEqual([expect.objectContaining({ event: 'finished', attempt: 1, outcome: 'ok', status_code: 200, url: receiver.url })]);

@@ -2,12 +2,16 @@
 // test/helpers/histories.ts) against the current workflow bundle: a change to the workflow that
 // would break orders already running fails here.
 import { readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it, inject } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { PRODUCT_LIST } from '../../src/products/registry.js';
 import { HISTORIES_DIR, loadHistory } from '../helpers/histories.js';
+import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+// As the service's workers run: with the payload codec, which passes the recorded (plain) payloads through.
+const dataConverter = payloadDataConverter([{ id: 'replay', key: randomBytes(32) }]);
 
 describe('recorded workflow histories', () => {
   it('cover every product', () => {
@@ -16,6 +20,6 @@ describe('recorded workflow histories', () => {
 
   it.each(files)('%s replays without nondeterminism', async (file) => {
     const history = loadHistory(`${HISTORIES_DIR}/${file}`);
-    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, file)).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, history, file)).resolves.toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ describe('deployment description', () => {
   it.each(['api', 'worker'])('gives the %s role only variables the code reads, and the ones it needs', (role) => {
     const env = compose.services[role]!.environment!;
     for (const name of Object.keys(env)) expect(readVariables, `${name} is not read by src/config.ts`).toContain(name);
-    for (const needed of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'OPS_TOKEN']) expect(env).toHaveProperty(needed);
+    for (const needed of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRET_KEY', 'OPS_TOKEN', 'PAYLOAD_KEYS']) expect(env).toHaveProperty(needed);
     expect(compose.services[role]!.command).toEqual(['node', 'dist/main.js', role]);
   });
 

@@ -2,6 +2,7 @@
 // (quality-check window, payment window, callback and engine retry pauses) that tests cannot wait for.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -17,6 +18,7 @@ import {
   SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
 } from '../../src/contracts/orders.js';
 import { waitFor } from '../helpers/net.js';
+import { decodePayloads, ENCRYPTED_ENCODING, payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 
 type Activities = ReturnType<typeof createActivities>;
 type Calls = { [K in keyof Activities]: Array<Parameters<Activities[K]>[0] & { at: number; attempt: number }> };
@@ -27,6 +29,8 @@ const HOUR = 60 * MINUTE;
 const file = (kind: string, blobKey = `blob-${kind}`): ResultFile => ({ kind, blobKey, fileName: `${kind}.txt` });
 
 let env: TestWorkflowEnvironment;
+/** The service's payload codec, on the test environment's client and the workers alike. */
+const dataConverter = payloadDataConverter([{ id: 'workflow-test', key: randomBytes(32) }]);
 /** Its `result()` does not skip time: skipping jumps to the next timer of ANY open workflow (e.g. a 10-year run timeout). */
 let noSkip: Client;
 let seq = 0;
@@ -63,7 +67,7 @@ interface Behaviour {
 /** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
 function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: Activities } {
   const calls: Calls = { chargeWallet: [], finishOrder: [], refundOrder: [], retranscribe: [], applyQualityFix: [], closeQualityCheck: [],
-    deliverCallback: [], fulfilByEngine: [], handToOperator: [] };
+    deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [] };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
   const record = async <K extends keyof Activities>(name: K, input: Parameters<Activities[K]>[0]) => {
@@ -79,8 +83,10 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
   const activities: Activities = {
     async chargeWallet(order): Promise<PlacedOrder> {
       await record('chargeWallet', order);
+      // Paid on the test server's clock, which runs ahead of the real one once time was skipped.
+      const paidAt = await env.currentTimeMs();
       return { orderId: order.id, chargedCents: order.priceCents, balanceCents: 10_000 - order.priceCents, aiMinutesLeft: 0,
-        paidAt: new Date().toISOString(), deliveryEstimate: new Date(Date.now() + order.turnaroundHours * HOUR).toISOString() };
+        paidAt: new Date(paidAt).toISOString(), deliveryEstimate: new Date(paidAt + order.turnaroundHours * HOUR).toISOString() };
     },
     async finishOrder(input) { await record('finishOrder', input); },
     async refundOrder(input) { await failable('refundOrder', input); return { balanceCents: 10_000 }; },
@@ -97,6 +103,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
       return behaviour.engine ? behaviour.engine(attempt) : { outcome: 'unavailable' };
     },
     async handToOperator(input) { await failable('handToOperator', input); },
+    async markOrderLate(input) { await record('markOrderLate', input); return { marked: true }; },
   };
   return { calls, activities };
 }
@@ -104,9 +111,9 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
 /** Runs `body` while a fresh worker (own task queue) polls with `activities`. */
 async function withWorker<T>(activities: Activities, body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `order-wf-test-${++seq}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') } });
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter });
   // Engine work has its own task queue, as src/temporal/worker.ts sets it up.
-  const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities: { fulfilByEngine: activities.fulfilByEngine } });
+  const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities: { fulfilByEngine: activities.fulfilByEngine }, dataConverter });
   return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
 
@@ -145,8 +152,8 @@ beforeAll(async () => {
   if (!existsSync(path)) throw new Error(`the time-skipping test server is missing at ${path} (npm install fetches it)`);
   // Retried callbacks and engine faults are expected here: keep workflow and core warnings out of the output.
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
-  noSkip = new Client({ connection: env.connection });
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } }, client: { dataConverter } });
+  noSkip = new Client({ connection: env.connection, dataConverter });
   // The test server knows none of the service's search attributes (the dev server gets them as flags).
   const { IndexedValueType } = temporal.api.enums.v1;
   await env.connection.operatorService.addSearchAttributes({
@@ -161,6 +168,49 @@ beforeAll(async () => {
 afterAll(async () => { await env?.teardown(); });
 
 describe('order workflow on the time-skipping test server', () => {
+  it('marks an order still open at its delivery estimate late, once, without settling it', async () => {
+    const { calls, activities } = mockActivities();
+    const input = await newInput({ turnaroundHours: 48 });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      const paidAt = calls.chargeWallet[0]!.at;
+      await env.sleep('47 hours');
+      expect(calls.markOrderLate).toEqual([]);
+      expect((await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.late)).toBeUndefined();
+      await env.sleep('2 hours');
+      await waitFor(() => calls.markOrderLate.length === 1, 'the late mark');
+      expect(calls.markOrderLate).toMatchObject([{ orderId: input.order.id }]);
+      const markedAfter = calls.markOrderLate[0]!.at - paidAt;
+      expect(markedAfter).toBeGreaterThanOrEqual(48 * HOUR - MINUTE);
+      expect(markedAfter).toBeLessThan(49 * HOUR);
+      expect((await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.late)).toBe(true);
+      // Still open: a late order is completed as usual, and not marked again.
+      expect(await handle.query(statusQuery)).toMatchObject({ status: 'paid' });
+      await env.sleep('48 hours');
+      expect(await complete(handle, [file('transcription')])).toMatchObject({ status: 'finished' });
+      expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      expect(calls.markOrderLate).toHaveLength(1);
+    });
+  });
+
+  it('never marks an order settled before its delivery estimate', async () => {
+    const { calls, activities } = mockActivities();
+    const finished = await newInput({ turnaroundHours: 24 });
+    const canceled = await newInput({ turnaroundHours: 24 });
+    await withWorker(activities, async (taskQueue) => {
+      const done = await placeOrder(finished, taskQueue);
+      const gone = await placeOrder(canceled, taskQueue);
+      await env.sleep('23 hours');
+      await complete(done, [file('transcription')]);
+      await gone.executeUpdate(cancelUpdate);
+      expect(await done.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      expect(await gone.result()).toEqual({ status: 'canceled', qualityCheck: 'none' });
+      await env.sleep('48 hours');
+      expect(calls.markOrderLate).toEqual([]);
+      expect((await done.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.late)).toBeUndefined();
+    });
+  });
+
   it('closes a pending quality check as passed when its 72-hour window ends', async () => {
     const { calls, activities } = mockActivities();
     const input = await newInput({}, { qualityCheckProbability: 1, qualityCheckWindowMs: 72 * HOUR });
@@ -428,7 +478,11 @@ describe('order workflow on the time-skipping test server', () => {
         expect(described.typedSearchAttributes.get(SEARCH_ATTRIBUTES.orderId)).toBe(child.id);
         const started = (await childWf.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
         expect(started.parentWorkflowExecution?.workflowId).toBe(orderWorkflowId(input.order.id));
-        expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0]!)).toMatchObject({ order: { id: child.id }, payment: { by: 'parent' } });
+        // The child's input in the history is encrypted (the workflow's payloads pass the worker's codec).
+        const raw = started.input!.payloads![0]!;
+        expect(Buffer.from(raw.metadata!.encoding!).toString()).toBe(ENCRYPTED_ENCODING);
+        const [input0] = await decodePayloads(dataConverter.payloadCodecs!, [raw]);
+        expect(defaultPayloadConverter.fromPayload(input0!)).toMatchObject({ order: { id: child.id }, payment: { by: 'parent' } });
         await waitFor(async () => (await childWf.query(statusQuery)).status === 'paid', 'the child order to be paid');
         expect(await childWf.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
         expect(calls.chargeWallet.map((c) => c.id)).toEqual([input.order.id, child.id]);

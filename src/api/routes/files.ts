@@ -1,13 +1,16 @@
-// Result files: GET /api/v4/orders/:id/files/:kind?api_token=…[&format=]
+// Result files: GET /api/v4/orders/:id/files/:kind?api_token=…[&format=]. The rendering
+// (format, ETag, render cache, file name) is `sendResultFile`, which the account area's
+// session-served file links (src/web/) use too, so both serve the same bytes.
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
 import { RequestError } from '../../contracts/failures.js';
 import { RenderCache } from '../renderCache.js';
 import { parseOrderId } from './records.js';
 import { getAccountOrder, getOrderFile } from '../../db/orders.js';
-import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS } from '../../domain/resultKinds.js';
+import type { OrderRow } from '../../db/schema.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import { productOf } from '../../products/registry.js';
 import { renderResult } from '../../domain/render/index.js';
@@ -16,42 +19,59 @@ import { importDocument } from '../../documents/importers.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
+/** One render cache per app (keyed by its deps), shared by the API route and the account area. */
+const caches = new WeakMap<object, RenderCache>();
+const cacheOf = (deps: object) => caches.get(deps) ?? caches.set(deps, new RenderCache(CACHE_BYTES)).get(deps)!;
+
+export function checkResultKind(kind: string): ResultKind {
+  if (!isResultKind(kind)) throw new RequestError(`kind: '${kind}' is not a result kind (${RESULT_KINDS.join(', ')})`);
+  return kind;
+}
+
+/**
+ * Answers with the order's `kind` file in `rawFormat` (default: the kind's first format), or 304
+ * for a matching If-None-Match. The caller has checked that the order is the caller's.
+ */
+export async function sendResultFile(
+  deps: Pick<ApiDeps, 'db' | 'files'>, req: Request, res: Response, order: OrderRow, kind: ResultKind, rawFormat: unknown,
+): Promise<void> {
+  const id = order.id;
+  if (!productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
+    throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
+  }
+  const definition = RESULT_KIND_DEFINITIONS[kind];
+  const formats = definition.formats;
+  const format = (rawFormat ?? formats[0]) as ResultFormat;
+  if (typeof rawFormat !== 'undefined' && !formats.includes(format)) {
+    throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(rawFormat)}`);
+  }
+  const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
+  if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
+
+  const timestamping = (definition.timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+  const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
+  // Everything the rendering depends on; a quality fix changes the content key.
+  const key = [file.blobKey, file.fileName, kind, format, timestamping, title].join('\n');
+  const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
+  res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
+  if (req.headers['if-none-match'] === etag) return void res.status(304).end();
+
+  const rendered = await cacheOf(deps).get(key, async () =>
+    renderResult(kind, await importDocument(await deps.files.get(file.blobKey), file.fileName), format, { title, timestamping }));
+  res.set('Content-Type', rendered.contentType)
+    .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
+    .send(rendered.body);
+}
+
 export function filesRouter(deps: ApiDeps): Router {
   const router = Router();
-  const cache = new RenderCache(CACHE_BYTES);
-
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const id = parseOrderId(req.params.id);
-    const kind = req.params.kind;
-    if (!isResultKind(kind)) throw new RequestError(`kind: '${kind}' is not a result kind (${RESULT_KINDS.join(', ')})`);
+    const kind = checkResultKind(req.params.kind);
     const order = await getAccountOrder(deps.db, account.id, id);
     if (!order) throw new RequestError(`order_id: order ${id} not found`);
-    if (!productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
-      throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
-    }
-    const definition = RESULT_KIND_DEFINITIONS[kind];
-    const formats = definition.formats;
-    const format = (req.query.format ?? formats[0]) as ResultFormat;
-    if (typeof req.query.format !== 'undefined' && !formats.includes(format)) {
-      throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(req.query.format)}`);
-    }
-    const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
-    if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
-
-    const timestamping = (definition.timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
-    const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
-    // Everything the rendering depends on; a quality fix changes the content key.
-    const key = [file.blobKey, file.fileName, kind, format, timestamping, title].join('\n');
-    const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
-    res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
-    if (req.headers['if-none-match'] === etag) return void res.status(304).end();
-
-    const rendered = await cache.get(key, async () =>
-      renderResult(kind, await importDocument(await deps.files.get(file.blobKey), file.fileName), format, { title, timestamping }));
-    res.set('Content-Type', rendered.contentType)
-      .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
-      .send(rendered.body);
+    await sendResultFile(deps, req, res, order, kind, req.query.format);
   });
   return router;
 }

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../products/registry.js';
 
-const query = z.object({
+export const languagesQuery = z.object({
   product: z.enum(LANGUAGE_LISTED_PRODUCTS as [string, ...string[]], {
     error: (iss) => `must be one of ${LANGUAGE_LISTED_PRODUCTS.join(', ')}, got ${JSON.stringify(iss.input)}`,
   }).optional(),
@@ -12,7 +12,7 @@ const query = z.object({
 export function languagesRouter(): Router {
   const router = Router();
   router.get('/api/v4/languages', (req, res) => {
-    const { product } = query.parse(req.query);
+    const { product } = languagesQuery.parse(req.query);
     res.set('Cache-Control', 'public, max-age=3600').json(languagesByProduct(product as never));
   });
   return router;

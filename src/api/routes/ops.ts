@@ -5,10 +5,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
-import { RequestError } from '../../contracts/failures.js';
+import { AuthenticationError, RequestError } from '../../contracts/failures.js';
 import { booleanParam, httpUrl } from '../../products/params.js';
 import { parseOrderId } from './records.js';
-import { createAccount, topUpWallet } from '../../db/accounts.js';
+import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
 import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, getOrder, pendingOrders } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
@@ -24,6 +24,7 @@ import {
   type EngineProgress, type OrderState,
 } from '../../contracts/orders.js';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { decodePayloads } from '../../temporal/payloadCodec.js';
 
 const usd = z.coerce.number({ error: 'must be an amount in USD' }).nonnegative('must not be negative').transform((v, ctx) => {
   try {
@@ -42,6 +43,14 @@ const newAccount = z.strictObject({
   canceled_callbacks: booleanParam.optional(),
 });
 const topUp = z.strictObject({ amount: usd.refine((c) => c > 0, 'must be positive') });
+const rotation = z.strictObject({
+  window_hours: z.coerce.number({ error: 'must be a number of hours' }).nonnegative('must not be negative').max(24 * 90, 'must be at most 90 days').default(24),
+});
+/** An account's callback signing secrets as operators see them. */
+const secretsView = (accountId: number, s: WebhookSecrets) => ({
+  account_id: accountId, webhook_secret: s.current,
+  ...(s.previous ? { previous_webhook_secret: s.previous.secret, previous_valid_until: s.previous.until.toISOString() } : {}),
+});
 const grant = z.strictObject({ minutes: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').positive('must be positive').max(10_000_000) });
 const resultFile = z.strictObject({
   kind: z.enum(RESULT_KINDS as [string, ...string[]], { error: `must be one of ${RESULT_KINDS.join(', ')}` }),
@@ -87,6 +96,7 @@ function summary(o: OrderRow) {
     params: o.params, input_files: Object.fromEntries(Object.entries(o.inputFiles).map(([name, f]) => [name, { key: f.key, file_name: f.fileName }])),
     ...(o.retranscribedOrderId !== null ? { retranscribed_order_id: o.retranscribedOrderId } : {}),
     ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
+    late: o.lateAt !== null, ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
   };
 }
 
@@ -94,7 +104,9 @@ function summary(o: OrderRow) {
 async function engineProgress(handle: WorkflowHandle) {
   const pending = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'fulfilByEngine');
   const payload = pending?.heartbeatDetails?.payloads?.[0];
-  const progress = payload ? defaultPayloadConverter.fromPayload<EngineProgress>(payload) : undefined;
+  // Heartbeat details arrive as the worker's codec left them (encrypted): decode as the client would.
+  const [decoded] = payload ? await decodePayloads(handle.client.options.loadedDataConverter.payloadCodecs, [payload]) : [];
+  const progress = decoded ? defaultPayloadConverter.fromPayload<EngineProgress>(decoded) : undefined;
   return pending ? { ...progress, attempt: pending.attempt ?? 1 } : undefined;
 }
 
@@ -102,7 +114,7 @@ function requireOperator(opsToken: string): RequestHandler {
   const expected = Buffer.from(opsToken);
   return (req, _res, next) => {
     const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new RequestError('operator token missing or invalid', 401);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AuthenticationError('operator token missing or invalid', 401);
     next();
   };
 }
@@ -121,7 +133,9 @@ export function opsRouter(deps: ApiDeps): Router {
   /** Runs an update on the order's workflow; a settled order is named as such. */
   async function updateOrder<T>(order: OrderRow, update: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
     try {
-      return await update(deps.temporal.workflow.getHandle(orderWorkflowId(order.id)));
+      const result = await update(deps.temporal.workflow.getHandle(orderWorkflowId(order.id)));
+      deps.log('order updated by an operator', { orderId: order.id, accountId: order.accountId, workflowId: orderWorkflowId(order.id) });
+      return result;
     } catch (err) {
       // A closed workflow answers updates with "not found".
       if (err instanceof WorkflowNotFoundError) throw new RequestError(`order ${order.id} is ${order.status} and takes no further changes`);
@@ -136,7 +150,20 @@ export function opsRouter(deps: ApiDeps): Router {
       callbackUrl: input.callback_url ?? null, canceledCallbacks: input.canceled_callbacks,
     });
     deps.log('account created', { accountId: created.accountId });
-    res.json({ account_id: created.accountId, api_token: created.apiToken });
+    res.json({ account_id: created.accountId, api_token: created.apiToken, webhook_secret: created.webhookSecret });
+  });
+
+  router.get('/ops/accounts/:id/webhook-secret', async (req, res) => {
+    const accountId = parseAccountId(req.params.id);
+    res.json(secretsView(accountId, await webhookSecretsOf(deps.db, deps.secretKey, accountId)));
+  });
+
+  router.post('/ops/accounts/:id/webhook-secret/rotate', async (req, res) => {
+    const accountId = parseAccountId(req.params.id);
+    const { window_hours } = rotation.parse(req.body ?? {});
+    const rotated = await rotateWebhookSecret(deps.db, deps.secretKey, accountId, Math.round(window_hours * 3_600_000));
+    deps.log('webhook secret rotated', { accountId, windowHours: window_hours });
+    res.json(secretsView(accountId, rotated));
   });
 
   router.post('/ops/accounts/:id/topup', async (req, res) => {
@@ -184,7 +211,7 @@ export function opsRouter(deps: ApiDeps): Router {
     res.json({
       attempts: attempts.map((a) => ({
         event: a.event, attempt: a.attempt, at: a.createdAt.toISOString(), url: a.url, status_code: a.statusCode,
-        duration_ms: a.durationMs, outcome: a.outcome, detail: a.detail,
+        duration_ms: a.durationMs, outcome: a.outcome, detail: a.detail, webhook_id: a.webhookId,
       })),
     });
   });

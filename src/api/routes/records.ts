@@ -8,17 +8,17 @@ import { modeParam } from '../../products/params.js';
 import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
 import { orderRecord, type RecordSource } from '../../products/records.js';
 import { resultFileUrl } from '../../activities/deps.js';
-import { SAMPLE_ORDERS } from '../samples.js';
+import { SAMPLE_ORDERS } from '../../products/samples.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
-const listQuery = z.object({
+export const listQuery = z.object({
   mode: modeParam,
   cursor: z.string().optional(),
   per_page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 });
 
-const getQuery = z.object({ mode: modeParam });
+export const getQuery = z.object({ mode: modeParam });
 
 const encodeCursor = (beforeId: number) => Buffer.from(JSON.stringify({ before: beforeId })).toString('base64url');
 

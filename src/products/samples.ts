@@ -1,6 +1,6 @@
 // Sample orders answered to `mode=test` on operations 9 and 10 (spec, listing rule 1): one of
 // each product, in the states an order can be in.
-import type { RecordSource } from '../products/records.js';
+import type { RecordSource } from './records.js';
 
 const day = (d: number, h = 10) => new Date(Date.UTC(2026, 0, d, h));
 const sample = (id: number, product: string, status: string, priceCents: number, seconds: number, words: number,

@@ -1,0 +1,178 @@
+// Idempotency keys on order creation, and refused orders that leave nothing open.
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { ENGINES } from '../helpers/databases.js';
+import { freePort, waitFor } from '../helpers/net.js';
+import { startRoleProcess } from '../helpers/workerProcess.js';
+import { accounts, idempotencyKeys, ledgerEntries } from '../../src/db/schema.js';
+import { topUpWallet } from '../../src/db/accounts.js';
+import { orderWorkflowId, SEARCH_ATTRIBUTES } from '../../src/contracts/orders.js';
+
+async function postForm(baseUrl: string, path: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const response = await fetch(baseUrl + path, {
+    method: 'POST', headers,
+    body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes, body: JSON.parse(bytes.toString('utf8')), headers: response.headers };
+}
+
+describe.each(ENGINES)('idempotency keys on %s', (engine) => {
+  let service: TestService;
+  let media: MediaServer;
+  beforeAll(async () => {
+    [service, media] = await Promise.all([startService({ engine }), startMediaServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([service?.close(), media?.close()]);
+  });
+
+  const balanceOf = async (accountId: number) =>
+    (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
+  const chargesOf = async (accountId: number) =>
+    (await service.database.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge'))));
+  const order = (token: string, extra: Record<string, unknown> = {}) => ({ api_token: token, mode: 'live', url: media.audio(60), language: 'english', ...extra });
+
+  it('the same key twice returns the first answer byte for byte and charges once', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    const first = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'order-a' });
+    const again = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'order-a' });
+    expect(first.status).toBe(200);
+    expect(first.body.order_id).toEqual(expect.any(Number));
+    expect(again.status).toBe(200);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await chargesOf(accountId)).toHaveLength(1);
+    expect(await balanceOf(accountId)).toBe(1000 - 125);
+  });
+
+  it('the key as a field works like the header, and the two must agree', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    const first = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token, { idempotency_key: 'field-key' }));
+    const again = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'field-key' });
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await chargesOf(accountId)).toHaveLength(1);
+    const disagree = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token, { idempotency_key: 'x' }), { 'idempotency-key': 'y' });
+    expect(disagree.status).toBe(400);
+    expect(disagree.body).toEqual({ mode: 'live', status: 'error', error: 'idempotency_key: the Idempotency-Key header and the idempotency_key field differ' });
+    const tooLong = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'k'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toBe('idempotency_key: must be 1 to 255 characters');
+    const longest = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'k'.repeat(255) });
+    expect(longest.status).toBe(200);
+  });
+
+  it('the same key with other parameters is a 400 naming the key, and charges nothing more', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'order-b' });
+    const other = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token, { language: 'french' }), { 'idempotency-key': 'order-b' });
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual({
+      mode: 'live', status: 'error', error: 'idempotency_key: this key was already used with other parameters; use a new key for a new order',
+    });
+    expect(await chargesOf(accountId)).toHaveLength(1);
+  });
+
+  it('an error answer is kept too: the same key gets the same error after a top-up', async () => {
+    const { accountId, token } = await service.createAccount(1);
+    const first = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'poor' });
+    expect(first.status).toBe(400);
+    expect(first.body.error).toMatch(/^insufficient funds/);
+    await topUpWallet(service.database.db, accountId, 10_000);
+    const again = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'poor' });
+    expect(again.status).toBe(400);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    expect(await chargesOf(accountId)).toHaveLength(0);
+  });
+
+  it('concurrent requests with one key: one charge, the others 409 or the same answer', async () => {
+    const { accountId, token } = await service.createAccount(100);
+    const results = await Promise.all(Array.from({ length: 12 }, () =>
+      postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'burst' })));
+    const ok = results.filter((r) => r.status === 200);
+    const busy = results.filter((r) => r.status === 409);
+    expect(ok.length + busy.length).toBe(12);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((r) => r.bytes.toString())).size).toBe(1);
+    for (const r of busy) expect(r.body).toEqual({ mode: 'live', status: 'error', error: 'idempotency_key: a request with this key is still in progress; retry in a few seconds' });
+    expect(await chargesOf(accountId)).toHaveLength(1);
+    // Once answered, every retry gets that answer.
+    const later = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'burst' });
+    expect(later.bytes.equals(ok[0]!.bytes)).toBe(true);
+  });
+
+  it('keys belong to an account: another account may use the same key', async () => {
+    const a = await service.createAccount(10);
+    const b = await service.createAccount(10);
+    const first = await postForm(service.baseUrl, '/api/v4/transcriptions', order(a.token), { 'idempotency-key': 'shared' });
+    const second = await postForm(service.baseUrl, '/api/v4/transcriptions', order(b.token), { 'idempotency-key': 'shared' });
+    expect(second.status).toBe(200);
+    expect(second.body.order_id).not.toBe(first.body.order_id);
+  });
+
+  it('a live order the wallet clearly cannot pay starts no workflow; one refused by the charge closes payment_failed', async () => {
+    const { accountId, token } = await service.createAccount(1.25);
+    const refused = await Promise.all(Array.from({ length: 5 }, () => service.post('/api/v4/transcriptions', order(token, { url: media.audio(600) }))));
+    expect(refused.every((r) => r.status === 400 && /^insufficient funds/.test(r.body.error))).toBe(true);
+    // Two orders race for a wallet that pays one: both pass the early check, the charge refuses one.
+    const raced = await Promise.all([service.post('/api/v4/transcriptions', order(token)), service.post('/api/v4/transcriptions', order(token))]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 400]);
+    const query = `${SEARCH_ATTRIBUTES.accountId.name} = ${accountId} AND TaskQueue = '${service.taskQueue}'`;
+    const workflows = await waitFor(async () => {
+      const list = [];
+      for await (const wf of service.temporal.workflow.list({ query })) list.push(wf);
+      const refusedOne = list.find((wf) => wf.workflowId !== orderWorkflowId(raced.find((r) => r.status === 200)!.body.order_id));
+      return list.length === 2 && refusedOne?.status.name === 'COMPLETED' ? list : undefined;
+    }, 'the raced orders in visibility');
+    const statuses = workflows.map((wf) => wf.typedSearchAttributes.get(SEARCH_ATTRIBUTES.status)).sort();
+    expect(statuses).toEqual(['paid', 'payment_failed']);
+  });
+});
+
+describe('a retry after the API was killed between the charge and its answer', () => {
+  let service: TestService;
+  let media: MediaServer;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    [service, media] = await Promise.all([startService({ engine: 'postgres', inProcessWorker: false }), startMediaServer()]);
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all([service?.close(), media?.close()]);
+  });
+
+  it('returns the order that was charged, charged once', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    const port = await freePort();
+    const api = await startRoleProcess(service, 'api', children, { PORT: String(port) });
+
+    // No worker runs yet, so the charge cannot happen before the API is killed.
+    const fields = { api_token: token, mode: 'live', url: media.audio(60), language: 'english' };
+    const lost = postForm(`http://127.0.0.1:${port}`, '/api/v4/transcriptions', fields, { 'idempotency-key': 'lost-answer' }).catch((err: Error) => err);
+    const orderId = await waitFor(async () => {
+      const [row] = await service.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'lost-answer'));
+      return row?.orderId ?? undefined;
+    }, 'the order id of the key');
+    await waitFor(async () => service.temporal.workflow.getHandle(orderWorkflowId(orderId)).describe().then(() => true, () => false), 'the order workflow');
+    api.kill('SIGKILL');
+    expect(await lost).toBeInstanceOf(Error);
+
+    // The worker comes back and charges; the customer, who never got an answer, retries.
+    await service.startWorker();
+    const retried = await waitFor(async () => {
+      const res = await postForm(service.baseUrl, '/api/v4/transcriptions', fields, { 'idempotency-key': 'lost-answer' });
+      return res.status === 409 ? undefined : res;
+    }, 'an answer to the retry', 60_000);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ mode: 'live', status: 'success', order_id: orderId, order_total: 1.25, in_wallet: 8.75, seconds: 60 });
+    expect(await chargesOf()).toHaveLength(1);
+    const again = await postForm(service.baseUrl, '/api/v4/transcriptions', fields, { 'idempotency-key': 'lost-answer' });
+    expect(again.bytes.equals(retried.bytes)).toBe(true);
+
+    async function chargesOf() {
+      return service.database.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge')));
+    }
+  });
+});
