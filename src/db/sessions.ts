@@ -1,0 +1,36 @@
+// Sessions of the account area. The cookie holds a random id; the table keeps its sha256, the
+// account, the session's CSRF token and when it ends. Deleting the row signs the cookie out.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Db } from './connection.js';
+import { accountSessions, type AccountSessionRow } from './schema.js';
+
+const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export interface NewSession { id: string; csrfToken: string; expiresAt: Date }
+
+/** Starts a session for the account; the returned id goes into the cookie and nowhere else. */
+export async function createSession(db: Db, accountId: number, ttlMs: number, now = new Date()): Promise<NewSession> {
+  const id = randomBytes(32).toString('base64url');
+  const csrfToken = randomBytes(24).toString('base64url');
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await db.insert(accountSessions).values({ idHash: hashOf(id), accountId, csrfToken, expiresAt });
+  return { id, csrfToken, expiresAt };
+}
+
+/** The live session of a cookie's id; undefined when unknown, signed out or expired. */
+export async function findSession(db: Db, id: string, now = new Date()): Promise<AccountSessionRow | undefined> {
+  const [row] = await db.select().from(accountSessions)
+    .where(and(eq(accountSessions.idHash, hashOf(id)), gt(accountSessions.expiresAt, now)));
+  return row;
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db.delete(accountSessions).where(eq(accountSessions.idHash, hashOf(id)));
+}
+
+/** Removes expired sessions (they are refused anyway; this keeps the table small). */
+export async function expireSessions(db: Db, now = new Date()): Promise<number> {
+  const gone = await db.delete(accountSessions).where(lt(accountSessions.expiresAt, now)).returning({ idHash: accountSessions.idHash });
+  return gone.length;
+}

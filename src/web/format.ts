@@ -1,0 +1,24 @@
+// How the account area shows money, times and long texts.
+import { formatUtc } from '../domain/time.js';
+import { html, type Html } from './html.js';
+
+/** "$12.50", "-$3.00" */
+export function usd(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  return `${sign}$${(Math.abs(cents) / 100).toFixed(2)}`;
+}
+
+/** A UTC time as the API writes it, machine-readable in `datetime`; a dash when absent. */
+export function when(date: Date | null | undefined): Html {
+  if (!date) return html`<span class="muted">—</span>`;
+  return html`<time datetime="${date.toISOString()}">${formatUtc(date)} UTC</time>`;
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A query parameter as one string ('' when absent or repeated). */
+export function queryString(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}

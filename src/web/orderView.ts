@@ -1,0 +1,33 @@
+// Pieces of an order both the list and the order page show: its status and its result links.
+import type { OrderRow } from '../db/schema.js';
+import { RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
+import { isProductKey, productOf } from '../products/registry.js';
+import { html, type Html } from './html.js';
+import { statusLabel } from './queries.js';
+
+export function productName(key: string): string {
+  const label = isProductKey(key) ? productOf(key).label : key;
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+export const kindName = (kind: string): string => kind.replace(/_/g, ' ');
+
+export const orderLink = (id: number): Html => html`<a href="/account/orders/${id}">${id}</a>`;
+
+/** The status label; a retranscribed order links to the order that replaced it. */
+export function statusHtml(order: OrderRow): Html {
+  const label = statusLabel(order);
+  if (order.status === 'retranscribed' && order.retranscribedOrderId !== null) {
+    return html`${label} → <a href="/account/orders/${order.retranscribedOrderId}" aria-label="retranscribed as order ${order.retranscribedOrderId}">order ${order.retranscribedOrderId}</a>`;
+  }
+  return html`${label}`;
+}
+
+/** A link per result kind and format once the order is finished (served with the session, not the token). */
+export function filesHtml(order: OrderRow): Html {
+  if (order.status !== 'finished') return html`<span class="muted">—</span>`;
+  const results = productOf(order.product).results(order.params);
+  return html`<ul class="files">${results.map(({ kind }) => html`<li><span class="kind">${kindName(kind)}:</span> ${
+    RESULT_KIND_DEFINITIONS[kind].formats.map((format) => html` <a href="/account/orders/${order.id}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`)
+  }</li>`)}</ul>`;
+}

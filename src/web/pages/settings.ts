@@ -1,0 +1,109 @@
+// Settings: the account-wide callback URL (checked as an order's callback_url is, and by the
+// outbound guard), canceled callbacks, the callback signing secret and the API token (each shown
+// only on request, by POST, and rotatable).
+import { Router, type Response } from 'express';
+import type { ApiDeps } from '../../api/context.js';
+import { CANCELED_CALLBACKS_SINCE, rotateApiToken, rotateWebhookSecret, setCallbackSettings, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
+import type { AccountRow } from '../../db/schema.js';
+import { decryptToken } from '../../domain/tokens.js';
+import { httpUrl } from '../../products/params.js';
+import { sendPage } from '../errors.js';
+import { when } from '../format.js';
+import { html, type Part } from '../html.js';
+import { alert, csrfInput, layout, notice } from '../layout.js';
+import { setFlash, signedIn, takeFlash } from '../session.js';
+
+/** How long a replaced signing secret keeps signing beside the new one (receivers switch meanwhile). */
+const SECRET_ROTATION_WINDOW_MS = 24 * 3_600_000;
+
+interface View {
+  notice?: string;
+  alert?: string;
+  /** What was typed, shown again after a refusal. */
+  callbackUrl?: string;
+  canceledCallbacks?: boolean;
+  secrets?: WebhookSecrets;
+  token?: string;
+}
+
+function settingsPage(account: AccountRow, csrf: string, view: View): string {
+  const url = view.callbackUrl ?? account.callbackUrl ?? '';
+  const canceled = view.canceledCallbacks ?? account.canceledCallbacks;
+  const defaultOn = account.createdAt >= CANCELED_CALLBACKS_SINCE;
+  const button = (id: string, action: string, label: string) =>
+    html`<form id="${id}" method="post" action="/account/settings/${action}" class="inline">${csrfInput(csrf)}<button type="submit">${label}</button></form>`;
+  const body: Part = html`<h1>Settings</h1>
+${notice(view.notice)}${alert(view.alert)}
+<section aria-labelledby="callback-heading"><h2 id="callback-heading">Callbacks</h2>
+<form id="callback-settings" method="post" action="/account/settings/callback">${csrfInput(csrf)}
+<p><label for="callback_url">Callback URL</label>
+<input id="callback_url" name="callback_url" type="text" inputmode="url" autocomplete="url" spellcheck="false" value="${url}" aria-describedby="callback_url-hint">
+<span id="callback_url-hint" class="hint">Where callbacks go for orders placed without a callback_url. Leave empty for none.</span></p>
+<p class="check"><input id="canceled_callbacks" name="canceled_callbacks" type="checkbox" value="true"${canceled ? html` checked` : ''} aria-describedby="canceled-hint">
+<label for="canceled_callbacks">Send callbacks for canceled orders</label>
+<span id="canceled-hint" class="hint">On by default for accounts created on or after 30 March 2026; this account was created ${when(account.createdAt)}, so its default is ${defaultOn ? 'on' : 'off'}.</span></p>
+<p><button type="submit">Save</button></p>
+</form></section>
+<section aria-labelledby="secret-heading"><h2 id="secret-heading">Callback signing secret</h2>
+<p>Callbacks are signed (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); verify them with this secret.</p>
+${view.secrets ? html`<p>Signing secret: <code data-field="webhook-secret">${view.secrets.current}</code></p>${view.secrets.previous
+    ? html`<p>The previous secret, <code data-field="previous-webhook-secret">${view.secrets.previous.secret}</code>, also signs until ${when(view.secrets.previous.until)}.</p>` : ''}` : ''}
+<div class="actions">${button('show-secret', 'secret/show', 'Show signing secret')} ${button('rotate-secret', 'secret/rotate', 'Rotate signing secret')}</div>
+</section>
+<section aria-labelledby="token-heading"><h2 id="token-heading">API token</h2>
+<p>The token of this account's API requests and result URLs. Rotating it refuses the old one at once; you stay signed in here.</p>
+${view.token ? html`<p>API token: <code data-field="api-token">${view.token}</code></p>` : ''}
+<div class="actions">${button('show-token', 'token/show', 'Show API token')} ${button('rotate-token', 'token/rotate', 'Rotate API token')}</div>
+</section>`;
+  return layout({ title: 'Settings', csrf, current: 'settings', body });
+}
+
+export function settingsRouter(deps: ApiDeps): Router {
+  const router = Router();
+  const show = (res: Response, status: number, view: View) => {
+    const { account, csrf } = signedIn(res);
+    sendPage(res, status, settingsPage(account, csrf, view));
+  };
+
+  router.get('/settings', (req, res) => show(res, 200, { notice: takeFlash(req, res, deps.publicBaseUrl) === 'saved' ? 'Settings saved.' : undefined }));
+
+  router.post('/settings/callback', async (req, res) => {
+    const { account } = signedIn(res);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const typed = typeof body.callback_url === 'string' ? body.callback_url.trim() : '';
+    const canceledCallbacks = body.canceled_callbacks !== undefined;
+    const refuse = (message: string) => show(res, 400, { alert: `callback_url: ${message}`, callbackUrl: typed, canceledCallbacks });
+    if (typed !== '') {
+      const parsed = httpUrl.safeParse(typed);
+      if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'must be an http or https URL');
+      const refused = await deps.outbound.checkDestination(typed);
+      if (refused) return refuse(`callbacks cannot be sent to this address (${refused})`);
+    }
+    await setCallbackSettings(deps.db, account.id, { callbackUrl: typed || null, canceledCallbacks });
+    setFlash(req, res, deps.publicBaseUrl, 'saved');
+    res.redirect(303, '/account/settings');
+  });
+
+  router.post('/settings/secret/show', async (_req, res) => {
+    show(res, 200, { secrets: await webhookSecretsOf(deps.db, deps.secretKey, signedIn(res).account.id) });
+  });
+
+  router.post('/settings/secret/rotate', async (_req, res) => {
+    const { account } = signedIn(res);
+    const secrets = await rotateWebhookSecret(deps.db, deps.secretKey, account.id, SECRET_ROTATION_WINDOW_MS);
+    deps.log('webhook secret rotated', { accountId: account.id, by: 'account area' });
+    show(res, 200, { secrets, notice: 'A new signing secret signs callbacks from now on.' });
+  });
+
+  router.post('/settings/token/show', (_req, res) => {
+    show(res, 200, { token: decryptToken(deps.secretKey, signedIn(res).account.tokenEncrypted) });
+  });
+
+  router.post('/settings/token/rotate', async (_req, res) => {
+    const { account } = signedIn(res);
+    const token = await rotateApiToken(deps.db, deps.secretKey, account.id);
+    deps.log('api token rotated', { accountId: account.id, by: 'account area' });
+    show(res, 200, { token, notice: 'A new API token was made; the old one is refused from now on.' });
+  });
+  return router;
+}

@@ -1,0 +1,52 @@
+// The account area (/account): server-rendered pages for a person signed in with the account's
+// API token. Mounted by src/api/app.ts; answers every /account path itself (HTML errors included).
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import type { ApiDeps } from '../api/context.js';
+import { PageError, webErrorHandler } from './errors.js';
+import { requireSession } from './session.js';
+import { signInRouter } from './pages/signIn.js';
+import { ordersRouter } from './pages/orders.js';
+import { orderRouter } from './pages/order.js';
+import { walletRouter } from './pages/wallet.js';
+import { settingsRouter } from './pages/settings.js';
+import { sampleRouter } from './pages/sample.js';
+
+const ASSET_TYPES: Record<string, string> = {
+  'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'icon.svg': 'image/svg+xml',
+};
+
+/** The script, the style sheet and the icon, read once (copied to dist/web/assets by scripts/copy-assets.mjs). */
+function assets(): RequestHandler {
+  const files = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => {
+    const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+    return [name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }];
+  }));
+  return (req, res, next) => {
+    const file = files.get(String(req.params.name));
+    if (!file) return next();
+    res.set({ 'Content-Type': file.type, ETag: file.etag, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    if (req.headers['if-none-match'] === file.etag) return void res.status(304).end();
+    res.send(file.body);
+  };
+}
+
+export function accountArea(deps: ApiDeps): Router {
+  const router = Router();
+  router.get('/assets/:name', assets());
+  router.use(signInRouter(deps));
+  router.use(requireSession(deps));
+  router.get('/', (_req, res) => void res.redirect(303, '/account/orders'));
+  // The list's fixed paths (status.json) before the order page's /orders/:id.
+  router.use(ordersRouter(deps));
+  router.use(orderRouter(deps));
+  router.use(walletRouter(deps));
+  router.use(settingsRouter(deps));
+  router.use(sampleRouter(deps));
+  router.use(() => {
+    throw new PageError(404, 'There is no such page in the account area.');
+  });
+  router.use(webErrorHandler(deps.log));
+  return router;
+}
