@@ -1,0 +1,105 @@
+// zod schemas of what the v4 API answers and sends, for the OpenAPI document only (the API builds
+// these answers in code; the schemas here describe them and are checked against the live service
+// by test/integration/openapi.test.ts). Per-product shapes are derived from the product registry.
+import { z } from 'zod';
+import { ENUMS } from '../../domain/catalog.js';
+import { RESULT_KINDS } from '../../domain/resultKinds.js';
+import { PRODUCT_LIST, type ProductDefinition } from '../../products/registry.js';
+import type { CallbackEvent, OrderStatus } from '../../contracts/orders.js';
+import type { CreationField } from '../../products/types.js';
+
+/** Every OrderStatus (the Record makes a new status a compile error here). */
+const STATUS_SET: Record<OrderStatus, true> = {
+  awaiting_payment: true, payment_failed: true, paid: true, finished: true, refunded: true, canceled: true, retranscribed: true,
+};
+const ORDER_STATUSES = Object.keys(STATUS_SET) as [OrderStatus, ...OrderStatus[]];
+
+const money = z.number().meta({ description: 'US dollars' });
+const utc = z.string().meta({ description: 'UTC time, YYYY-MM-DD HH:MM:SS' });
+
+/** The error object of every failure (src/api/errors.ts `errorObject`). */
+export const errorResponse = z.object({
+  mode: z.string().meta({ description: "the request's mode, or '' when it has none" }),
+  status: z.literal('error'),
+  error: z.string().meta({ description: 'what was wrong, naming the field' }),
+});
+
+const creationFieldSchemas: Record<CreationField, z.ZodType> = {
+  seconds: z.int().min(0).meta({ description: 'media duration priced, whole seconds' }),
+  words: z.int().min(0).meta({ description: 'words priced' }),
+  ai_transcripts_minutes_left: z.int().min(0).meta({ description: 'AI transcription subscription minutes left' }),
+};
+
+/** The success answer of a creation (src/api/routes/create.ts `creationAnswer`), per product. */
+export function creationResponse(product: ProductDefinition) {
+  const fields = Object.fromEntries(product.creationFields.map((name) => [name, creationFieldSchemas[name]]));
+  return z.object({
+    mode: z.enum(ENUMS.mode),
+    status: z.literal('success'),
+    order_id: z.int().optional().meta({ description: 'live orders only' }),
+    ...fields,
+    order_total: money,
+    in_wallet: money,
+    delivery_estimate: utc,
+  });
+}
+
+export const schemaName = (product: ProductDefinition) =>
+  product.key.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+/** An order record (src/products/records.ts `orderRecord`): common fields, then the product's own. */
+export const orderRecord = z.looseObject({
+  id: z.int(),
+  type: z.enum([...new Set(PRODUCT_LIST.map((p) => p.recordType))] as [string, ...string[]]),
+  status: z.enum(ORDER_STATUSES),
+  price: money,
+  paid_at: utc.nullable(),
+  delivery_estimate: utc.nullable(),
+  finished_at: utc.nullable(),
+  comment: z.string(),
+  seconds: z.int(),
+  words: z.int(),
+}).meta({ description: "Fields beyond these are the product's (its parameters and result URLs, null until finished)." });
+
+export const orderListResponse = z.object({
+  orders: z.array(orderRecord),
+  next_page_url: z.string().nullable().meta({ description: 'add api_token to follow it' }),
+});
+
+export const orderResponse = z.object({ data: orderRecord });
+
+export const languagesResponse = z.record(z.string(), z.array(z.object({ slug: z.string(), name: z.string() })))
+  .meta({ description: 'languages by product key' });
+
+export const openApiDocumentResponse = z.record(z.string(), z.unknown()).meta({ description: 'this document' });
+
+export const resultKindParam = z.enum(RESULT_KINDS);
+
+const CALLBACK_EVENTS: readonly CallbackEvent[] = ['finished', 'refunded', 'canceled', 'quality_fix'];
+
+/**
+ * The multipart fields of a product's callbacks, per event, read from its `callbackFields` with a
+ * sample order: the field names are the product's, the values here only tell constants apart.
+ */
+export function callbackBodies(product: ProductDefinition): z.ZodType {
+  const variants = CALLBACK_EVENTS.map((event) => {
+    const sample = (id: number) => product.callbackFields({
+      event, order: { id, status: event, retranscribedOrderId: null },
+      params: { language: 'en', translate_from: 'en', translate_to: 'fr', captions: false, auto_retranscribe: false },
+      url: (kind) => `https://example.com/${id}/${kind}`,
+    });
+    const [a, b] = [sample(1), sample(2)];
+    const shape = Object.fromEntries(Object.keys(a).map((name) => [name,
+      a[name] === b[name] && name !== 'language' ? z.literal(a[name]!) : z.string()]));
+    return { event, schema: z.object(shape) };
+  });
+  // Events with the same fields share one variant.
+  const distinct = new Map<string, { events: CallbackEvent[]; schema: z.ZodObject }>();
+  for (const v of variants) {
+    const key = JSON.stringify(z.toJSONSchema(v.schema));
+    const seen = distinct.get(key);
+    if (seen) seen.events.push(v.event); else distinct.set(key, { events: [v.event], schema: v.schema });
+  }
+  const described = [...distinct.values()].map((d) => d.schema.meta({ description: `sent on: ${d.events.join(', ')}` }));
+  return described.length === 1 ? described[0]! : z.union(described as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+}

@@ -1,0 +1,92 @@
+// Prometheus metrics of this process (docs/operations.md): one registry, counters incremented where
+// the events happen. The API serves them on `/metrics`; any role also on METRICS_PORT when set
+// (the worker role has no other HTTP server). The Temporal SDK's own worker metrics are on the
+// runtime's port (TEMPORAL_METRICS_PORT, src/temporal/runtime.ts).
+import { createServer, type Server } from 'node:http';
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total', help: 'HTTP requests answered, by method, Express route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+});
+export const httpDuration = new Histogram({
+  name: 'http_request_duration_seconds', help: 'HTTP request latency until the answer was sent, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+});
+export const ordersPlaced = new Counter({
+  name: 'orders_placed_total', help: 'Live orders placed and charged through the API, by product', labelNames: ['product'] as const, registers: [registry],
+});
+export const ordersFinished = new Counter({
+  name: 'orders_finished_total', help: 'Orders finished (result files delivered), by product', labelNames: ['product'] as const, registers: [registry],
+});
+export const ordersRefunded = new Counter({
+  name: 'orders_refunded_total', help: 'Orders refunded, by product', labelNames: ['product'] as const, registers: [registry],
+});
+export const ordersCanceled = new Counter({
+  name: 'orders_canceled_total', help: 'Orders canceled (and refunded), by product', labelNames: ['product'] as const, registers: [registry],
+});
+export const callbackAttempts = new Counter({
+  name: 'callback_attempts_total', help: 'Callback POSTs to customer receivers, by outcome (ok, wrong_answer, http_error, network_error, gone)',
+  labelNames: ['outcome'] as const, registers: [registry],
+});
+export const ordersLate = new Counter({
+  name: 'orders_late_total', help: 'Orders still open at their delivery estimate (marked late once), by product', labelNames: ['product'] as const, registers: [registry],
+});
+export const walletChargeFailures = new Counter({
+  name: 'wallet_charge_failures_total', help: 'Wallet charges refused, by reason (insufficient_funds)', labelNames: ['reason'] as const, registers: [registry],
+});
+
+/** Counts a settled order: finished, refunded or canceled. */
+export function countSettled(status: 'finished' | 'refunded' | 'canceled', product: string): void {
+  (status === 'finished' ? ordersFinished : status === 'refunded' ? ordersRefunded : ordersCanceled).inc({ product });
+}
+
+/**
+ * Request counts and latencies by the matched route's pattern (`/api/v4/orders/:id`, never the raw
+ * path, so ids and tokens never become labels); `unmatched` for answers no route gave (404s,
+ * refusals before routing).
+ */
+export function httpMetrics(): RequestHandler {
+  return (req, res, next) => {
+    const end = httpDuration.startTimer();
+    res.on('finish', () => {
+      const pattern = req.route?.path;
+      const route = pattern === undefined ? 'unmatched' : `${req.baseUrl}${String(pattern)}`;
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      httpRequests.inc(labels);
+      end(labels);
+    });
+    next();
+  };
+}
+
+/** `GET /metrics`: the registry in Prometheus' text format. */
+export function metricsHandler(): RequestHandler {
+  return (_req, res, next) => {
+    registry.metrics().then((text) => {
+      res.set('content-type', registry.contentType).send(text);
+    }, next);
+  };
+}
+
+/** A listener for the registry alone on `port` (METRICS_PORT): what a worker process without the API serves. */
+export async function startMetricsServer(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
+      return;
+    }
+    registry.metrics().then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (err) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+  return server;
+}

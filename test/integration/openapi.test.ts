@@ -1,0 +1,188 @@
+// The OpenAPI document: valid OpenAPI 3.1; its paths and the app's /api/v4 routes are the same,
+// both ways; every example request in it is accepted by the live service (mode=test), and the
+// answers match the documented response schemas; /docs serves a page with local assets only;
+// the committed typed client (clients/typescript) is what the document generates now.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { parse } from 'node-html-parser';
+import { EXAMPLE_API_TOKEN, EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../../src/api/openapi/document.js';
+import { PRODUCT_LIST } from '../../src/products/registry.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { startDocumentServer, pngImage, type DocumentServer } from '../helpers/documents.js';
+import { wavFile } from '../helpers/mediaServer.js';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
+
+/** METHOD /path ({param} style) of every route of the app's router stack under /api/v4. */
+function appRoutes(app: TestService['app']): string[] {
+  const found: string[] = [];
+  const walk = (stack: Json[], mountedAtRoot: boolean) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const paths: string[] = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const path of paths) {
+          for (const method of Object.keys(layer.route.methods).filter((m) => layer.route.methods[m] && m !== '_all')) {
+            if (mountedAtRoot && path.startsWith('/api/v4/')) found.push(`${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
+          }
+        }
+      } else if (Array.isArray(layer.handle?.stack)) {
+        // Routers mounted with a path (/account) hold no /api/v4 routes; the v4 routers are mounted at the root.
+        walk(layer.handle.stack, mountedAtRoot && layer.slash === true);
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Json[] } }).router.stack, true);
+  return [...new Set(found)].sort();
+}
+
+function documentRoutes(doc: Json): string[] {
+  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+}
+
+describe('OpenAPI document', () => {
+  const doc = openApiDocument() as Json;
+  let service: TestService;
+  let files: DocumentServer;
+  let token: string;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  const schemaOf = (name: string) => doc.components.schemas[name];
+
+  beforeAll(async () => {
+    service = await startService({ inProcessWorker: false }); // quotes only: no worker needed
+    files = await startDocumentServer();
+    files.serve('/audio-90.wav', wavFile(90), 'audio/wav');
+    files.serve('/notes.txt', 'This is the transcript of the recording, a few words long.\n'.repeat(20), 'text/plain');
+    files.serve('/page.png', pngImage(), 'image/png');
+    ({ token } = await service.createAccount(100));
+  });
+  afterAll(async () => {
+    await files?.close();
+    await service?.close();
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('is what GET /api/v4/openapi.json serves', async () => {
+    const res = await service.get('/api/v4/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(doc);
+  });
+
+  it('documents every /api/v4 route of the app, and no path without a route', () => {
+    const routes = appRoutes(service.app);
+    expect(routes.length).toBeGreaterThanOrEqual(PRODUCT_LIST.length + 4);
+    expect(documentRoutes(doc)).toEqual(routes);
+  });
+
+  it('documents every product with its parameters, the three encodings, errors and signed callbacks', () => {
+    for (const product of PRODUCT_LIST) {
+      const op = doc.paths[`/api/v4/${product.path}`].post;
+      expect(Object.keys(op.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+      const request = schemaOf(op.requestBody.content['application/json'].schema.$ref.split('/').pop());
+      expect(request.required).toEqual(expect.arrayContaining(['mode', 'api_token']));
+      expect(Object.keys(request.properties)).toEqual(expect.arrayContaining(['mode', 'api_token', 'idempotency_key', 'callback_url']));
+      expect(op.parameters.map((p: Json) => p.name)).toContain('Idempotency-Key');
+      expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '409', '413', '415', '429', '500', '503']);
+      const callback = op.callbacks.orderSettled['{$request.body#/callback_url}'].post;
+      expect(callback.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(callback.requestBody.content['multipart/form-data'].schema.$ref).toBeDefined();
+    }
+  });
+
+  /** The example with this test's token and its files on the loopback server. */
+  const live = (value: Json) => JSON.parse(JSON.stringify(value).replaceAll(EXAMPLE_MEDIA_ORIGIN, files.url).replaceAll(EXAMPLE_API_TOKEN, token));
+
+  function encode(type: string, fields: Json): RequestInit {
+    if (type === 'application/json') return { headers: { 'content-type': type }, body: JSON.stringify(fields) };
+    if (type === 'application/x-www-form-urlencoded') return { body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])) };
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
+    return { body: form };
+  }
+
+  it.each(PRODUCT_LIST.map((p) => [p.path]))('POST /api/v4/%s: every example, in every encoding, is accepted as documented', async (path) => {
+    const op = doc.paths[`/api/v4/${path}`].post;
+    const answerSchema = schemaOf(op.responses['200'].content['application/json'].schema.$ref.split('/').pop());
+    let examples = 0;
+    for (const [type, media] of Object.entries(op.requestBody.content as Json)) {
+      for (const example of Object.values(media.examples ?? {}) as Json[]) {
+        examples++;
+        const fields = live(example.value);
+        expect(ajv.validate(schemaOf(media.schema.$ref.split('/').pop()), fields), JSON.stringify(ajv.errors)).toBe(true);
+        const res = await fetch(`${service.baseUrl}/api/v4/${path}`, { method: 'POST', ...encode(type, fields) });
+        const body = await res.json();
+        expect({ type, status: res.status, body }).toMatchObject({ status: 200, body: { mode: 'test', status: 'success' } });
+        expect(ajv.validate(answerSchema, body), `${type}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+      }
+    }
+    expect(examples).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers failures with the documented error object', async () => {
+    const res = await service.post('/api/v4/transcriptions', { mode: 'test', api_token: token, language: 'english' });
+    expect(res.status).toBe(400);
+    expect(ajv.validate(schemaOf('Error'), res.body), JSON.stringify(ajv.errors)).toBe(true);
+    const unknown = await service.post('/api/v4/transcriptions', { mode: 'test', api_token: token, url: `${files.url}/audio-90.wav`, language: 'english', colour: 'red' });
+    expect(unknown).toMatchObject({ status: 400, body: { status: 'error', error: expect.stringContaining('colour') } });
+  });
+
+  it('the read operations answer as documented (mode=test)', async () => {
+    const list = await service.get(`/api/v4/orders?mode=test&api_token=${token}`);
+    expect(list.status).toBe(200);
+    expect(ajv.validate(schemaOf('OrderList'), list.body), JSON.stringify(ajv.errors)).toBe(true);
+    const one = await service.get(`/api/v4/orders/42?mode=test&api_token=${token}`);
+    expect(one.status).toBe(200);
+    expect(ajv.validate(schemaOf('Order'), one.body), JSON.stringify(ajv.errors)).toBe(true);
+    const languages = await service.get('/api/v4/languages');
+    expect(ajv.validate(schemaOf('Languages'), languages.body), JSON.stringify(ajv.errors)).toBe(true);
+    // The documented enumeration of `product` is what the route accepts.
+    for (const product of doc.paths['/api/v4/languages'].get.parameters[0].schema.enum) {
+      expect((await service.get(`/api/v4/languages?product=${product}`)).status).toBe(200);
+    }
+  });
+
+  it('/docs is an HTML page whose assets are all served by the service itself', async () => {
+    const res = await fetch(`${service.baseUrl}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    const html = parse(await res.text());
+    const assets = [...html.querySelectorAll('script[src]').map((e) => e.getAttribute('src')!), ...html.querySelectorAll('link[href]').map((e) => e.getAttribute('href')!)];
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      expect(asset).toMatch(/^\/[^/]/);
+      const got = await fetch(`${service.baseUrl}${asset}`);
+      expect(got.status, asset).toBe(200);
+      expect((await got.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    const init = await (await fetch(`${service.baseUrl}/docs/init.js`)).text();
+    expect(init).toContain('/api/v4/openapi.json');
+    expect(init).toContain('validatorUrl: null');
+  });
+});
+
+describe('typed client files (clients/typescript)', () => {
+  const root = join(import.meta.dirname, '..', '..', 'clients', 'typescript');
+  const STALE = 'stale: run npm run client:generate';
+
+  it('openapi.json is the document the code builds', async () => {
+    expect(JSON.parse(await readFile(join(root, 'openapi.json'), 'utf8')), STALE).toEqual(openApiDocument());
+  });
+
+  it('src/schema.d.ts is what openapi-typescript generates from it', async () => {
+    const committed = await readFile(join(root, 'src', 'schema.d.ts'), 'utf8');
+    const generated = astToString(await openapiTS(structuredClone(openApiDocument()) as never, { defaultNonNullable: false }));
+    expect(committed.slice(committed.indexOf('*/\n\n') + 4), STALE).toBe(generated);
+  });
+});

@@ -1,0 +1,85 @@
+// The typed client (clients/typescript, generated from the OpenAPI document) against the live
+// service: a quote (mode=test) and a live order, read back with GET /api/v4/orders/{id}.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderClient, type OrderClient } from '../../clients/typescript/src/index.js';
+import { openApiDocument } from '../../src/api/openapi/document.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+
+describe('typed client', () => {
+  let service: TestService;
+  let media: MediaServer;
+  let client: OrderClient;
+  let token: string;
+
+  beforeAll(async () => {
+    service = await startService();
+    media = await startMediaServer();
+    client = createOrderClient(service.baseUrl);
+    ({ token } = await service.createAccount(100));
+  });
+  afterAll(async () => {
+    await media?.close();
+    await service?.close();
+  });
+
+  it('quotes an order (mode=test) with typed parameters and answer', async () => {
+    const { data, error, response } = await client.POST('/api/v4/transcriptions', {
+      body: { mode: 'test', api_token: token, url: media.audio(120), language: 'english', turnaround_time: '3_days' },
+    });
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    const seconds: number = data!.seconds;
+    expect(seconds).toBe(120);
+    expect(data).toMatchObject({ mode: 'test', status: 'success', in_wallet: 100 });
+    expect(data!.order_id).toBeUndefined();
+  });
+
+  it('places a live order and reads it back', async () => {
+    const placed = await client.POST('/api/v4/ai-transcriptions', {
+      body: { mode: 'live', api_token: token, url: media.audio(60), language: 'english' },
+      headers: { 'Idempotency-Key': `typed-client-${Date.now()}` },
+    });
+    expect(placed.error).toBeUndefined();
+    const orderId = placed.data!.order_id!;
+    expect(orderId).toBeGreaterThan(0);
+    expect(placed.data).toMatchObject({ mode: 'live', status: 'success', seconds: 60 });
+
+    const read = await client.GET('/api/v4/orders/{id}', {
+      params: { path: { id: String(orderId) }, query: { mode: 'live', api_token: token } },
+    });
+    expect(read.error).toBeUndefined();
+    expect(read.data!.data).toMatchObject({ id: orderId, seconds: 60 });
+
+    const list = await client.GET('/api/v4/orders', { params: { query: { mode: 'live', api_token: token, per_page: 10 } } });
+    expect(list.data!.orders.map((o) => o.id)).toContain(orderId);
+  });
+
+  it('downloads a finished order\'s result file in a documented media type', async () => {
+    const placed = await client.POST('/api/v4/transcriptions', {
+      body: { mode: 'live', api_token: token, url: media.audio(60), language: 'english' },
+    });
+    const orderId = placed.data!.order_id!;
+    expect((await service.complete(orderId, 'result.txt', 'Hello there.')).status).toBe(200);
+    await expect.poll(async () => (await client.GET('/api/v4/orders/{id}', {
+      params: { path: { id: String(orderId) }, query: { mode: 'live', api_token: token } },
+    })).data?.data.status, { timeout: 20_000 }).toBe('finished');
+    const file = await client.GET('/api/v4/orders/{id}/files/{kind}', {
+      params: { path: { id: String(orderId), kind: 'transcription' }, query: { api_token: token, format: 'text' } },
+      parseAs: 'text',
+    });
+    expect(file.response.status).toBe(200);
+    expect(file.data).toContain('Hello there.');
+    const documented = Object.keys((openApiDocument() as any).paths['/api/v4/orders/{id}/files/{kind}'].get.responses[200].content);
+    expect(documented).toContain(file.response.headers.get('content-type')!.split(';')[0]);
+  });
+
+  it('gives the error object typed on a refusal', async () => {
+    const { data, error, response } = await client.POST('/api/v4/transcriptions', {
+      body: { mode: 'test', api_token: token, url: media.audio(60), language: 'klingon' as 'english' },
+    });
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(400);
+    expect(error).toMatchObject({ mode: 'test', status: 'error', error: expect.stringContaining('language') });
+  });
+});
