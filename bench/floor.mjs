@@ -1,0 +1,114 @@
+// The service side by side with its floor, in one run, on one Temporal dev server and the same cores.
+// Usage: npm run build && npm run bench:floor [-- --concurrency 1 --count 100 --fast-count 500]
+// One dev server (SQLite file, like `npm start`) serves both the floors and the service:
+//   floor 1  bare Express (bench/bareExpress.mjs, own process) answering a test quote's JSON;
+//   floor 2  bare Update-with-Start whose update runs one no-op activity;
+//   floor 3  the same with one no-op local activity (bench/floorWorkflows.mjs, worker in its own
+//            process: bench/floorWorker.mjs);
+//   service  test quote, live order, complete → callback, listing a page (`node dist/main.js`
+//            with TEMPORAL_ADDRESS on the same dev server).
+// Prints one JSON line per measurement, then a table with the ratios. Never part of `npm test`.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { startDevServer } from '../dist/temporal/devServer.js';
+import { freePort, measure, startService, stopChild, waitForOutput } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: {
+    concurrency: { type: 'string', default: '1' },
+    count: { type: 'string', default: '100' }, // Temporal-bound operations (floors 2–3, live, complete)
+    'fast-count': { type: 'string', default: '500' }, // HTTP-only operations (floor 1, quote, listing)
+    warmup: { type: 'string', default: '10' },
+  },
+});
+const C = Number(values.concurrency);
+const COUNT = Number(values.count);
+const FAST = Number(values['fast-count']);
+const WARMUP = Number(values.warmup);
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const runId = Date.now().toString(36);
+
+const stops = [];
+const rows = {};
+const run = async (key, name, count, once) => {
+  for (let i = 0; i < WARMUP; i++) await once(-1 - i);
+  rows[key] = await measure(name, count, C, once);
+};
+
+try {
+  const tmp = await mkdtemp(join(tmpdir(), 'order-floor-'));
+  stops.push(() => rm(tmp, { recursive: true, force: true }));
+  const dev = await startDevServer({
+    cliPath: process.env.TEMPORAL_CLI_PATH ?? here('../.temporal/bin/temporal'),
+    port: await freePort(), dbFile: join(tmp, 'temporal.db'), namespace: 'default',
+  });
+  stops.push(() => dev.stop());
+  console.error(`dev server ${dev.address}, concurrency ${C}, count ${COUNT}, fast-count ${FAST}`);
+
+  // The service, against the same dev server; the speech engines stay out (operator only).
+  const service = await startService({ concurrency: C, temporalAddress: dev.address, env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
+  stops.push(() => service.stop());
+  const quote = await service.order('test');
+
+  // Floor 1: bare Express answering the same JSON.
+  const express = spawn(process.execPath, [here('bareExpress.mjs')], { env: { ...process.env, BENCH_JSON: JSON.stringify(quote) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  stops.push(() => stopChild(express));
+  const expressPort = JSON.parse((await waitForOutput(express, 'listening', 'bareExpress')).trim().split('\n')[0]).listening;
+  const bare = () => fetch(`http://127.0.0.1:${expressPort}/api/v4/transcriptions`, {
+    method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: `${service.mediaUrl}/a.wav`, language: 'english' }),
+  }).then(async (r) => { await r.json(); if (r.status !== 200) throw new Error(String(r.status)); });
+
+  // Floors 2–3: the worker in its own process, the client here.
+  const taskQueue = `floor-${runId}`;
+  const worker = spawn(process.execPath, [here('floorWorker.mjs')], { env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'inherit'] });
+  stops.push(() => stopChild(worker));
+  await waitForOutput(worker, 'running', 'floorWorker');
+  const connection = await Connection.connect({ address: dev.address });
+  stops.push(() => connection.close());
+  const client = new Client({ connection, namespace: 'default' });
+  const uws = (kind) => async (i) => {
+    const start = new WithStartWorkflowOperation('floorWorkflow', {
+      workflowId: `floor-${runId}-${kind}-${i}`, taskQueue, args: [kind],
+      workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
+  };
+
+  const { order, ops, complete, receiverUrl, base, token } = service;
+  await run('express', 'floor: bare Express, same JSON', FAST, bare);
+  await run('quote', 'service: test quote (price + media probe)', FAST, () => order('test'));
+  await run('uwsActivity', 'floor: bare Update-with-Start + no-op activity', COUNT, uws('activity'));
+  await run('uwsLocal', 'floor: bare Update-with-Start + no-op local activity', COUNT, uws('local'));
+  const ids = [];
+  await run('live', 'service: live order (Update-with-Start + charge)', COUNT, async (i) => {
+    const { order_id: id } = await order('live', { callback_url: receiverUrl });
+    if (i >= 0) ids.push(id);
+  });
+  const { key } = await ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: benchmark transcript.'));
+  rows.complete = await measure('service: operator complete → callback received', ids.length, C, (i) => complete(ids[i], key));
+  const page = await fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`).then((r) => r.json());
+  await run('list', `service: list a page (GET /api/v4/orders, live, ${page.orders.length} orders)`, FAST, () => fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`)
+    .then(async (r) => { await r.json(); if (r.status !== 200) throw new Error(String(r.status)); }));
+
+  const x = (a, b) => `${(a / b).toFixed(2)}×`;
+  const ratio = (name, svc, floor, target) => ({ name, throughput: x(rows[svc].per_second, rows[floor].per_second), p50: x(rows[svc].p50_ms, rows[floor].p50_ms), target });
+  const ratios = [
+    ratio('test quote / bare Express', 'quote', 'express', 'throughput ≥ 0.5×'),
+    ratio('live order / bare UwS + activity', 'live', 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×'),
+    ratio('live order / bare UwS + local activity', 'live', 'uwsLocal', '—'),
+  ];
+  for (const r of ratios) console.log(JSON.stringify({ ratio: r.name, concurrency: C, throughput: r.throughput, p50: r.p50 }));
+  const cpu = cpus();
+  console.log(`\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · concurrency ${C}\n`);
+  console.log('| operation | n | per s | p50 ms | p95 ms |\n|---|---|---|---|---|');
+  for (const r of Object.values(rows)) console.log(`| ${r.name} | ${r.count} | ${r.per_second} | ${r.p50_ms} | ${r.p95_ms} |`);
+  console.log('\n| ratio | throughput | p50 | target |\n|---|---|---|---|');
+  for (const r of ratios) console.log(`| ${r.name} | ${r.throughput} | ${r.p50} | ${r.target} |`);
+} finally {
+  for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+}
