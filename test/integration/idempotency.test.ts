@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startHeldMediaServer } from '../helpers/heldMediaServer.js';
 import { ENGINES } from '../helpers/databases.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { startRoleProcess } from '../helpers/workerProcess.js';
@@ -87,20 +88,36 @@ describe.each(ENGINES)('idempotency keys on %s', (engine) => {
     expect(await chargesOf(accountId)).toHaveLength(0);
   });
 
-  it('concurrent requests with one key: one charge, the others 409 or the same answer', async () => {
-    const { accountId, token } = await service.createAccount(100);
-    const results = await Promise.all(Array.from({ length: 12 }, () =>
-      postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'burst' })));
-    const ok = results.filter((r) => r.status === 200);
-    const busy = results.filter((r) => r.status === 409);
-    expect(ok.length + busy.length).toBe(12);
-    expect(ok.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(ok.map((r) => r.bytes.toString())).size).toBe(1);
-    for (const r of busy) expect(r.body).toEqual({ mode: 'live', status: 'error', error: 'idempotency_key: a request with this key is still in progress; retry in a few seconds' });
-    expect(await chargesOf(accountId)).toHaveLength(1);
-    // Once answered, every retry gets that answer.
-    const later = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token), { 'idempotency-key': 'burst' });
-    expect(later.bytes.equals(ok[0]!.bytes)).toBe(true);
+  it('while the first request with a key is in flight, the same key gets 409 with the error object; one charge', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    // The first request's media fetch waits until released: that request is in flight for certain.
+    const held = await startHeldMediaServer();
+    try {
+      const fields = order(token, { url: held.audio(60) });
+      const send = () => postForm(service.baseUrl, '/api/v4/transcriptions', fields, { 'idempotency-key': 'burst' });
+      const first = send();
+      await waitFor(() => held.waiting === 1, 'the first request to be fetching its media');
+      // Released before the live media deadline (2 s) ends the first request's fetch.
+      const busy = await Promise.all(Array.from({ length: 4 }, send)).finally(() => held.release());
+      for (const r of busy) {
+        expect(r.status).toBe(409);
+        expect(r.body).toEqual({ mode: 'live', status: 'error', error: 'idempotency_key: a request with this key is still in progress; retry in a few seconds' });
+      }
+      // They were answered from the key alone: no second fetch, nothing charged yet.
+      expect(held.requests).toBe(1);
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      expect(answered.body).toMatchObject({ mode: 'live', status: 'success', order_id: expect.any(Number), order_total: 1.25, in_wallet: 8.75 });
+      expect(await chargesOf(accountId)).toHaveLength(1);
+      // Once answered, every retry gets that answer, concurrent or not, and nothing more is charged.
+      const later = await Promise.all(Array.from({ length: 4 }, send));
+      for (const r of later) expect(r.bytes.equals(answered.bytes)).toBe(true);
+      expect(held.requests).toBe(1);
+      expect(await chargesOf(accountId)).toHaveLength(1);
+      expect(await balanceOf(accountId)).toBe(1000 - 125);
+    } finally {
+      await held.close();
+    }
   });
 
   it('keys belong to an account: another account may use the same key', async () => {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
@@ -49,8 +50,8 @@ describe.each(ENGINES)('signed callbacks on %s', (engine) => {
   });
 
   /** An account made the way order-ops makes one: its answer carries the signing secret. */
-  const newAccount = async () => {
-    const created = await service.ops('POST', '/ops/accounts', { name: 'signed', balance: 20 });
+  const newAccount = async (extra: Record<string, unknown> = {}) => {
+    const created = await service.ops('POST', '/ops/accounts', { name: 'signed', balance: 20, ...extra });
     expect(created.status).toBe(200);
     expect(created.body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     return created.body as { account_id: number; api_token: string; webhook_secret: string };
@@ -86,6 +87,55 @@ describe.each(ENGINES)('signed callbacks on %s', (engine) => {
     const shown = await service.ops('GET', `/ops/accounts/${account.account_id}/webhook-secret`);
     expect(shown.body).toEqual({ account_id: account.account_id, webhook_secret: account.webhook_secret });
     expect(await attemptsOf(orderId)).toMatchObject([{ event: 'finished', attempt: 1, outcome: 'ok' }]);
+  }));
+
+  it('sends what the OpenAPI document describes: each transcription callback validates against TranscriptionCallback', () => withReceiver(async (receiver) => {
+    const doc = (await service.get('/api/v4/openapi.json')).body;
+    const callback = doc.paths['/api/v4/transcriptions'].post.callbacks.orderSettled['{$request.body#/callback_url}'].post;
+    const ref = callback.requestBody.content['multipart/form-data'].schema.$ref as string;
+    expect(ref).toBe('#/components/schemas/TranscriptionCallback');
+    const schema = doc.components.schemas.TranscriptionCallback as { anyOf: Array<{ description: string; properties: object }> };
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(schema);
+    /** The variant documented for `event`, closed: the callback carries its fields and no others. */
+    const variantOf = (event: string) => {
+      const variant = schema.anyOf.find((v) => v.description.replace(/^sent on: /, '').split(', ').includes(event));
+      expect(variant, `a documented variant for ${event}`).toBeDefined();
+      return ajv.compile({ ...variant, additionalProperties: false });
+    };
+    const headerSchemas = (callback.parameters as Array<{ name: string; in: string; required: boolean; schema: object }>)
+      .map((p) => { expect([p.in, p.required]).toEqual(['header', true]); return [p.name, ajv.compile(p.schema)] as const; });
+    const check = (event: string, call: ReceivedCallback) => {
+      expect(validate(call.fields), `${event}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      const closed = variantOf(event);
+      expect(closed(call.fields), `${event}: ${ajv.errorsText(closed.errors)} in ${JSON.stringify(call.fields)}`).toBe(true);
+      for (const [name, valid] of headerSchemas) expect(valid(call.headers[name]), `${event}: header ${name} = ${call.headers[name]}`).toBe(true);
+    };
+
+    const account = await newAccount({ canceled_callbacks: true });
+    const finished = await finishedOrder(account.api_token, `${receiver.url}/finished`);
+    const refunded = await placeOrder(account.api_token, `${receiver.url}/refunded`);
+    const canceled = await placeOrder(account.api_token, `${receiver.url}/canceled`);
+    expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, {})).status).toBe(200);
+    expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).status).toBe(200);
+    const arrived = (path: string) => waitFor(() => receiver.received.find((c) => c.path === path), `the ${path} callback`);
+
+    const done = await arrived('/finished');
+    expect(done.fields).toMatchObject({ mode: 'live', order_id: String(finished), language: expect.any(String) });
+    expect(done.fields.transcription_url).toMatch(new RegExp(`^${service.baseUrl}/api/v4/orders/${finished}/files/transcription\\?api_token=`));
+    check('finished', done);
+    check('refunded', await arrived('/refunded'));
+    check('canceled', await arrived('/canceled'));
+    // The quality-fix re-send of the finished order (every order here is picked for a quality check).
+    const fixed = await service.ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: Hello there.'));
+    expect((await service.ops('POST', `/ops/orders/${finished}/qc`, { fix: [{ kind: 'transcription', key: fixed.body.key, file_name: 'fixed.txt' }] })).status).toBe(200);
+    const resend = await waitFor(() => receiver.received.filter((c) => c.path === '/finished')[1], 'the quality-fix callback');
+    expect(resend.headers['webhook-id']).toMatch(new RegExp(`^msg_${finished}_quality_fix_`));
+    check('quality_fix', resend);
+    // Not vacuous: a callback missing a documented field, or carrying an undocumented one, fails.
+    const { transcription_url: _url, ...missing } = done.fields;
+    expect(validate(missing)).toBe(false);
+    expect(variantOf('finished')({ ...done.fields, api_token: account.api_token })).toBe(false);
   }));
 
   it('gives an account that predates signed callbacks a secret on first use', () => withReceiver(async (receiver) => {
@@ -180,6 +230,29 @@ describe.each(ENGINES)('signed callbacks on %s', (engine) => {
     const [first, second] = receiver.received;
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+  }));
+
+  it('honours a 503 Retry-After the same way, up to the longest pause (1.5 s here), within the attempt budget', () => withReceiver(async (receiver) => {
+    const account = await newAccount();
+    // Both ask for an hour (as delay-seconds, then as an HTTP date): each retry waits the longest
+    // pause, more than the ~1 s this Temporal server spaces other retries, and not an hour.
+    receiver.script = [
+      { status: 503, body: 'busy', headers: { 'retry-after': '3600' } },
+      { status: 503, body: 'busy', headers: { 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() } },
+    ];
+    const orderId = await finishedOrder(account.api_token, receiver.url);
+    const attempts = await waitFor(async () => { const rows = await attemptsOf(orderId); return rows.some((r) => r.outcome === 'ok') && rows; }, 'the delivered attempt');
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.statusCode, a.detail])).toEqual([
+      [1, 'http_error', 503, 'answered 503: "busy"'], [2, 'http_error', 503, 'answered 503: "busy"'], [3, 'ok', 200, null],
+    ]);
+    expect(receiver.received).toHaveLength(3);
+    const gaps = receiver.received.slice(1).map((call, i) => call.at - receiver.received[i]!.at);
+    for (const gap of gaps) {
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(1500);
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeLessThan(10_000);
+    }
+    expect(new Set(receiver.received.map((c) => c.headers['webhook-id'])).size).toBe(1);
+    for (const call of receiver.received) expect(() => verify(account.webhook_secret, call)).not.toThrow();
   }));
 
   it('does not follow a redirect: the attempt fails and the target is never called', () => withReceiver(async (receiver) => {

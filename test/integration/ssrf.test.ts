@@ -208,6 +208,8 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     // Only 127.0.0.3 (the stand-in public site with the order's media) may be reached.
     service = await startService({ outboundAllowCidrs: ['127.0.0.3/32'], probes: { quote: { maxBytes: 1_000_000, timeoutMs: QUOTE_MS }, waitMs: 300 } });
     ({ token } = await service.createAccount(100));
+    // A first request pays for loading and connecting; the timed refusals below should not.
+    await service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' });
   });
   afterAll(async () => { await service?.close(); });
 
@@ -251,28 +253,47 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     expect(details).toEqual(expect.arrayContaining(['HTTP 404', 'timed out', 'ECONNREFUSED']));
   });
 
-  it('a callback_url on a private address is never connected to; the attempts are recorded as failed', async () => {
-    const callbackUrls = [`http://127.0.0.1:${bait4.port}/hook`, `http://localhost:${bait4.port}/hook`, `http://0x7f000001:${bait4.port}/hook`,
-      ...(bait6 ? [`http://[::1]:${bait6.port}/hook`] : [])];
-    for (const callbackUrl of callbackUrls) {
+  it('a callback_url in every spelling of a private address is never connected to; every attempt is recorded as refused', async () => {
+    // The same spellings as the url cases above, as callback_url of live orders placed and finished all at once.
+    const urls = spellings();
+    const payer = await service.createAccount(2 * urls.length);
+    const orderIds = await Promise.all(urls.map(async (callbackUrl) => {
       const placed = await service.post('/api/v4/transcriptions', {
-        api_token: token, mode: 'live', url: `${site.url}/audio-60.wav`, language: 'english', callback_url: callbackUrl,
+        api_token: payer.token, mode: 'live', url: `${site.url}/audio-60.wav`, language: 'english', callback_url: callbackUrl,
       });
-      expect(placed.status).toBe(200);
-      const orderId = placed.body.order_id as number;
-      expect((await service.complete(orderId, 'a.txt', 'Ann: Hello.')).status).toBe(200);
+      expect(placed.status, callbackUrl).toBe(200);
+      return placed.body.order_id as number;
+    }));
+    await Promise.all(orderIds.map(async (orderId, i) => {
+      expect((await service.complete(orderId, 'a.txt', 'Ann: Hello.')).status, urls[i]).toBe(200);
+    }));
+    await Promise.all(orderIds.map(async (orderId, i) => {
+      const callbackUrl = urls[i]!;
+      // The workflow's whole budget: 10 attempts, each refused before connecting.
       const attempts = await waitFor(async () => {
         const rows = await callbackAttemptsOf(service.database.db, orderId);
-        return rows.length >= 2 && rows;
-      }, 'failed callback attempts');
+        return rows.length >= 10 && rows;
+      }, `the failed callback attempts to ${callbackUrl}`, 60_000); // Temporal spaces retries about a second apart here
       tally.callbacks += attempts.length;
+      expect(attempts, callbackUrl).toHaveLength(10);
+      // A resolver may not know the root-anchored name at all: then nothing is connected to either.
+      const refused = new URL(callbackUrl).hostname === 'localhost.' ? /^(refused (127\.0\.0\.1|::1) \(localhost\.\): .+|ENOTFOUND)$/ : /^refused \S+( \(\S+\))?: .+; see OUTBOUND_ALLOW_CIDRS$/;
       for (const attempt of attempts) {
-        expect(attempt).toMatchObject({ outcome: 'network_error', statusCode: null });
-        expect(attempt.detail).toMatch(/^refused (127\.0\.0\.1|::1)/);
+        expect(attempt, callbackUrl).toMatchObject({ outcome: 'network_error', statusCode: null });
+        expect(attempt.detail, callbackUrl).toMatch(refused);
       }
-    }
+    }));
+    const details = (await Promise.all(orderIds.map((id) => callbackAttemptsOf(service.database.db, id)))).map((rows) => rows[0]!.detail!);
+    expect(details).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^refused 127\.0\.0\.1: a loopback address/),
+      expect.stringMatching(/^refused (127\.0\.0\.1|::1) \(localhost\): a loopback address/),
+      expect.stringMatching(/^refused ::ffff:7f00:1: IPv4-mapped form of 127\.0\.0\.1/),
+      expect.stringMatching(/^refused 0\.0\.0\.0: /),
+      expect.stringMatching(/^refused 169\.254\.169\.254: a link-local address/),
+      expect.stringMatching(/^refused 10\.0\.0\.1: /),
+    ]));
     expect(baitConnections()).toBe(0);
-  });
+  }, 120_000);
 
   describe('bounded probes', () => {
     const quote = (accountToken: string, url: string) =>
@@ -300,6 +321,37 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       expect((await quote(token, `${site.url}/noise.mp3`)).body.error).toBe('url: the file is larger than 1000000 bytes');
       const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: `${site.url}/noise.mp3`, language: 'english' });
       expect(live.body.error).toBe('url: the file is not a recognised audio or video file');
+    });
+
+    it('eight never-answering or endless quotes in flight leave another account\'s quotes about as fast as before', async () => {
+      const attackers = await Promise.all([service.createAccount(1), service.createAccount(1)]);
+      const other = await service.createAccount(1);
+      /** The median of `n` quotes of the other account, one after another. */
+      const medianQuoteMs = async (n: number) => {
+        const times: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const { result, ms } = await timed(() => quote(other.token, `${site.url}/audio-30.wav`));
+          expect(result.body).toMatchObject({ status: 'success', seconds: 30 });
+          times.push(ms);
+        }
+        return { median: times.sort((a, b) => a - b)[Math.floor(n / 2)]!, times };
+      };
+      await medianQuoteMs(2); // warm
+      const baseline = await medianQuoteMs(9);
+      // Four per account (each account's cap), re-sent as each gives up, until the measuring is done.
+      let measuring = true;
+      const before = site.requests;
+      const held = attackers.flatMap((attacker) => ['/hang', '/slow.mp3', '/hang', '/slow.mp3'].map(async (path) => {
+        while (measuring) expect((await quote(attacker.token, `${site.url}${path}`)).body.error).toBe(UNREACHABLE);
+      }));
+      await waitFor(() => site.requests >= before + 8, 'eight slow probes in flight');
+      const loaded = await medianQuoteMs(9);
+      measuring = false;
+      await Promise.all(held);
+      const bound = Math.max(300, 5 * baseline.median);
+      console.log(`quote latency: median ${baseline.median} ms alone ${JSON.stringify(baseline.times)}, ` +
+        `${loaded.median} ms with 8 slow quotes in flight ${JSON.stringify(loaded.times)}; bound ${bound} ms`);
+      expect(loaded.median, `median quote ${loaded.median} ms with 8 slow quotes in flight (${baseline.median} ms before)`).toBeLessThan(bound);
     });
 
     it('an account over its probe cap gets 429 with Retry-After; other accounts stay fast meanwhile', async () => {
