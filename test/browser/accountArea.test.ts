@@ -14,6 +14,8 @@ import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } f
 import { waitFor } from '../helpers/net.js';
 import { axeCheck, browserSuiteSkipped, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { getAccount } from '../../src/db/accounts.js';
+import { finishOrder, getOrder } from '../../src/db/orders.js';
+import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 
 interface Account { accountId: number; token: string }
 
@@ -256,6 +258,74 @@ describe.skipIf(browserSuiteSkipped)('account area in Chromium', () => {
     expect(await filter({ product: 'translation' })).toEqual([]);
   });
 
+  it('shows a refund and a cancellation without a reload, and filters by every status label', async () => {
+    const account = await service.createAccount(20);
+    const [toRefund, toCancel, kept, done] = [await placeOrder(account), await placeOrder(account), await placeOrder(account), await placeOrder(account)];
+    await completeOrder(done);
+    // An engine at work and an order in its quality check (off in this service): written as the worker would.
+    const db = service.database.db;
+    const direct = async (fulfilment: 'engine' | 'operator') => {
+      const id = await nextOrderId(db);
+      await chargeWalletForOrder(db, {
+        id, accountId: account.accountId, product: fulfilment === 'engine' ? 'ai_transcription' : 'transcription', priceCents: 50, seconds: 60, words: 0,
+        params: { url: media.audio(60), language: 'english' }, callbackUrl: null, turnaroundHours: 120, fulfilment,
+        resultKinds: fulfilment === 'engine' ? ['transcription', 'captions'] : ['transcription'],
+      });
+      return id;
+    };
+    const atWork = await direct('engine');
+    const checked = await direct('operator');
+    const key = (await service.ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: Checked.'))).body.key as string;
+    await finishOrder(db, checked, [{ kind: 'transcription', blobKey: key, fileName: 'a.txt' }], 'pending');
+
+    const { page } = await signedIn(account);
+    for (const id of [toRefund, toCancel, kept]) expect(await text(page, statusCell(id))).toBe('paid');
+    expect(await text(page, statusCell(atWork))).toBe('in progress');
+    expect(await text(page, statusCell(checked))).toBe('in quality check');
+    expect(await text(page, statusCell(done))).toBe('finished');
+    // The delivery estimate is a <time> with its machine-readable instant.
+    const estimate = (await getOrder(db, kept))!.deliveryEstimate!;
+    expect(await page.locator(`tr[data-order-id="${kept}"] td[data-label="Delivery estimate"] time`).getAttribute('datetime')).toBe(estimate.toISOString());
+
+    let navigations = 0;
+    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) navigations++; });
+    expect((await service.ops('POST', `/ops/orders/${toRefund}/refund`, { reason: 'silence' })).status).toBe(200);
+    expect((await service.ops('POST', `/ops/orders/${toCancel}/cancel`, {})).status).toBe(200);
+    const becomes = (id: number, label: string) => page.waitForFunction(([selector, want]) =>
+      document.querySelector(selector!)?.textContent?.replace(/\s+/g, ' ').trim() === want, [statusCell(id), label] as const, { timeout: 20_000 });
+    await Promise.all([becomes(toRefund, 'refunded'), becomes(toCancel, 'canceled')]);
+    expect(navigations).toBe(0);
+    expect(await text(page, statusCell(kept))).toBe('paid');
+
+    // The filter form, as a person uses it (the labels with spaces travel as the form encodes them).
+    const ids = async () => page.locator('table#orders tr[data-order-id]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-order-id'))));
+    const byStatus = async (label: string) => {
+      await page.goto('/account/orders');
+      await page.locator('select[name="status"]').selectOption({ label });
+      await Promise.all([page.waitForNavigation(), page.locator('form#order-filter').getByRole('button', { name: 'Filter' }).click()]);
+      expect(await page.locator('select[name="status"]').inputValue(), label).toBe(label);
+      return ids();
+    };
+    expect(await byStatus('refunded')).toEqual([toRefund]);
+    expect(await byStatus('canceled')).toEqual([toCancel]);
+    expect(await byStatus('paid')).toEqual([kept]);
+    expect(await byStatus('in progress')).toEqual([atWork]);
+    expect(await byStatus('in quality check')).toEqual([checked]);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('in quality check');
+    expect(await byStatus('finished')).toEqual([done]);
+    expect(await byStatus('retranscribed')).toEqual([]);
+  });
+
+  it('sets the canceled-callbacks switch by the account\'s creation date: off before 30 March 2026, on from then', async () => {
+    for (const [createdAt, on] of [['2026-03-29T23:59:59Z', false], ['2026-03-30T00:00:00Z', true]] as const) {
+      const account = await service.createAccount(1, { createdAt: new Date(createdAt) });
+      const { page } = await signedIn(account);
+      await page.goto('/account/settings');
+      expect(await page.getByLabel('Send callbacks for canceled orders').isChecked(), createdAt).toBe(on);
+      expect(await text(page, '#canceled-hint'), createdAt).toContain(`so its default is ${on ? 'on' : 'off'}`);
+    }
+  });
+
   it('changes the callback URL (an address the service refuses is refused here, naming the field)', async () => {
     const account = await service.createAccount(5);
     const { page } = await signedIn(account);
@@ -453,10 +523,11 @@ describe.skipIf(browserSuiteSkipped)('account area in Chromium', () => {
     for (const id of theirs) {
       await page.goto(`/account/orders?q=${id}`);
       expect(await page.locator(`tr[data-order-id="${id}"]`).count()).toBe(0);
-      const status = await page.request.get(`/account/orders/status.json?ids=${id}`);
-      if (status.ok() && (status.headers()['content-type'] ?? '').includes('json')) {
-        expect(Object.keys(await status.json())).not.toContain(String(id));
-      }
+      // Asked for theirs beside one of its own, the feed answers for its own only.
+      const status = await page.request.get(`/account/orders/status.json?ids=${id},${mine[0]}`, { maxRedirects: 0 });
+      expect(status.status()).toBe(200);
+      expect(status.headers()['content-type'] ?? '').toContain('application/json');
+      expect(Object.keys(await status.json())).toEqual([mine[0]]);
     }
   });
 

@@ -7,8 +7,11 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
-import { callbackAttemptsOf } from '../../src/db/orders.js';
+import { applyQualityFix, callbackAttemptsOf, finishOrder, getOrder, recordCallbackAttempt } from '../../src/db/orders.js';
+import { formatUtc } from '../../src/domain/time.js';
+import { usd } from '../../src/web/format.js';
 
 interface Page { status: number; text: string; headers: Headers; doc: HTMLElement }
 
@@ -163,6 +166,22 @@ describe('account area', () => {
       expect(paid.getAttribute('data-poll')).toBe(String(aPaid));
     });
 
+    it('shows the placing time and the delivery estimate as machine-readable <time> elements', async () => {
+      const order = (await getOrder(service.database.db, aPaid))!;
+      const row = (await get(`/account/orders?q=${aPaid}`)).doc.querySelector(`tr[data-order-id="${aPaid}"]`)!;
+      const estimate = row.querySelector('td[data-label="Delivery estimate"] time')!;
+      expect(estimate.getAttribute('datetime')).toBe(order.deliveryEstimate!.toISOString());
+      expect(estimate.text).toBe(`${formatUtc(order.deliveryEstimate!)} UTC`);
+      const placed = row.querySelector('td[data-label="Placed"] time')!;
+      expect(placed.getAttribute('datetime')).toBe(order.paidAt!.toISOString());
+      expect(order.deliveryEstimate!.getTime()).toBeGreaterThan(order.paidAt!.getTime());
+      // The order page shows the same estimate.
+      const params = (await get(`/account/orders/${aPaid}`)).doc.querySelector('section#parameters dl')!;
+      const terms = params.querySelectorAll('dt').map((dt) => dt.text);
+      const dd = params.querySelectorAll('dd')[terms.indexOf('Delivery estimate')]!;
+      expect(dd.querySelector('time')!.getAttribute('datetime')).toBe(order.deliveryEstimate!.toISOString());
+    });
+
     it('filters by product and status, and finds an order by id', async () => {
       const ids = async (query: string) => (await get(`/account/orders?${query}`)).doc.querySelectorAll('tr[data-order-id]').map((tr) => Number(tr.getAttribute('data-order-id')));
       expect(await ids('product=transcription')).toEqual([aPaid, aFinished]);
@@ -267,6 +286,228 @@ describe('account area', () => {
     });
   });
 
+  describe('orders in every state', () => {
+    // Account C: one order in each state the list names. Refund, cancel, the proofreading hand-off
+    // and the finishing go through the /ops endpoints order-ops uses; the engine at work and the
+    // quality check (off in this service) are written with the service's own database functions.
+    let hooks: CallbackReceiver;
+    let docs: DocumentServer;
+    let c: { accountId: number; token: string };
+    let cCookie: string;
+    let refunded: number;
+    let canceled: number;
+    let finished: number; // its first callback answered 500 with a long body
+    let proofreading: number; // retranscribed
+    let child: number; // the human transcription order that replaced it, paid
+    let engine: number; // paid, a speech engine at work: "in progress"
+    let qcPending: number;
+    let qcFixed: number;
+    const LONG_ANSWER = 'Internal Server Error: ' + 'the queue behind this webhook endpoint is full, retry later. '.repeat(6);
+    const LONG_DETAIL = `connect ETIMEDOUT ${'0123456789'.repeat(30)}`;
+    const ids = async (query: string) => (await get(`/account/orders?${query}`, cCookie)).doc.querySelectorAll('tr[data-order-id]')
+      .map((tr) => Number(tr.getAttribute('data-order-id')));
+    const desc = (...list: number[]) => [...list].sort((x, y) => y - x);
+    const timelineOf = async (id: number) => (await get(`/account/orders/${id}`, cCookie)).doc.querySelectorAll('ol#timeline li')
+      .map((li) => li.text.replace(/\s+/g, ' ').trim());
+    const attemptsOk = (id: number, event: string) => waitFor(async () => (await callbackAttemptsOf(service.database.db, id))
+      .some((x) => x.event === event && x.outcome === 'ok'), `the ${event} callback of order ${id}`);
+
+    beforeAll(async () => {
+      [hooks, docs] = await Promise.all([startCallbackReceiver(), startDocumentServer()]);
+      let failed = false;
+      hooks.respond = (res, call) => {
+        // The first callback to /failing gets a 500 with a long body; everything else is delivered.
+        const fail = call.path === '/failing' && !failed;
+        failed ||= fail;
+        res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? LONG_ANSWER : 'ok');
+      };
+      c = await service.createAccount(500, { callbackUrl: hooks.url });
+      const db = service.database.db;
+      const place = async (product: string, fields: Record<string, unknown>) => {
+        const placed = await service.post(`/api/v4/${product}`, { api_token: c.token, mode: 'live', language: 'english', ...fields });
+        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+        return placed.body.order_id as number;
+      };
+      refunded = await place('transcriptions', { url: media.audio(30) });
+      canceled = await place('transcriptions', { url: media.audio(30) });
+      finished = await place('transcriptions', { url: media.audio(30), callback_url: `${hooks.url}/failing` });
+      const transcript = docs.serve('/poor.docx', await docxOf(['Speaker one: this transcript is poor.']));
+      proofreading = await place('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: transcript, auto_retranscribe: true });
+
+      const upload = async (text: string) => (await service.ops('PUT', '/ops/files', undefined, Buffer.from(text))).body.key as string;
+      const direct = async (product: 'transcription' | 'ai_transcription') => {
+        const id = await nextOrderId(db);
+        await chargeWalletForOrder(db, {
+          id, accountId: c.accountId, product, priceCents: 60, seconds: 60, words: 0, params: { url: media.audio(60), language: 'english' },
+          callbackUrl: null, turnaroundHours: product === 'ai_transcription' ? 1 : 120, fulfilment: product === 'ai_transcription' ? 'engine' : 'operator',
+          resultKinds: product === 'ai_transcription' ? ['transcription', 'captions'] : ['transcription'],
+        });
+        return id;
+      };
+      engine = await direct('ai_transcription');
+      qcPending = await direct('transcription');
+      await finishOrder(db, qcPending, [{ kind: 'transcription', blobKey: await upload('Speaker 1: Checked.'), fileName: 'a.txt' }], 'pending');
+      qcFixed = await direct('transcription');
+      await finishOrder(db, qcFixed, [{ kind: 'transcription', blobKey: await upload('Speaker 1: Helo.'), fileName: 'a.txt' }], 'pending');
+      await applyQualityFix(db, qcFixed, [{ kind: 'transcription', blobKey: await upload('Speaker 1: Hello.'), fileName: 'a.txt' }]);
+      // Its quality-fix callback found no receiver (a long error, as a network failure can leave).
+      await recordCallbackAttempt(db, {
+        orderId: qcFixed, event: 'quality_fix', attempt: 1, url: hooks.url, statusCode: null, durationMs: 2000,
+        outcome: 'network_error', detail: LONG_DETAIL, webhookId: `msg_${qcFixed}_quality_fix_test`,
+      });
+
+      expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, { reason: 'the audio is silent' })).body).toMatchObject({ status: 'refunded' });
+      expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).body).toMatchObject({ status: 'canceled' });
+      const rejected = await service.ops('POST', `/ops/orders/${proofreading}/reject-transcript`, {});
+      expect(rejected.body, JSON.stringify(rejected.body)).toMatchObject({ status: 'retranscribed' });
+      child = rejected.body.retranscribed_order_id as number;
+      expect((await service.complete(finished, 'a.txt', 'Speaker 1: Finished at last.')).status).toBe(200);
+      await Promise.all([attemptsOk(refunded, 'refunded'), attemptsOk(canceled, 'canceled'), attemptsOk(proofreading, 'refunded'), attemptsOk(finished, 'finished')]);
+      ({ cookie: cCookie } = await signIn(c.token));
+    });
+    afterAll(async () => {
+      await Promise.all([hooks?.close(), docs?.close()]);
+    });
+
+    it('shows each state in the status cell; a retranscribed order links to its child', async () => {
+      const page = await get('/account/orders', cCookie);
+      const cell = (id: number) => page.doc.querySelector(`tr[data-order-id="${id}"] td[data-field="status"]`)!;
+      const expected: Array<[number, string, boolean]> = [
+        [refunded, 'refunded', true], [canceled, 'canceled', true], [finished, 'finished', true], [child, 'paid', false],
+        [engine, 'in progress', false], [qcPending, 'in quality check', false], [qcFixed, 'finished', true],
+        [proofreading, `retranscribed → order ${child}`, true],
+      ];
+      expect(page.doc.querySelectorAll('tr[data-order-id]')).toHaveLength(expected.length);
+      for (const [id, label, settled] of expected) {
+        expect(cell(id).text.replace(/\s+/g, ' ').trim(), `order ${id}`).toBe(label);
+        // Orders that can still change are polled; settled ones are not.
+        expect(page.doc.querySelector(`tr[data-order-id="${id}"]`)!.hasAttribute('data-poll'), `order ${id}`).toBe(!settled);
+      }
+      const link = cell(proofreading).querySelector('a')!;
+      expect(link.getAttribute('href')).toBe(`/account/orders/${child}`);
+      expect(link.getAttribute('aria-label')).toBe(`retranscribed as order ${child}`);
+      // Only a finished order links its files (in quality check included: it is finished).
+      expect(page.doc.querySelectorAll(`tr[data-order-id="${qcPending}"] a[data-kind="transcription"]`).length).toBeGreaterThan(0);
+      for (const id of [refunded, canceled, child, engine, proofreading]) {
+        expect(page.doc.querySelectorAll(`tr[data-order-id="${id}"] a[data-kind]`), `order ${id}`).toHaveLength(0);
+      }
+      // The live feed says the same.
+      const feed = JSON.parse((await get(`/account/orders/status.json?ids=${expected.map(([id]) => id).join(',')}`, cCookie)).text);
+      for (const [id, label, settled] of expected) expect(feed[id], `order ${id}`).toMatchObject({ status: label.split(' → ')[0], settled });
+      expect(feed[proofreading].status_html).toContain(`href="/account/orders/${child}"`);
+    });
+
+    it('filters by each status, returning exactly the orders in it', async () => {
+      const byStatus: Record<string, number[]> = {
+        'paid': [child], 'in progress': [engine], 'finished': desc(finished, qcFixed), 'refunded': [refunded], 'canceled': [canceled],
+        'in quality check': [qcPending], 'retranscribed': [proofreading],
+      };
+      for (const [label, expected] of Object.entries(byStatus)) {
+        const page = await get(`/account/orders?status=${encodeURIComponent(label)}`, cCookie);
+        const shown = page.doc.querySelectorAll('tr[data-order-id]').map((tr) => Number(tr.getAttribute('data-order-id')));
+        expect(shown, label).toEqual(expected);
+        expect(page.doc.querySelector('select#status option[selected]')!.getAttribute('value'), label).toBe(label);
+      }
+      // Every order is in exactly one of them.
+      expect(desc(...Object.values(byStatus).flat())).toEqual(await ids(''));
+      expect(await ids('product=transcription&status=finished')).toEqual(desc(finished, qcFixed));
+      expect(await ids('product=ai_transcription&status=in%20progress')).toEqual([engine]);
+      expect(await ids('product=transcription&status=in%20progress')).toEqual([]);
+      expect(await ids('product=transcription_proofreading&status=retranscribed')).toEqual([proofreading]);
+      const bad = await get('/account/orders?status=lost', cCookie);
+      expect(bad.doc.querySelector('[role="alert"]')!.text).toBe('"lost" is not a status.');
+      expect(bad.doc.querySelectorAll('tr[data-order-id]')).toHaveLength(0);
+    });
+
+    it('shows each callback attempt: time, HTTP status, duration, the answer cut short and the signature id', async () => {
+      const attempts = await callbackAttemptsOf(service.database.db, finished);
+      expect(attempts.map((x) => [x.attempt, x.statusCode, x.outcome])).toEqual([[1, 500, 'http_error'], [2, 200, 'ok']]);
+      const page = await get(`/account/orders/${finished}`, cCookie);
+      const rows = page.doc.querySelectorAll('table#callback-attempts tr[data-attempt]');
+      expect(rows).toHaveLength(2);
+      const received = hooks.received.filter((x) => x.fields.order_id === String(finished));
+      rows.forEach((row, i) => {
+        const attempt = attempts[i]!;
+        expect(row.getAttribute('data-attempt')).toBe(String(i + 1));
+        const time = row.querySelector('td[data-label="Time"] time')!;
+        expect(time.getAttribute('datetime')).toBe(attempt.createdAt.toISOString());
+        expect(time.text).toBe(`${formatUtc(attempt.createdAt)} UTC`);
+        const duration = row.querySelector('td[data-label="Duration"]')!.text;
+        expect(duration).toMatch(/^\d+ ms$/);
+        expect(duration).toBe(`${attempt.durationMs} ms`);
+        // The signature id is the webhook-id the receiver got, the same for the retry.
+        expect(row.querySelector('td[data-field="webhook-id"]')!.text).toBe(received[i]!.headers['webhook-id']);
+        expect(row.querySelector('td[data-field="webhook-id"]')!.text).toBe(attempts[0]!.webhookId);
+      });
+      expect(rows[0]!.querySelector('td[data-field="status-code"]')!.text).toBe('500');
+      expect(rows[0]!.querySelector('td[data-field="outcome"]')!.text).toBe('http error');
+      const answer = rows[0]!.querySelector('td[data-field="answer"]')!.text;
+      // The receiver's answer, cut to its first 80 characters when recorded (src/activities/callbackDelivery.ts).
+      expect(answer).toBe(`answered 500: ${JSON.stringify(LONG_ANSWER.slice(0, 80))}`);
+      expect(answer).not.toContain(LONG_ANSWER.slice(80, 120));
+      expect(rows[1]!.querySelector('td[data-field="status-code"]')!.text).toBe('200');
+      expect(rows[1]!.querySelector('td[data-field="answer"]')!.text).toBe('ok');
+      expect(rows[1]!.querySelector('td[data-field="outcome"]')!.text).toBe('ok');
+      const timeline = await timelineOf(finished);
+      expect(timeline.some((t) => t.endsWith('Callback (finished), attempt 1: http error (HTTP 500)'))).toBe(true);
+      expect(timeline.some((t) => t.endsWith('Callback (finished), attempt 2: delivered (HTTP 200)'))).toBe(true);
+    });
+
+    it('truncates a long answer to 160 characters with an ellipsis', async () => {
+      const row = (await get(`/account/orders/${qcFixed}`, cCookie)).doc.querySelector('table#callback-attempts tr[data-attempt]')!;
+      expect(row.querySelector('td[data-field="answer"]')!.text).toBe(`${LONG_DETAIL.slice(0, 160)}…`);
+      expect(row.querySelector('td[data-field="status-code"]')!.text).toBe('—');
+      expect(row.querySelector('td[data-label="Duration"]')!.text).toBe('2000 ms');
+      expect(row.querySelector('td[data-label="Event"]')!.text).toBe('quality fix');
+      expect(row.querySelector('td[data-field="webhook-id"]')!.text).toBe(`msg_${qcFixed}_quality_fix_test`);
+    });
+
+    it('shows the engine at work while paid, and the quality check and its fix after the finishing', async () => {
+      const engineOrder = await get(`/account/orders/${engine}`, cCookie);
+      expect(engineOrder.doc.querySelector('section#parameters dd[data-field="status"]')!.text).toBe('in progress');
+      const atWork = await timelineOf(engine);
+      expect(atWork).toEqual([expect.stringMatching(/ UTC — Paid: \$0\.60 from the wallet$/), 'now — A speech engine is working on the order']);
+
+      const fixed = await timelineOf(qcFixed);
+      const at = (text: string) => fixed.findIndex((t) => t.includes(text));
+      expect(at('Paid: $0.60')).toBe(0);
+      expect(at('Finished: transcription ready')).toBeGreaterThan(at('Paid:'));
+      expect(at('Quality-check fix: the transcription file was replaced (version 2)')).toBeGreaterThan(at('Finished:'));
+      expect(at('Picked for a quality check: errors found and fixed')).toBeGreaterThan(at('Finished:'));
+      expect(at('Callback (quality-check fix), attempt 1: network error (no answer)')).toBeGreaterThan(at('Finished:'));
+      expect(fixed).toHaveLength(5);
+
+      const pending = await timelineOf(qcPending);
+      expect(pending.some((t) => t.endsWith('Picked for a quality check: in progress'))).toBe(true);
+      expect(pending.some((t) => t.includes('Quality-check fix'))).toBe(false);
+    });
+
+    it('shows refunds, cancellations and the proofreading hand-off in the timeline', async () => {
+      const price = async (id: number) => usd((await getOrder(service.database.db, id))!.priceCents);
+      const [refundedPrice, canceledPrice] = [await price(refunded), await price(canceled)];
+      const refund = await timelineOf(refunded);
+      expect(refund.some((t) => t.endsWith(`Refunded: ${refundedPrice} refunded (the audio is silent)`))).toBe(true);
+      expect(refund.at(-1)).toMatch(/Callback \(refunded\), attempt 1: delivered \(HTTP 200\)$/);
+      const cancel = await timelineOf(canceled);
+      expect(cancel.some((t) => t.endsWith(`Canceled; ${canceledPrice} refunded`))).toBe(true);
+      expect(cancel.at(-1)).toMatch(/Callback \(canceled\), attempt 1: delivered \(HTTP 200\)$/);
+
+      const parent = await get(`/account/orders/${proofreading}`, cCookie);
+      const handOff = parent.doc.querySelectorAll('ol#timeline li').find((li) => li.text.includes('Retranscribed as human transcription order'))!;
+      expect(handOff.text).toContain(`order ${child}; ${await price(proofreading)} refunded`);
+      expect(handOff.querySelector('a')!.getAttribute('href')).toBe(`/account/orders/${child}`);
+      expect(parent.doc.querySelector('section#parameters dd[data-field="status"] a')!.getAttribute('href')).toBe(`/account/orders/${child}`);
+
+      const replacement = await get(`/account/orders/${child}`, cCookie);
+      expect(replacement.status).toBe(200);
+      const created = replacement.doc.querySelectorAll('ol#timeline li').find((li) => li.text.includes('Created from proofreading order'))!;
+      expect(created.querySelector('a')!.getAttribute('href')).toBe(`/account/orders/${proofreading}`);
+      const terms = replacement.doc.querySelectorAll('section#parameters dt').map((dt) => dt.text);
+      expect(terms).toContain('Replaces proofreading order');
+      expect(replacement.doc.querySelector('section#parameters dd[data-field="status"]')!.text).toBe('paid');
+    });
+  });
+
   describe('wallet', () => {
     it('shows the balance, the AI minutes and the ledger with running balances', async () => {
       const page = await get('/account/wallet');
@@ -316,6 +557,21 @@ describe('account area', () => {
       expect(after.doc.querySelector('input#canceled_callbacks')!.hasAttribute('checked')).toBe(false);
       await submit('/account/settings', '/account/settings/callback', { callback_url: receiver.url, canceled_callbacks: 'true' });
       expect((await get('/account/settings')).doc.querySelector('input#canceled_callbacks')!.hasAttribute('checked')).toBe(true);
+    });
+
+    it('defaults the canceled-callbacks switch by the creation date: off before 30 March 2026, on from then', async () => {
+      const settingsOf = async (createdAt: string) => {
+        const account = await service.createAccount(1, { createdAt: new Date(createdAt) });
+        const { cookie: session } = await signIn(account.token);
+        return (await get('/account/settings', session)).doc;
+      };
+      const before = await settingsOf('2026-03-29T23:59:59Z');
+      expect(before.querySelector('input#canceled_callbacks')!.hasAttribute('checked')).toBe(false);
+      expect(before.querySelector('#canceled-hint')!.text).toContain('so its default is off');
+      expect(before.querySelector('#canceled-hint time')!.getAttribute('datetime')).toBe('2026-03-29T23:59:59.000Z');
+      const from = await settingsOf('2026-03-30T00:00:00Z');
+      expect(from.querySelector('input#canceled_callbacks')!.hasAttribute('checked')).toBe(true);
+      expect(from.querySelector('#canceled-hint')!.text).toContain('so its default is on');
     });
 
     it('sends a sample callback of the chosen shape and shows the answer', async () => {
