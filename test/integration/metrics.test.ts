@@ -1,6 +1,7 @@
 // Prometheus metrics (docs/operations.md): /metrics names the service's series and they move when
 // orders are placed, refused, finished, refunded and called back; HTTP requests are counted by
 // route pattern, never by raw path; the Temporal runtime's own endpoint answers with temporal_ series.
+// orders_late_total moving is tested with the late orders (lateOrders.test.ts).
 // The registry is per process: assertions are on deltas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
@@ -48,7 +49,7 @@ describe('Prometheus metrics', () => {
   it('names every series of the service', async () => {
     const text = await scrape();
     for (const name of ['http_requests_total', 'http_request_duration_seconds', 'orders_placed_total', 'orders_finished_total', 'orders_refunded_total',
-      'orders_canceled_total', 'callback_attempts_total', 'wallet_charge_failures_total', 'process_cpu_seconds_total']) {
+      'orders_canceled_total', 'orders_late_total', 'callback_attempts_total', 'wallet_charge_failures_total', 'process_cpu_seconds_total']) {
       expect(text, name).toContain(`# TYPE ${name} `);
     }
   });

@@ -8,11 +8,11 @@ import { PRODUCT_LIST, type ProductDefinition } from '../../products/registry.js
 import { RESULT_KIND_DEFINITIONS, RESULT_KINDS } from '../../domain/resultKinds.js';
 import { FILE_TYPES } from '../../domain/formats.js';
 import { MAX_KEY_LENGTH } from '../idempotency.js';
-import { getQuery, listQuery } from '../routes/records.js';
+import { getQuery, listQuery, orderIdParam } from '../routes/records.js';
 import { languagesQuery } from '../routes/languages.js';
 import {
   callbackBodies, creationResponse, errorResponse, languagesResponse, openApiDocumentResponse, orderListResponse,
-  orderResponse, schemaName,
+  orderResponse, resultKindParam, schemaName,
 } from './responses.js';
 
 type Json = Record<string, unknown>;
@@ -106,7 +106,8 @@ function queryParameters(schema: z.ZodObject, extra: Json[] = []): Json[] {
 }
 
 const tokenParameter = { name: 'api_token', in: 'query', required: true, schema: jsonSchema(apiToken) };
-const orderIdParameter = { name: 'id', in: 'path', required: true, schema: jsonSchema(z.string().regex(/^\d{1,15}$/).meta({ description: 'order id' })) };
+/** The path parameters from the definitions the routes check them with (parseOrderId, checkResultKind). */
+const orderIdParameter = { name: 'id', in: 'path', required: true, schema: jsonSchema(orderIdParam) };
 
 const WEBHOOK_HEADERS = [
   { name: 'webhook-id', description: 'msg_<order id>_<event>_<12 hex>: the same for every attempt of one callback; drop duplicates by it', schema: z.string().regex(/^msg_\d+_[a-z_]+_[0-9a-f]{12}$/) },
@@ -201,7 +202,7 @@ function build(): Json {
       operationId: 'getResultFile', summary: "A finished order's result file, rendered in a format", tags: ['Orders'],
       parameters: [
         orderIdParameter,
-        { name: 'kind', in: 'path', required: true, schema: jsonSchema(z.enum(RESULT_KINDS)) },
+        { name: 'kind', in: 'path', required: true, schema: jsonSchema(resultKindParam) },
         tokenParameter,
         {
           name: 'format', in: 'query', required: false,

@@ -73,6 +73,7 @@ export const languagesResponse = z.record(z.string(), z.array(z.object({ slug: z
 
 export const openApiDocumentResponse = z.record(z.string(), z.unknown()).meta({ description: 'this document' });
 
+/** The `kind` path parameter of result files: the kinds the route accepts (checkResultKind, src/api/routes/files.ts). */
 export const resultKindParam = z.enum(RESULT_KINDS);
 
 const CALLBACK_EVENTS: readonly CallbackEvent[] = ['finished', 'refunded', 'canceled', 'quality_fix'];

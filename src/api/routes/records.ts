@@ -15,7 +15,9 @@ const DEFAULT_PAGE_SIZE = 20;
 export const listQuery = z.object({
   mode: modeParam,
   cursor: z.string().optional(),
-  per_page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+  // The default is in the schema, so the OpenAPI document shows it.
+  per_page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100')
+    .default(DEFAULT_PAGE_SIZE),
 });
 
 export const getQuery = z.object({ mode: modeParam });
@@ -30,8 +32,12 @@ function decodeCursor(cursor: string): number {
   throw new RequestError('cursor: not a cursor from next_page_url');
 }
 
+/** An order id in a path (`/api/v4/orders/:id`, its files, /ops): what parseOrderId accepts and the OpenAPI document shows. */
+export const ORDER_ID_PATTERN = /^\d{1,15}$/;
+export const orderIdParam = z.string().regex(ORDER_ID_PATTERN).meta({ description: 'order id' });
+
 export function parseOrderId(raw: string): number {
-  if (!/^\d{1,15}$/.test(raw)) throw new RequestError(`order_id: '${raw}' is not an order id`);
+  if (!ORDER_ID_PATTERN.test(raw)) throw new RequestError(`order_id: '${raw}' is not an order id`);
   return Number(raw);
 }
 
@@ -47,7 +53,7 @@ export function recordsRouter(deps: ApiDeps): Router {
     if (query.mode === 'test') {
       return void res.json({ orders: SAMPLE_ORDERS.map((o) => toRecord(o, token)), next_page_url: null });
     }
-    const limit = query.per_page ?? DEFAULT_PAGE_SIZE;
+    const limit = query.per_page;
     const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const rows = await listAccountOrders(deps.db, account.id, { beforeId, limit: limit + 1 });
     const page = rows.slice(0, limit);
@@ -55,7 +61,8 @@ export function recordsRouter(deps: ApiDeps): Router {
     if (rows.length > limit) {
       // The token is left out: callers add api_token, so page links in logs reveal nothing.
       const next = new URLSearchParams({ mode: 'live', cursor: encodeCursor(page[page.length - 1]!.id) });
-      if (query.per_page) next.set('per_page', String(query.per_page));
+      // Only a per_page the caller sent is carried on (the default stays implicit).
+      if (req.query.per_page !== undefined) next.set('per_page', String(query.per_page));
       nextPageUrl = `${deps.publicBaseUrl}/api/v4/orders?${next}`;
     }
     res.json({ orders: page.map((o) => toRecord(o, token)), next_page_url: nextPageUrl });
