@@ -41,7 +41,7 @@ export interface Config {
   /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
   outbound: { allowCidrs: string[] };
   /** Quotes probe under lower limits; an account runs a few probes at once (src/api/measureTools.ts). */
-  probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number };
+  probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number; cacheEntries: number };
   engines: {
     choices: { speech: EngineChoice; alignment: EngineChoice };
     model: string;
@@ -140,6 +140,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     probes: {
       quote: { maxBytes: number(env, 'QUOTE_PROBE_MAX_BYTES', 64 * 1024 ** 2), timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },
       perAccount: Math.max(1, Math.floor(number(env, 'PROBES_PER_ACCOUNT', 4))), waitMs: 1_000,
+      cacheEntries: number(env, 'PROBE_CACHE_ENTRIES', 10_000),
     },
     engines: {
       choices: engineChoices(env, localEngineInstalled(enginesDir)),

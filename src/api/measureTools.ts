@@ -2,7 +2,7 @@
 // the one outbound client, documents through the importers. Failures name the field.
 // Probes are bounded: quotes (mode=test) get lower limits than live orders, and each account has
 // a few probes at once, so a customer's slow URLs cannot hold the API for others.
-import { probeMediaDuration } from '../net/probe.js';
+import { createMediaProber } from '../net/probe.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import { classifyFile, documentFileName, documentWords, estimateOcrWords } from '../documents/measure.js';
 import { importDocument } from '../documents/importers.js';
@@ -20,6 +20,8 @@ export interface ProbePolicy {
   perAccount: number;
   /** How long a probe over that number waits for a free slot before the 429. */
   waitMs: number;
+  /** Media durations remembered by URL, reused while the server vouches the file is the same (0: none). */
+  cacheEntries: number;
 }
 
 async function named<T>(field: string, work: () => Promise<T>): Promise<T> {
@@ -75,12 +77,13 @@ function probeSlots(policy: ProbePolicy) {
 /** Tools for one request: `toolsFor(accountId, mode)`. */
 export function measureTools(outbound: OutboundClient, limits: { media: Limits; documents: Limits; probes: ProbePolicy }) {
   const inSlot = probeSlots(limits.probes);
+  const probeMedia = createMediaProber(outbound, limits.probes.cacheEntries);
   return (accountId: number, mode: string): MeasureTools => {
     const quote = mode === 'test';
     const media = quote ? lower(limits.media, limits.probes.quote) : limits.media;
     const documents = quote ? lower(limits.documents, limits.probes.quote) : limits.documents;
     return {
-      mediaSeconds: (url, field) => inSlot(accountId, () => probeMediaDuration(outbound, url, field, media)),
+      mediaSeconds: (url, field) => inSlot(accountId, () => probeMedia(url, field, media)),
 
       fetchFile: (url, field) => inSlot(accountId, async (): Promise<FetchedFile> => {
         const path = new URL(url).pathname;

@@ -49,8 +49,11 @@ export interface CallbackRequest { body: Uint8Array; headers: Record<string, str
 export interface CallbackAnswer { statusCode: number; text: string; headers: Record<string, string | string[] | undefined> }
 
 export interface OutboundClient {
-  /** GETs `url` (following up to 5 redirects) with a deadline; the caller reads the body and calls done(). */
-  openCustomerUrl(url: string, field: string, timeoutMs: number): Promise<OpenedBody>;
+  /**
+   * GETs `url` (following up to 5 redirects) with a deadline; the caller reads the body and calls done().
+   * `conditional` validators (If-None-Match, If-Modified-Since) make a 304 an answer too.
+   */
+  openCustomerUrl(url: string, field: string, timeoutMs: number, conditional?: Record<string, string>): Promise<OpenedBody>;
   /**
    * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
    * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
@@ -141,7 +144,7 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     return new FetchError(`${field}: the file could not be fetched`);
   };
 
-  async function openCustomerUrl(url: string, field: string, timeoutMs: number): Promise<OpenedBody> {
+  async function openCustomerUrl(url: string, field: string, timeoutMs: number, conditional?: Record<string, string>): Promise<OpenedBody> {
     if (!httpUrl(url)) throw failure(field, url, 'not an http or https URL');
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -150,10 +153,12 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     try {
       const response = await request(url, {
         method: 'GET', signal: controller.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: withRedirects,
+        ...(conditional ? { headers: conditional } : {}),
       });
       // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
       response.body.on('error', () => undefined);
-      if (response.statusCode < 200 || response.statusCode >= 300) {
+      const notModified = response.statusCode === 304 && conditional !== undefined;
+      if (!notModified && (response.statusCode < 200 || response.statusCode >= 300)) {
         response.body.destroy();
         throw fail(`HTTP ${response.statusCode}`);
       }

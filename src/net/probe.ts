@@ -4,19 +4,74 @@
 // scanned, again under the cap.
 import { pipeline, Transform } from 'node:stream';
 import { parseStream } from 'music-metadata';
-import { contentTypeOf, FetchError, type Limits, type OutboundClient } from './outbound.js';
+import { contentTypeOf, FetchError, type Limits, type OpenedBody, type OutboundClient } from './outbound.js';
 
-export async function probeMediaDuration(client: Pick<OutboundClient, 'openCustomerUrl'>, url: string, field: string, limits: Limits): Promise<number> {
+type Opener = Pick<OutboundClient, 'openCustomerUrl'>;
+
+export async function probeMediaDuration(client: Opener, url: string, field: string, limits: Limits): Promise<number> {
   const deadline = Date.now() + limits.timeoutMs;
-  const quick = await readDuration(client, url, field, limits.maxBytes, deadline, false);
-  const seconds = quick ?? (await readDuration(client, url, field, limits.maxBytes, deadline, true));
+  const opened = await client.openCustomerUrl(url, field, limits.timeoutMs);
+  return durationOf(client, opened, url, field, limits, deadline);
+}
+
+async function durationOf(client: Opener, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number): Promise<number> {
+  const quick = await readDuration(opened, field, limits.maxBytes, false);
+  const seconds = quick ?? (await readDuration(await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now())), field, limits.maxBytes, true));
   if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
   return Math.ceil(seconds);
 }
 
-async function readDuration(client: Pick<OutboundClient, 'openCustomerUrl'>, url: string, field: string, maxBytes: number, deadline: number,
-  scanWholeFile: boolean): Promise<number | undefined> {
-  const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
+/** What shows a file is the one measured before: a strong ETag, or Last-Modified with its length. */
+interface Validators { etag?: string; lastModified?: string; length?: string }
+
+function validatorsOf(headers: OpenedBody['headers']): Validators | undefined {
+  const one = (name: string) => { const v = headers[name]; return Array.isArray(v) ? v[0] : v; };
+  const etag = one('etag');
+  const lastModified = one('last-modified');
+  const length = one('content-length');
+  const strongEtag = etag && !etag.startsWith('W/') ? etag : undefined;
+  if (strongEtag) return { etag: strongEtag };
+  if (lastModified && length) return { lastModified, length };
+  return undefined;
+}
+
+const sameFile = (a: Validators, b: Validators | undefined) =>
+  b !== undefined && (a.etag ? a.etag === b.etag : a.lastModified === b.lastModified && a.length === b.length);
+
+/**
+ * probeMediaDuration with a memory of durations measured (`maxEntries` URLs, least recently used
+ * dropped). A remembered duration is used only when the server vouches that the file is the same:
+ * it answers the conditional GET with 304, or with the same validators; anything else is measured
+ * afresh from that answer. Every probe still asks the server, so access is checked each time.
+ */
+export function createMediaProber(client: Opener, maxEntries: number) {
+  const known = new Map<string, { seconds: number; validators: Validators }>();
+  return async (url: string, field: string, limits: Limits): Promise<number> => {
+    if (maxEntries <= 0) return probeMediaDuration(client, url, field, limits);
+    const deadline = Date.now() + limits.timeoutMs;
+    const entry = known.get(url);
+    const conditional: Record<string, string> | undefined = entry && (entry.validators.etag
+      ? { 'if-none-match': entry.validators.etag } : { 'if-modified-since': entry.validators.lastModified! });
+    const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, conditional);
+    const validators = validatorsOf(opened.headers);
+    if (entry && (opened.statusCode === 304 || sameFile(entry.validators, validators))) {
+      opened.done();
+      opened.body.destroy();
+      known.delete(url);
+      known.set(url, entry); // most recently used last
+      return entry.seconds;
+    }
+    known.delete(url);
+    const seconds = await durationOf(client, opened, url, field, limits, deadline);
+    if (validators) {
+      known.set(url, { seconds, validators });
+      if (known.size > maxEntries) known.delete(known.keys().next().value!);
+    }
+    return seconds;
+  };
+}
+
+async function readDuration(opened: OpenedBody, field: string, maxBytes: number, scanWholeFile: boolean): Promise<number | undefined> {
   try {
     const length = Number(opened.headers['content-length']);
     let seen = 0;

@@ -128,7 +128,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
     log,
-    probes: { quote: { maxBytes: 50 * 1024 * 1024, timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, ...opts.probes },
+    probes: { quote: { maxBytes: 50 * 1024 * 1024, timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, cacheEntries: 1000, ...opts.probes },
   });
 
   let worker: OrderWorkers | undefined;

@@ -1,7 +1,9 @@
 // The media probe against a real HTTP server: durations, the byte cap and broken transfers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { probeMediaDuration } from '../../src/net/probe.js';
+import { createServer } from 'node:http';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
+import { close, listen } from '../helpers/net.js';
+import { createMediaProber, probeMediaDuration } from '../../src/net/probe.js';
 import { createOutboundClient, FetchError as MediaError } from '../../src/net/outbound.js';
 
 describe('probeMediaDuration', () => {
@@ -31,5 +33,90 @@ describe('probeMediaDuration', () => {
     const started = Date.now();
     await expect(probeMediaDuration(client, `${media.url}/drop.mp3`, 'url', limits)).rejects.toThrow(MediaError);
     expect(Date.now() - started).toBeLessThan(limits.timeoutMs + 1000);
+  });
+});
+
+describe('createMediaProber: durations reused only while the server vouches for the file', () => {
+  /** One file at /a.wav whose duration and validators the test changes; every request is logged. */
+  async function changingFile(validators: 'etag' | 'last-modified' | 'weak-etag', honoursConditionals = true) {
+    let seconds = 60;
+    let version = 1;
+    const seen: Array<{ conditional: string | undefined; status: number }> = [];
+    const server = createServer((req, res) => {
+      const body = wavFile(seconds);
+      const headers: Record<string, string | number> = { 'content-type': 'audio/wav', 'content-length': body.length };
+      if (validators === 'etag') headers.etag = `"v${version}"`;
+      if (validators === 'weak-etag') headers.etag = `W/"v${version}"`;
+      if (validators === 'last-modified') headers['last-modified'] = new Date(Date.UTC(2026, 0, version)).toUTCString();
+      const conditional = (req.headers['if-none-match'] ?? req.headers['if-modified-since']) as string | undefined;
+      const unchanged = conditional !== undefined && (conditional === headers.etag || conditional === headers['last-modified']);
+      const status = honoursConditionals && unchanged ? 304 : 200;
+      seen.push({ conditional, status });
+      if (status === 304) return void res.writeHead(304, validators === 'etag' ? { etag: headers.etag as string } : {}).end();
+      res.writeHead(200, headers).end(body);
+    });
+    const url = `${await listen(server)}/a.wav`;
+    return {
+      url, seen,
+      change: (next: number, sameVersion = false) => { seconds = next; if (!sameVersion) version += 1; },
+      close: () => close(server),
+    };
+  }
+  const client = createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => undefined });
+  afterAll(() => client.close());
+  const limits = { maxBytes: 10_000_000, timeoutMs: 2000 };
+
+  it('asks with If-None-Match, reuses the duration on 304, and measures again once the ETag changes', async () => {
+    const file = await changingFile('etag');
+    const probe = createMediaProber(client, 100);
+    expect(await probe(file.url, 'url', limits)).toBe(60);
+    expect(await probe(file.url, 'url', limits)).toBe(60);
+    expect(file.seen).toEqual([{ conditional: undefined, status: 200 }, { conditional: '"v1"', status: 304 }]);
+    file.change(90);
+    expect(await probe(file.url, 'url', limits)).toBe(90);
+    expect(file.seen[2]).toEqual({ conditional: '"v1"', status: 200 });
+    expect(await probe(file.url, 'url', limits)).toBe(90);
+    expect(file.seen[3]).toEqual({ conditional: '"v2"', status: 304 });
+    await file.close();
+  });
+
+  it('uses Last-Modified with Content-Length; a new date or length is a new file', async () => {
+    const file = await changingFile('last-modified', false);
+    const probe = createMediaProber(client, 100);
+    expect(await probe(file.url, 'url', limits)).toBe(60);
+    file.change(60, true); // same date, same length: the same file, although the server sends it whole
+    expect(await probe(file.url, 'url', limits)).toBe(60);
+    file.change(120, true); // same date, another length
+    expect(await probe(file.url, 'url', limits)).toBe(120);
+    file.change(120); // same length, another date: measured again (would show a changed file)
+    expect(await probe(file.url, 'url', limits)).toBe(120);
+    expect(file.seen.map((s) => s.conditional)).toEqual([undefined, 'Thu, 01 Jan 2026 00:00:00 GMT', 'Thu, 01 Jan 2026 00:00:00 GMT', 'Thu, 01 Jan 2026 00:00:00 GMT']);
+    await file.close();
+  });
+
+  it('never reuses a duration for a server whose ETag changes although it ignores conditionals', async () => {
+    const file = await changingFile('etag', false);
+    const probe = createMediaProber(client, 100);
+    expect(await probe(file.url, 'url', limits)).toBe(60);
+    file.change(75);
+    expect(await probe(file.url, 'url', limits)).toBe(75);
+    await file.close();
+  });
+
+  it('remembers nothing for a weak ETag alone, and nothing with no room', async () => {
+    const weak = await changingFile('weak-etag');
+    const probe = createMediaProber(client, 100);
+    await probe(weak.url, 'url', limits);
+    weak.change(30, true);
+    expect(await probe(weak.url, 'url', limits)).toBe(30);
+    expect(weak.seen.every((s) => s.conditional === undefined)).toBe(true);
+    await weak.close();
+
+    const strong = await changingFile('etag');
+    const none = createMediaProber(client, 0);
+    await none(strong.url, 'url', limits);
+    await none(strong.url, 'url', limits);
+    expect(strong.seen.every((s) => s.conditional === undefined && s.status === 200)).toBe(true);
+    await strong.close();
   });
 });
