@@ -74,7 +74,7 @@ try {
   const uws = (kind) => async (i) => {
     const start = new WithStartWorkflowOperation('floorWorkflow', {
       workflowId: `floor-${runId}-${kind}-${i}`, taskQueue, args: [kind],
-      workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
     await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
   };

@@ -27,11 +27,15 @@ const records = wf.proxyActivities<Activities>({
 // A charge must not be given up on a fault either: an attempt may have committed before its worker
 // died, and an order left payment_failed with its money taken would never be fulfilled or refunded.
 // It ends with the charge or a typed refusal; the API stops waiting at payBy + grace (503).
-const charge = wf.proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: '15 seconds',
-  retry: { maximumInterval: '10 seconds', nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
-});
+const chargeRetry = { maximumInterval: '10 seconds', nonRetryableErrorTypes: Object.values(FAILURE_TYPES) } as const;
+const chargeAsActivity = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '15 seconds', retry: chargeRetry });
+// The charge is one short transaction: as a local activity it runs inside the workflow task that
+// accepted the order, with no activity task and no second workflow task (the live order's latency).
+// A worker that dies mid-charge loses the workflow task; the next worker runs the charge again and
+// the ledger's UNIQUE (order_id, kind) makes that a no-op when the first attempt had committed.
+const chargeLocally = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: chargeRetry });
+/** Orders placed before the local charge replay with the activity they were charged by. */
+const chargeWallet = (order: OrderToPlace) => (wf.patched('charge-local-activity') ? chargeLocally : chargeAsActivity).chargeWallet(order);
 
 // Handing an order to a person must not give up: the order would be left with nobody on it.
 const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
@@ -108,7 +112,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   wf.setHandler(placeOrderUpdate, async () => {
     if (placed) return placed;
     try {
-      placed = await charge.chargeWallet(order);
+      placed = await chargeWallet(order);
     } catch (err) {
       moveTo('payment_failed');
       throw updateFailure(err);
@@ -178,7 +182,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   if (input.payment.by === 'parent') {
     // The parent's transaction charged this order; confirming it finds that charge.
     try {
-      placed = await charge.chargeWallet(order);
+      placed = await chargeWallet(order);
       moveTo('paid');
     } catch (err) {
       wf.log.error('a child order could not confirm its charge', { orderId: order.id, error: String(err) });
