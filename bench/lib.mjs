@@ -46,7 +46,7 @@ export async function measure(name, count, concurrency, once) {
   }));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const row = { name, count, concurrency, per_second: +(count / seconds).toFixed(1), p50_ms: +quantile(latencies, 0.5).toFixed(1), p95_ms: +quantile(latencies, 0.95).toFixed(1), max_ms: +latencies.at(-1).toFixed(1) };
+  const row = { name, count, concurrency, per_second: +(count / seconds).toFixed(1), p50_ms: +quantile(latencies, 0.5).toFixed(1), p95_ms: +quantile(latencies, 0.95).toFixed(1), p99_ms: +quantile(latencies, 0.99).toFixed(1), max_ms: +latencies.at(-1).toFixed(1) };
   console.log(JSON.stringify(row));
   return row;
 }
@@ -101,9 +101,10 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
     OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', PROBES_PER_ACCOUNT: String(concurrency),
     // A benchmark measures the work, not the per-token limiter (0 turns a limit off).
     RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0',
-    ...extraEnv,
   };
+  // PGlite in the temp directory unless the caller names a PostgreSQL database.
   delete env.DATABASE_URL;
+  Object.assign(env, extraEnv);
   if (!temporalAddress) delete env.TEMPORAL_ADDRESS; else env.TEMPORAL_ADDRESS = temporalAddress;
   const child = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = async () => {
@@ -120,7 +121,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
       method, headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
       body: raw ?? (body && JSON.stringify(body)),
     }).then((r) => r.json());
-    const { api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance: 1_000_000 });
+    const { account_id: accountId, api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance: 1_000_000 });
     const order = (mode, extra = {}) => fetch(`${base}/api/v4/transcriptions`, {
       method: 'POST', body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }),
     }).then(async (r) => { const body = await r.json(); if (r.status !== 200) throw new Error(JSON.stringify(body)); return body; });
@@ -130,7 +131,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
       await ops('POST', `/ops/orders/${id}/complete`, { files: [{ kind: 'transcription', key, file_name: 't.txt' }] });
       await arrived;
     };
-    return { base, token, ops, order, complete, mediaUrl: media.url, receiverUrl: receiver.url, stop };
+    return { base, accountId, token, ops, order, complete, mediaUrl: media.url, receiverUrl: receiver.url, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,0 +1,72 @@
+// An account with a million orders on PostgreSQL: listing pages (first, middle by cursor, last) and
+// retrieval by id through the HTTP API, with p99 latencies.
+// Usage: npm run build && DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
+//          npm run bench:million [-- --orders 1000000 --count 1000]
+// Makes (and afterwards drops) the database `order_bench_million` on that server, starts the service
+// on it (`node dist/main.js`, its own dev server), creates one account and seeds its orders with
+// bench/seed-orders.sql in one statement. Never part of `npm test`.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { measure, startService } from './lib.mjs';
+
+const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' } } });
+const ORDERS = Number(values.orders);
+const COUNT = Number(values.count);
+const serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server (its database `order_bench_million` is made and dropped)');
+const benchDb = 'order_bench_million';
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${benchDb}`;
+
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
+await admin.query(`CREATE DATABASE ${benchDb}`);
+
+const service = await startService({ concurrency: 1, env: { DATABASE_URL: dbUrl.href, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
+const db = new pg.Client({ connectionString: dbUrl.href });
+try {
+  await db.connect();
+  let t = performance.now();
+  await db.query(await readFile(new URL('./seed-orders.sql', import.meta.url), 'utf8'), [service.accountId, ORDERS]);
+  await db.query('ANALYZE orders');
+  console.error(`seeded ${ORDERS} orders in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const { rows: [range] } = await db.query('SELECT min(id)::int AS min, max(id)::int AS max, count(*)::int AS n FROM orders WHERE account_id = $1', [service.accountId]);
+  if (range.n !== ORDERS) throw new Error(`expected ${ORDERS} orders, found ${range.n}`);
+
+  const { base, token } = service;
+  const get = async (path) => {
+    const res = await fetch(`${base}${path}${path.includes('?') ? '&' : '?'}api_token=${token}`);
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  // The cursor is what next_page_url carries; pages deep in the list are reached by it.
+  const first = await get('/api/v4/orders?mode=live');
+  const cursorOf = (url) => new URL(url).searchParams.get('cursor');
+  const cursorBefore = (id) => cursorOf(first.next_page_url.replace(/cursor=[^&]+/, `cursor=${Buffer.from(JSON.stringify({ before: id })).toString('base64url')}`));
+  const middle = cursorBefore(Math.floor((range.min + range.max) / 2));
+  const last = cursorBefore(range.min + 10);
+  const lastPage = await get(`/api/v4/orders?mode=live&cursor=${last}`);
+  if (lastPage.next_page_url !== null || lastPage.orders.length !== 10) throw new Error('the last page is not the last');
+
+  const rows = [];
+  const warm = async (fn) => { for (let i = 0; i < 20; i++) await fn(i); };
+  const run = async (name, fn) => { await warm(fn); rows.push(await measure(name, COUNT, 1, fn)); };
+  await run('list: first page (20)', () => get('/api/v4/orders?mode=live'));
+  await run('list: middle page by cursor (20)', () => get(`/api/v4/orders?mode=live&cursor=${middle}`));
+  await run('list: last page (10)', () => get(`/api/v4/orders?mode=live&cursor=${last}`));
+  await run('list: first page (100)', () => get('/api/v4/orders?mode=live&per_page=100'));
+  await run('get by id (random)', () => get(`/api/v4/orders/${range.min + Math.floor(Math.random() * ORDERS)}?mode=live`));
+
+  const { rows: plan } = await db.query('EXPLAIN (ANALYZE, FORMAT TEXT) SELECT * FROM orders WHERE account_id = $1 AND id < $2 ORDER BY id DESC LIMIT 21', [service.accountId, Math.floor((range.min + range.max) / 2)]);
+  console.log(`\n${ORDERS} orders · the middle page's plan:\n${plan.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
+  console.log('| operation | n | per s | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.name} | ${r.count} | ${r.per_second} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.max_ms} |`);
+} finally {
+  await db.end().catch(() => undefined);
+  await service.stop();
+  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
+  await admin.end();
+}
