@@ -108,7 +108,7 @@ async function postSigned(deps: CallbackDeliveryDeps, accountId: number, url: st
     result.outcome = classifyAnswer(statusCode, text);
     result.delivered = result.outcome === 'ok';
     const redirect = statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : '';
-    if (!result.delivered) result.detail = `answered ${statusCode}: ${JSON.stringify(text.slice(0, 80))}${redirect}`;
+    if (!result.delivered) result.detail = `answered ${statusCode}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}${redirect}`;
     if (statusCode === 429 || statusCode === 503) {
       const raw = response.headers['retry-after'];
       const asked = retryAfterMs(Array.isArray(raw) ? raw[0] : raw);
@@ -206,7 +206,8 @@ export async function sendSampleCallback(deps: CallbackDeliveryDeps, account: Ac
   const url = input.url.trim();
   if (!url) throw new RequestError('url: give the URL of a receiver (or save a callback URL in the settings)');
   const refused = await deps.outbound.checkDestination(url);
-  if (refused) throw new RequestError(`url: ${refused}`);
+  // The detail (which address the host resolved to) is for operators; the person sees that it is not public.
+  if (refused) throw new RequestError(refused.startsWith('refused ') ? 'url: the address is not a public one; samples are sent to public receivers only' : `url: ${refused}`);
   const fields = sampleCallbackFields(deps.publicBaseUrl, input.product, input.event);
   const { result } = await postSigned(deps, account.id, url, fields, `msg_sample_${randomBytes(8).toString('hex')}`);
   return result;

@@ -18,6 +18,17 @@ export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
+/**
+ * A delivery failure as the account holder sees it. The guard's refusals name the address a host
+ * resolved to and its range: that is for operators (logs, order-ops), not for a page that would
+ * tell a customer how internal names resolve.
+ */
+export function customerDetail(detail: string): string {
+  return /^refused /.test(detail) ? NOT_PUBLIC : detail;
+}
+
+export const NOT_PUBLIC = 'refused: the address is not a public one (private, loopback, link-local and reserved networks are never reached)';
+
 /** A query parameter as one string ('' when absent or repeated). */
 export function queryString(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';

@@ -7,7 +7,7 @@ import { RequestError } from '../../contracts/failures.js';
 import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { orderNotFound, sendPage } from '../errors.js';
-import { truncate, usd, when } from '../format.js';
+import { customerDetail, truncate, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
@@ -56,7 +56,7 @@ function attemptsTable(attempts: CallbackAttemptRow[]): Html {
 <td data-label="Attempt">${a.attempt}</td>
 <td data-label="HTTP status" data-field="status-code">${a.statusCode ?? '—'}</td>
 <td data-label="Duration">${a.durationMs} ms</td>
-<td data-label="Answer" data-field="answer">${a.outcome === 'ok' ? 'ok' : truncate(a.detail ?? '', 160)}</td>
+<td data-label="Answer" data-field="answer">${a.outcome === 'ok' ? 'ok' : truncate(customerDetail(a.detail ?? ''), 160)}</td>
 <td data-label="Outcome" data-field="outcome">${a.outcome.replace(/_/g, ' ')}</td>
 <td data-label="Signature id" data-field="webhook-id"><code>${a.webhookId ?? '—'}</code></td>
 </tr>`)}</tbody></table></div>`;

@@ -6,7 +6,7 @@ import { SAMPLE_EVENTS, sampleCallbackFields, sendSampleCallback, type AttemptOu
 import { RequestError } from '../../contracts/failures.js';
 import { isProductKey, PRODUCT_LIST, type ProductKey } from '../../products/registry.js';
 import { sendPage } from '../errors.js';
-import { truncate } from '../format.js';
+import { customerDetail, truncate } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { productName } from '../orderView.js';
@@ -24,7 +24,7 @@ function resultSection(deps: ApiDeps, sent: Sent): Html {
 <dt>HTTP status</dt><dd data-field="status-code">${outcome.statusCode ?? 'no answer'}</dd>
 <dt>Answer</dt><dd data-field="answer"><pre>${truncate(outcome.answer, 500)}</pre></dd>
 <dt>Delivered (2xx with the answer <code>ok</code>)</dt><dd data-field="delivered">${outcome.delivered ? 'yes' : 'no'}</dd>
-${outcome.detail ? html`<dt>Why not</dt><dd data-field="detail">${truncate(outcome.detail, 300)}</dd>` : ''}
+${outcome.detail ? html`<dt>Why not</dt><dd data-field="detail">${truncate(customerDetail(outcome.detail), 300)}</dd>` : ''}
 <dt>Duration</dt><dd>${outcome.durationMs} ms</dd>
 <dt>Signature id (webhook-id)</dt><dd data-field="webhook-id"><code>${outcome.webhookId}</code></dd>
 </dl>
