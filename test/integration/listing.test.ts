@@ -1,0 +1,57 @@
+// Listing an account with many orders (bench/millionOrders.mjs seeds a million with the same SQL):
+// walking next_page_url from the first page to the last returns every order exactly once, newest
+// first, and retrieval by id finds any of them.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startService, type TestService } from '../helpers/service.js';
+import { ENGINES } from '../helpers/databases.js';
+
+const SEEDED = 2_345;
+const seedSql = readFileSync('bench/seed-orders.sql', 'utf8');
+
+describe.each(ENGINES)('listing a seeded account (%s)', (engine) => {
+  let service: TestService;
+  let token: string;
+  let seededIds: number[];
+
+  beforeAll(async () => {
+    service = await startService({ engine });
+    const account = await service.createAccount(1);
+    token = account.token;
+    // Another account's orders interleave with this one's ids: a page must never show them.
+    const other = await service.createAccount(1);
+    for (const [id, count] of [[account.accountId, SEEDED - 45], [other.accountId, 100], [account.accountId, 45]] as const) {
+      await service.database.db.execute(sql.raw(seedSql.replaceAll('$1', String(id)).replaceAll('$2', String(count))));
+    }
+    const rows = await service.database.db.execute(sql`SELECT id FROM orders WHERE account_id = ${account.accountId} ORDER BY id DESC`);
+    seededIds = (rows as unknown as { rows: Array<{ id: string | number }> }).rows.map((r) => Number(r.id));
+  });
+  afterAll(() => service?.close());
+
+  it.each([20, 100])('walks every page of %i orders: each order once, newest first, the last page says so', async (perPage) => {
+    expect(seededIds).toHaveLength(SEEDED);
+    const seen: number[] = [];
+    let path: string | null = `/api/v4/orders?api_token=${token}&mode=live&per_page=${perPage}`;
+    let pages = 0;
+    while (path) {
+      const { status, body } = await service.get(path);
+      expect(status).toBe(200);
+      expect(body.orders.length).toBeLessThanOrEqual(perPage);
+      seen.push(...body.orders.map((o: { id: number }) => o.id));
+      pages += 1;
+      // next_page_url carries no token: the caller adds it.
+      path = body.next_page_url === null ? null : `${new URL(body.next_page_url).pathname}${new URL(body.next_page_url).search}&api_token=${token}`;
+    }
+    expect(pages).toBe(Math.ceil(SEEDED / perPage));
+    expect(seen).toEqual(seededIds);
+  });
+
+  it('finds any seeded order by id, with its record', async () => {
+    for (const id of [seededIds[0]!, seededIds[SEEDED >> 1]!, seededIds.at(-1)!]) {
+      const { status, body } = await service.get(`/api/v4/orders/${id}?api_token=${token}&mode=live`);
+      expect(status).toBe(200);
+      expect(body.data).toMatchObject({ id, type: 'transcriptions', language: 'english' });
+    }
+  });
+});
