@@ -74,12 +74,16 @@ export async function stopChild(child) {
 /**
  * Starts the embedded service (`node dist/main.js`) with a media server (a 10-minute WAV), a
  * callback receiver and one account. `temporalAddress` runs it against that Temporal instead of
- * its own embedded dev server. `env` adds to the service's environment.
+ * its own embedded dev server. `env` adds to the service's environment; `nodeArgs` go to node
+ * (`--cpu-prof` to profile it).
  */
-export async function startService({ concurrency, temporalAddress, env: extraEnv = {} }) {
+export async function startService({ concurrency, temporalAddress, env: extraEnv = {}, nodeArgs = [] }) {
+  // A static file server, as media hosts are: the file with a strong ETag, 304 to a matching If-None-Match.
+  const file = wav(600);
+  const etag = '"bench-600"';
   const media = await listen((req, res) => {
-    const body = wav(600);
-    res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': body.length }).end(body);
+    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+    res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': file.length, etag }).end(file);
   });
   const delivered = new Map();
   const receiver = await listen((req, res) => {
@@ -106,7 +110,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);
   if (!temporalAddress) delete env.TEMPORAL_ADDRESS; else env.TEMPORAL_ADDRESS = temporalAddress;
-  const child = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = async () => {
     await stopChild(child);
     media.server.close();
