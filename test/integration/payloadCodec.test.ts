@@ -34,11 +34,15 @@ const HistoryType = proto.temporal.api.history.v1.History;
 
 /**
  * Every payload in a history, with whether it sits under search attributes (indexed, never encoded).
- * Patch markers (`wf.patched`) are left out: the SDK core writes their details (the patch id) itself.
+ * What the SDK core writes itself is left out: patch markers (`wf.patched`, the patch id) and the
+ * bookkeeping of a local activity's marker (its type, attempt and times); the local activity's
+ * result (the charge) is the service's payload and is kept.
  */
 function payloadsIn(value: unknown, underSearchAttributes = false, out: Array<{ payload: Payload; indexed: boolean }> = []) {
   if (!value || typeof value !== 'object' || ArrayBuffer.isView(value)) return out;
-  if ((value as { markerName?: string }).markerName === 'core_patch') return out;
+  const marker = value as { markerName?: string; details?: Record<string, unknown> };
+  if (marker.markerName === 'core_patch') return out;
+  if (marker.markerName === 'core_local_activity') return payloadsIn(marker.details?.result, underSearchAttributes, out);
   const metadata = (value as Payload).metadata;
   if (metadata && typeof metadata === 'object' && ArrayBuffer.isView(metadata.encoding)) {
     out.push({ payload: value as Payload, indexed: underSearchAttributes });
