@@ -75,9 +75,10 @@ export async function stopChild(child) {
  * Starts the embedded service (`node dist/main.js`) with a media server (a 10-minute WAV), a
  * callback receiver and one account. `temporalAddress` runs it against that Temporal instead of
  * its own embedded dev server. `env` adds to the service's environment; `nodeArgs` go to node
- * (`--cpu-prof` to profile it).
+ * (`--cpu-prof` to profile it). `cluster: { apis, workers }` starts `npm run start:cluster`
+ * (scripts/cluster.mjs, needs DATABASE_URL in `env`) instead, and spreads orders over its APIs.
  */
-export async function startService({ concurrency, temporalAddress, env: extraEnv = {}, nodeArgs = [] }) {
+export async function startService({ concurrency, temporalAddress, env: extraEnv = {}, nodeArgs = [], cluster }) {
   // A static file server, as media hosts are: the file with a strong ETag, 304 to a matching If-None-Match.
   const file = wav(600);
   const etag = '"bench-600"';
@@ -110,7 +111,9 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);
   if (!temporalAddress) delete env.TEMPORAL_ADDRESS; else env.TEMPORAL_ADDRESS = temporalAddress;
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (cluster) Object.assign(env, { CLUSTER_APIS: String(cluster.apis), CLUSTER_WORKERS: String(cluster.workers) });
+  const script = cluster ? 'scripts/cluster.mjs' : 'dist/main.js';
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = async () => {
     await stopChild(child);
     media.server.close();
@@ -118,15 +121,17 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForOutput(child, '"msg":"started"', 'dist/main.js');
-    const base = `http://127.0.0.1:${port}`;
+    await waitForOutput(child, cluster ? 'Cluster:' : '"msg":"started"', script);
+    const bases = Array.from({ length: cluster?.apis ?? 1 }, (_, i) => `http://127.0.0.1:${port + i}`);
+    const base = bases[0];
+    let turn = 0;
     const opsToken = (await readFile(join(dataDir, 'ops-token'), 'utf8')).trim();
     const ops = (method, path, body, raw) => fetch(base + path, {
       method, headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
       body: raw ?? (body && JSON.stringify(body)),
     }).then((r) => r.json());
     const { account_id: accountId, api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance: 1_000_000 });
-    const order = (mode, extra = {}) => fetch(`${base}/api/v4/transcriptions`, {
+    const order = (mode, extra = {}) => fetch(`${bases[turn++ % bases.length]}/api/v4/transcriptions`, {
       method: 'POST', body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }),
     }).then(async (r) => { const body = await r.json(); if (r.status !== 200) throw new Error(JSON.stringify(body)); return body; });
     /** The operator completes order `id` (file by claim-check); resolves when the receiver has its callback. */
