@@ -5,6 +5,7 @@ import { accounts, ledgerEntries, type AccountRow } from './schema.js';
 import { decryptToken, encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
 import { newWebhookSecret } from '../domain/webhookSignature.js';
 import { AccountNotFoundError } from '../contracts/failures.js';
+import { forgetAccount, rememberAccount, rememberedAccount } from './accountCache.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -42,8 +43,13 @@ export async function createAccount(db: Db, key: Buffer, input: NewAccount): Pro
   });
 }
 
+/** The account of an API token; remembered for a moment (src/db/accountCache.ts). */
 export async function findAccountByToken(db: Db, key: Buffer, token: string): Promise<AccountRow | undefined> {
-  const [row] = await db.select().from(accounts).where(eq(accounts.tokenHash, tokenHash(key, token)));
+  const hash = tokenHash(key, token);
+  const remembered = rememberedAccount(db, hash);
+  if (remembered) return remembered;
+  const [row] = await db.select().from(accounts).where(eq(accounts.tokenHash, hash));
+  if (row) rememberAccount(db, hash, row);
   return row;
 }
 
@@ -63,6 +69,7 @@ export async function rotateApiToken(db: Db, key: Buffer, accountId: number): Pr
     .set({ tokenHash: tokenHash(key, apiToken), tokenEncrypted: encryptToken(key, apiToken) })
     .where(eq(accounts.id, accountId))
     .returning({ id: accounts.id });
+  forgetAccount(db, accountId);
   if (!row) throw new AccountNotFoundError(accountId);
   return apiToken;
 }
@@ -73,6 +80,7 @@ export async function setCallbackSettings(db: Db, accountId: number, settings: {
     .set({ callbackUrl: settings.callbackUrl, canceledCallbacks: settings.canceledCallbacks })
     .where(eq(accounts.id, accountId))
     .returning({ id: accounts.id });
+  forgetAccount(db, accountId);
   if (!row) throw new AccountNotFoundError(accountId);
 }
 
@@ -84,7 +92,7 @@ export async function countAccounts(db: Db): Promise<number> {
 /** Adds money to a wallet; returns the new balance in cents. */
 export async function topUpWallet(db: Db, accountId: number, cents: number, note?: string): Promise<number> {
   if (!Number.isInteger(cents) || cents <= 0) throw new RangeError('a top-up must be a positive amount');
-  return db.transaction(async (tx) => {
+  const balance = await db.transaction(async (tx) => {
     const [row] = await tx.update(accounts)
       .set({ balanceCents: sql`${accounts.balanceCents} + ${cents}` })
       .where(eq(accounts.id, accountId))
@@ -93,6 +101,8 @@ export async function topUpWallet(db: Db, accountId: number, cents: number, note
     await tx.insert(ledgerEntries).values({ accountId, kind: 'topup', amountCents: cents, balanceAfterCents: row.balance, note: note ?? null });
     return row.balance;
   });
+  forgetAccount(db, accountId);
+  return balance;
 }
 
 /** The secrets that sign an account's callbacks now: the current one, then a previous one still in its window. */
@@ -123,7 +133,7 @@ export async function webhookSecretsOf(db: Db, key: Buffer, accountId: number, n
  * the new one (receivers switch over meanwhile); 0 ends it at once.
  */
 export async function rotateWebhookSecret(db: Db, key: Buffer, accountId: number, windowMs: number, now = new Date()): Promise<WebhookSecrets> {
-  return db.transaction(async (tx) => {
+  const rotated = await db.transaction(async (tx) => {
     // Locked, so that two rotations at once keep each other's secret.
     const [row] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
     if (!row) throw new AccountNotFoundError(accountId);
@@ -139,4 +149,6 @@ export async function rotateWebhookSecret(db: Db, key: Buffer, accountId: number
     }).where(eq(accounts.id, accountId));
     return keep ? { current: next, previous: { secret: current, until } } : { current: next };
   });
+  forgetAccount(db, accountId);
+  return rotated;
 }

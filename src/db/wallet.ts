@@ -6,6 +6,7 @@ import { accounts, ledgerEntries, orders, type OrderRow } from './schema.js';
 import type { OrderToPlace } from '../contracts/orders.js';
 import { AccountNotFoundError, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import { splitSubscription } from '../domain/pricing.js';
+import { forgetAccount } from './accountCache.js';
 
 export interface PaidOrder {
   order: OrderRow;
@@ -65,13 +66,15 @@ async function paidState(tx: Tx, order: OrderRow): Promise<PaidOrder> {
  * `beforeCommit` runs as the transaction's last step (the crash-matrix tests crash there).
  */
 export async function chargeWalletForOrder(db: Db, input: OrderToPlace, beforeCommit?: () => void): Promise<PaidOrder> {
-  return db.transaction(async (tx) => {
+  const paid = await db.transaction(async (tx) => {
     const [existing] = await tx.select().from(orders).where(eq(orders.id, input.id));
     if (existing) return paidState(tx, existing);
-    const paid = await chargeInTx(tx, input);
+    const charged = await chargeInTx(tx, input);
     beforeCommit?.();
-    return paid;
+    return charged;
   });
+  forgetAccount(db, input.accountId);
+  return paid;
 }
 
 /** Returns a paid order's price (and minutes) to the account and moves it to `status`. */
@@ -105,13 +108,17 @@ async function refundEntry(tx: Tx, orderId: number) {
  * Idempotent: a second call finds the refund entry and changes nothing.
  */
 export async function refundOrder(db: Db, orderId: number, status: 'refunded' | 'canceled', note: string | null): Promise<{ balanceCents: number }> {
-  return db.transaction(async (tx) => {
+  let accountId: number | undefined;
+  const refunded = await db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId);
+    accountId = order.accountId;
     const already = await refundEntry(tx, orderId);
     if (already) return { balanceCents: already.balanceAfterCents };
     if (order.status !== 'paid') throw new OrderStateError(`order ${orderId} is ${order.status}; only a paid order can be ${status}`);
     return { balanceCents: await refundInTx(tx, order, status, note) };
   });
+  forgetAccount(db, accountId!);
+  return refunded;
 }
 
 /**
@@ -120,7 +127,7 @@ export async function refundOrder(db: Db, orderId: number, status: 'refunded' | 
  * it the parent simply stays refunded (child null). Idempotent for a retried activity.
  */
 export async function retranscribe(db: Db, parentId: number, child: OrderToPlace): Promise<{ childOrderId: number | null }> {
-  return db.transaction(async (tx) => {
+  const handedOn = await db.transaction(async (tx) => {
     const parent = await lockOrder(tx, parentId);
     if (parent.retranscribedOrderId !== null) return { childOrderId: parent.retranscribedOrderId };
     if (await refundEntry(tx, parentId)) return { childOrderId: null };
@@ -132,17 +139,21 @@ export async function retranscribe(db: Db, parentId: number, child: OrderToPlace
     await tx.update(orders).set({ status: 'retranscribed', retranscribedOrderId: child.id }).where(eq(orders.id, parentId));
     return { childOrderId: child.id };
   });
+  forgetAccount(db, child.accountId);
+  return handedOn;
 }
 
 /** Adds AI subscription minutes to an account (order-ops account grant-minutes). */
 export async function grantAiMinutes(db: Db, accountId: number, minutes: number, note: string | null): Promise<number> {
-  return db.transaction(async (tx) => {
+  const granted = await db.transaction(async (tx) => {
     const [row] = await tx.update(accounts).set({ aiMinutes: sql`${accounts.aiMinutes} + ${minutes}` })
       .where(eq(accounts.id, accountId)).returning({ minutes: accounts.aiMinutes, balance: accounts.balanceCents });
     if (!row) throw new AccountNotFoundError(accountId);
     await tx.insert(ledgerEntries).values({ accountId, kind: 'grant', amountCents: 0, aiMinutes: minutes, balanceAfterCents: row.balance, note });
     return row.minutes;
   });
+  forgetAccount(db, accountId);
+  return granted;
 }
 
 export async function nextOrderId(db: Db): Promise<number> {

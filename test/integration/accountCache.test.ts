@@ -1,0 +1,45 @@
+// Accounts found by token are remembered for a moment (src/db/accountCache.ts): what this process
+// writes shows at once, what another process writes shows within a second.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { rotateApiToken } from '../../src/db/accounts.js';
+
+describe('authentication with remembered accounts', () => {
+  let service: TestService;
+  let media: MediaServer;
+  beforeAll(async () => { [service, media] = await Promise.all([startService(), startMediaServer()]); });
+  afterAll(() => Promise.all([service?.close(), media?.close()]));
+
+  const quote = (token: string) => service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: media.audio(60), language: 'english' });
+
+  it('shows a top-up, a charge and a rotated token at once', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    expect((await quote(token)).body.in_wallet).toBe(10);
+    expect((await service.ops('POST', `/ops/accounts/${accountId}/topup`, { amount: 5 })).status).toBe(200);
+    expect((await quote(token)).body.in_wallet).toBe(15);
+    const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect((await quote(token)).body.in_wallet).toBe(live.body.in_wallet);
+
+    // As the account area rotates it: through the same database handle as the API's.
+    const rotated = await rotateApiToken(service.database.db, service.secretKey, accountId);
+    expect((await quote(token)).status).toBe(400);
+    expect((await quote(rotated)).status).toBe(200);
+  });
+
+  it('sees a change made by another process within a second', async () => {
+    const { accountId, token } = await service.createAccount(10);
+    expect((await quote(token)).body.in_wallet).toBe(10);
+    // Another process's write: nothing in this one forgets the account.
+    await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 2000 WHERE id = ${accountId}`);
+    const started = Date.now();
+    let seen = 10;
+    while (seen !== 20 && Date.now() - started < 3000) seen = (await quote(token)).body.in_wallet;
+    expect(seen).toBe(20);
+    expect(Date.now() - started).toBeLessThan(1500);
+    // Put the ledger back in step with the balance for the audit at close.
+    await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 1000 WHERE id = ${accountId}`);
+  });
+});
