@@ -140,7 +140,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
       await ops('POST', `/ops/orders/${id}/complete`, { files: [{ kind: 'transcription', key, file_name: 't.txt' }] });
       await arrived;
     };
-    return { base, accountId, token, ops, order, complete, mediaUrl: media.url, receiverUrl: receiver.url, stop };
+    return { base, accountId, token, ops, order, complete, mediaUrl: media.url, receiverUrl: receiver.url, pid: child.pid, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -59,6 +59,8 @@ export interface Config {
     devServerPort: number;
     uiPort: number;
     cliPath: string;
+    /** The order worker's workflow cache and workflow-task slots; undefined: the SDK's defaults. */
+    tuning: { maxCachedWorkflows?: number; maxConcurrentWorkflowTaskExecutions?: number };
   };
 }
 
@@ -156,6 +158,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       devServerPort: number(env, 'TEMPORAL_DEV_PORT', 7233),
       uiPort,
       cliPath: env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
+      tuning: {
+        ...(env.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: number(env, 'WORKER_MAX_CACHED_WORKFLOWS', 0) } : {}),
+        ...(env.WORKER_MAX_WORKFLOW_TASKS ? { maxConcurrentWorkflowTaskExecutions: number(env, 'WORKER_MAX_WORKFLOW_TASKS', 0) } : {}),
+      },
     },
   };
 }

@@ -97,7 +97,7 @@ async function main(role: Role): Promise<void> {
       installTemporalRuntime({ shutdownSignals: [], metricsPort: config.metrics.temporalPort });
       const connection = await NativeConnection.connect({ address });
       worker = await createOrderWorkers({
-        connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps, engineConcurrency: config.engines.concurrency,
+        connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps, engineConcurrency: config.engines.concurrency, tuning: config.temporal.tuning,
         dataConverter: payloadDataConverter(config.payloadKeys),
       });
       void worker.run().catch((err) => log('worker failed', { error: String(err) }));

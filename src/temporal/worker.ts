@@ -24,6 +24,8 @@ export interface WorkerOptions {
   workflowBundle?: { codePath: string };
   /** Engine activities at once; an engine uses the cores itself (default 1). */
   engineConcurrency?: number;
+  /** maxCachedWorkflows and maxConcurrentWorkflowTaskExecutions of the order worker (WORKER_MAX_…). */
+  tuning?: { maxCachedWorkflows?: number; maxConcurrentWorkflowTaskExecutions?: number };
   /** The payload codec (src/temporal/payloadCodec.ts): workflow inputs, results and heartbeats encrypted. */
   dataConverter: DataConverter;
 }
@@ -57,6 +59,7 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     // wf.log lines carry the order's orderId and accountId (src/temporal/runtime.ts).
     sinks: orderLoggerSinks(),
     dataConverter: opts.dataConverter,
+    ...opts.tuning,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
   });
   const engines = await Worker.create({
