@@ -1,9 +1,14 @@
 // Live order placement: Update-with-Start of the order workflow, whose update charges the wallet.
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import type { orderWorkflow } from '../workflows/order.js';
 import { orderWorkflowId, placeOrderUpdate, startSearchAttributes, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
 import { PaymentUnconfirmedError } from '../contracts/failures.js';
+import { log } from '../log.js';
+
+const RETRY_NOT_READY_MS = 500;
 
 /**
  * Starts the order workflow and charges the wallet through its update. Waits at most
@@ -11,36 +16,42 @@ import { PaymentUnconfirmedError } from '../contracts/failures.js';
  */
 export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput, waitMs: number): Promise<PlacedOrder> {
   const { order } = input;
+  // The update names this request's placement, so it can only ever charge the workflow started here.
+  const placement = randomUUID();
+  const placed: OrderWorkflowInput = input.payment.by === 'customer' ? { ...input, payment: { ...input.payment, placement } } : input;
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(order.id),
     taskQueue,
-    args: [input],
-    // Order ids come from a database sequence, so an open workflow with the id is this order's own:
-    // the client repeats Update-with-Start until the update is accepted (after a worker died in the
-    // first workflow task, say), and each repeat must attach to the workflow the first one started.
+    args: [placed],
+    // Order ids come from a database sequence, so an open workflow with the id is normally this
+    // order's own: the client repeats Update-with-Start until the update is accepted, and a repeat
+    // attaches to the workflow the first round started. One of another placement refuses the update.
     workflowIdConflictPolicy: 'USE_EXISTING',
     // …and an order id is never reused, not even after its workflow closed.
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     typedSearchAttributes: startSearchAttributes(order),
   });
   let timer: NodeJS.Timeout | undefined;
+  let waiting = true;
   const gaveUp = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new PaymentUnconfirmedError(order.id, waitMs)), waitMs);
   });
   const pay = async (): Promise<PlacedOrder> => {
     try {
-      return await client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start });
+      return await client.workflow.executeUpdateWithStart(placeOrderUpdate, { args: [placement], startWorkflowOperation: start });
     } catch (err) {
       if (!workflowNotReady(err)) throw err;
     }
     // The workflow started, but the workflow task that was charging died with its worker: the
-    // server refuses updates until a worker has run the next task. Ask again (the update handler
-    // returns the charge already made); `gaveUp` ends the wait.
+    // server refuses updates until a worker has run the next task. Ask again while the API waits
+    // (the update handler returns the charge already made).
+    log('order placement waits for a worker to retry the charging workflow task', { orderId: order.id, workflowId: orderWorkflowId(order.id) });
     const handle = client.workflow.getHandle(orderWorkflowId(order.id));
     for (;;) {
       await sleep(RETRY_NOT_READY_MS);
+      if (!waiting) throw new PaymentUnconfirmedError(order.id, waitMs);
       try {
-        return await handle.executeUpdate(placeOrderUpdate);
+        return await handle.executeUpdate(placeOrderUpdate, { args: [placement] });
       } catch (err) {
         if (!workflowNotReady(err)) throw err;
       }
@@ -49,14 +60,29 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
   try {
     return await Promise.race([pay(), gaveUp]);
   } finally {
+    waiting = false;
     clearTimeout(timer);
   }
 }
 
-const RETRY_NOT_READY_MS = 500;
 const FAILED_PRECONDITION = 9; // gRPC status code
+const NOT_READY = 'temporal.api.errordetails.v1.WorkflowNotReadyFailure';
+const MULTI_OPERATION = 'temporal.api.errordetails.v1.MultiOperationExecutionFailure';
 
-/** The server's "workflow task in failed state" (WorkflowNotReadyFailure) refusal of an update. */
+/**
+ * The server's "Workflow Task in failed state" refusal of an update (WorkflowNotReadyFailure), as
+ * Update-with-Start throws it (the gRPC error itself) or as an update does (a ServiceError around it).
+ */
 function workflowNotReady(err: unknown): boolean {
-  return err instanceof ServiceError && (err.cause as { code?: number } | undefined)?.code === FAILED_PRECONDITION;
+  const grpc = (err instanceof ServiceError ? err.cause : err) as { code?: number; metadata?: { get(key: string): unknown[] } } | undefined;
+  if (grpc?.code !== FAILED_PRECONDITION || typeof grpc.metadata?.get !== 'function') return false;
+  const raw = grpc.metadata.get('grpc-status-details-bin')[0];
+  if (!(raw instanceof Uint8Array)) return false;
+  const typeOf = (url?: string | null) => url?.replace(/^.*\//, '');
+  return proto.google.rpc.Status.decode(raw).details.some((detail) => {
+    if (typeOf(detail.type_url) === NOT_READY) return true;
+    if (typeOf(detail.type_url) !== MULTI_OPERATION) return false;
+    const { statuses } = proto.temporal.api.errordetails.v1.MultiOperationExecutionFailure.decode(detail.value!);
+    return statuses.some((status) => status.details?.some((d) => typeOf(d.type_url) === NOT_READY));
+  });
 }

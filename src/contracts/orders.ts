@@ -38,9 +38,12 @@ export interface OrderWorkflowInput {
   /**
    * `customer`: the API charges through the placeOrder update and stops waiting at `payBy`,
    * after which no charge may start. `parent`: a parent order's workflow already charged the
-   * order in its own transaction; the child confirms that charge when it starts.
+   * order in its own transaction; the child confirms that charge when it starts. `placement` is a
+   * random id of the API's request, which the placeOrder update repeats: an update that names
+   * another placement was meant for another order with the same id (ids reused after a database
+   * reset while Temporal kept its workflows) and is refused.
    */
-  payment: { by: 'customer'; payBy: string } | { by: 'parent' };
+  payment: { by: 'customer'; payBy: string; placement?: string } | { by: 'parent' };
   /** Chance that a finished order is picked for a quality check, 0..1. */
   qualityCheckProbability: number;
   /** How long a quality check may stay open before it closes as passed. */
@@ -87,7 +90,7 @@ export interface EngineProgress { phase: 'fetching' | 'transcribing' | 'aligning
 /** How long an engine may take for an order: a base, and more the longer its audio. */
 export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;
 
-export const placeOrderUpdate = defineUpdate<PlacedOrder>('placeOrder');
+export const placeOrderUpdate = defineUpdate<PlacedOrder, [placement: string | undefined]>('placeOrder');
 export const completeUpdate = defineUpdate<TransitionResult, [{ files: ResultFile[] }]>('complete');
 export const refundUpdate = defineUpdate<TransitionResult, [{ reason?: string }]>('refund');
 export const cancelUpdate = defineUpdate<TransitionResult, []>('cancel');

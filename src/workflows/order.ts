@@ -121,8 +121,11 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     return placed;
   }, {
     // A charge that starts after the API stopped waiting would surprise the customer.
-    validator: () => {
+    validator: (placement) => {
       if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
+      if (placement !== undefined && input.payment.placement !== undefined && placement !== input.payment.placement) {
+        throw stateFailure(`order id ${order.id} belongs to another order placed earlier (was the database reset while Temporal kept its workflows?)`);
+      }
       if (!placed && Date.now() > Date.parse(input.payment.payBy)) {
         throw ApplicationFailure.create({ type: FAILURE_TYPES.paymentExpired, message: `order ${order.id} was not paid in time; nothing was charged`, nonRetryable: true });
       }

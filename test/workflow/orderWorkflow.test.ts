@@ -117,13 +117,14 @@ async function withWorker<T>(activities: Activities, body: (taskQueue: string) =
   return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
 
-/** Update-with-Start as src/api/placeOrder.ts does it. */
-function startWithPayment(input: OrderWorkflowInput, taskQueue: string) {
+/** Update-with-Start as src/api/placeOrder.ts does it: the update names the placement of the input. */
+function startWithPayment(input: OrderWorkflowInput, taskQueue: string, placement = 'placement-1') {
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
-    workflowId: orderWorkflowId(input.order.id), taskQueue, args: [input],
-    workflowIdConflictPolicy: 'FAIL', workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: startSearchAttributes(input.order),
+    workflowId: orderWorkflowId(input.order.id), taskQueue,
+    args: [input.payment.by === 'customer' ? { ...input, payment: { ...input.payment, placement: 'placement-1' } } : input],
+    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: startSearchAttributes(input.order),
   });
-  const placed = env.client.workflow.executeUpdateWithStart(placeOrderUpdate, { startWorkflowOperation: start });
+  const placed = env.client.workflow.executeUpdateWithStart(placeOrderUpdate, { args: [placement], startWorkflowOperation: start });
   const handle = start.workflowHandle() as Promise<Handle>;
   handle.catch(() => undefined); // a failed start is reported through `placed`
   return { placed, handle };
@@ -327,6 +328,23 @@ describe('order workflow on the time-skipping test server', () => {
         expect(await (await handle).result()).toEqual({ status: 'payment_failed', qualityCheck: 'none' });
       });
       expect(calls.chargeWallet).toEqual([]);
+    });
+
+    it('refuses the update of another placement that reaches an open workflow with its order id', async () => {
+      const { calls, activities } = mockActivities();
+      const input = await newInput();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        // Another request with the same order id (ids reused after a database reset) joins the open workflow.
+        const { placed } = startWithPayment(input, taskQueue, 'placement-2');
+        const failure = await refusal(placed);
+        expect(failure.message).toMatch(/belongs to another order placed earlier/);
+        // The same placement asking again gets the charge already made.
+        expect(await startWithPayment(input, taskQueue).placed).toMatchObject({ orderId: input.order.id });
+        await handle.executeUpdate(cancelUpdate);
+        expect(await handle.result()).toMatchObject({ status: 'canceled' });
+      });
+      expect(calls.chargeWallet).toHaveLength(1);
     });
   });
 
