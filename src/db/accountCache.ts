@@ -11,14 +11,14 @@ const MAX_ENTRIES = 10_000;
 
 interface Entry { row: AccountRow; until: number }
 /** An account has one token at a time, so one hash per account id. */
-interface Cache { byHash: Map<string, Entry>; byAccount: Map<number, string> }
+interface Cache { byHash: Map<string, Entry>; byAccount: Map<number, string>; writes: number }
 
 /** Per database handle, so two services in one process (tests) never share entries. */
 const caches = new WeakMap<object, Cache>();
 
 function cacheOf(db: object): Cache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = { byHash: new Map(), byAccount: new Map() }));
+  if (!cache) caches.set(db, (cache = { byHash: new Map(), byAccount: new Map(), writes: 0 }));
   return cache;
 }
 
@@ -26,23 +26,34 @@ export function rememberedAccount(db: object, tokenHash: string): AccountRow | u
   const entry = caches.get(db)?.byHash.get(tokenHash);
   if (!entry) return undefined;
   if (entry.until > Date.now()) return entry.row;
-  forgetAccount(db, entry.row.id);
+  dropAccount(caches.get(db)!, entry.row.id);
   return undefined;
 }
 
-export function rememberAccount(db: object, tokenHash: string, row: AccountRow): void {
+/** Taken before a lookup: a write that lands while it reads makes its row too old to remember. */
+export function accountWrites(db: object): number {
+  return cacheOf(db).writes;
+}
+
+export function rememberAccount(db: object, tokenHash: string, row: AccountRow, writesBefore: number): void {
   const cache = cacheOf(db);
-  forgetAccount(db, row.id);
-  if (cache.byHash.size >= MAX_ENTRIES) forgetAccount(db, cache.byHash.values().next().value!.row.id);
+  if (cache.writes !== writesBefore) return;
+  dropAccount(cache, row.id);
+  if (cache.byHash.size >= MAX_ENTRIES) dropAccount(cache, cache.byHash.values().next().value!.row.id);
   cache.byHash.set(tokenHash, { row, until: Date.now() + TTL_MS });
   cache.byAccount.set(row.id, tokenHash);
 }
 
 /** After a write to the account (balance, minutes, token, settings): the next lookup reads it. */
 export function forgetAccount(db: object, accountId: number): void {
-  const cache = caches.get(db);
-  const hash = cache?.byAccount.get(accountId);
+  const cache = cacheOf(db);
+  cache.writes += 1;
+  dropAccount(cache, accountId);
+}
+
+function dropAccount(cache: Cache, accountId: number): void {
+  const hash = cache.byAccount.get(accountId);
   if (hash === undefined) return;
-  cache!.byAccount.delete(accountId);
-  cache!.byHash.delete(hash);
+  cache.byAccount.delete(accountId);
+  cache.byHash.delete(hash);
 }

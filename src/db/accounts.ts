@@ -5,7 +5,7 @@ import { accounts, ledgerEntries, type AccountRow } from './schema.js';
 import { decryptToken, encryptToken, newApiToken, tokenHash } from '../domain/tokens.js';
 import { newWebhookSecret } from '../domain/webhookSignature.js';
 import { AccountNotFoundError } from '../contracts/failures.js';
-import { forgetAccount, rememberAccount, rememberedAccount } from './accountCache.js';
+import { accountWrites, forgetAccount, rememberAccount, rememberedAccount } from './accountCache.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -48,8 +48,9 @@ export async function findAccountByToken(db: Db, key: Buffer, token: string): Pr
   const hash = tokenHash(key, token);
   const remembered = rememberedAccount(db, hash);
   if (remembered) return remembered;
+  const writes = accountWrites(db);
   const [row] = await db.select().from(accounts).where(eq(accounts.tokenHash, hash));
-  if (row) rememberAccount(db, hash, row);
+  if (row) rememberAccount(db, hash, row, writes);
   return row;
 }
 

@@ -42,4 +42,16 @@ describe('authentication with remembered accounts', () => {
     // Put the ledger back in step with the balance for the audit at close.
     await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 1000 WHERE id = ${accountId}`);
   });
+
+  it('never refuses a live order for a balance a second old: a refusal reads the wallet afresh', async () => {
+    const { accountId, token } = await service.createAccount(1);
+    expect((await quote(token)).body.in_wallet).toBe(1);
+    // Another process tops the wallet up (with its ledger entry); this process still remembers $1.
+    await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 2000 WHERE id = ${accountId}`);
+    await service.database.db.execute(sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 1900, 2000)`);
+    expect((await quote(token)).body.in_wallet).toBe(1);
+    const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    expect(live.body.in_wallet).toBe(18.75);
+  });
 });

@@ -13,6 +13,7 @@ import type { Measured } from '../../products/types.js';
 import { centsToUsd, splitSubscription } from '../../domain/pricing.js';
 import { addHours, formatUtc } from '../../domain/time.js';
 import { nextOrderId } from '../../db/wallet.js';
+import { getAccount } from '../../db/accounts.js';
 import type { AccountRow, OrderRow } from '../../db/schema.js';
 import type { OrderToPlace } from '../../contracts/orders.js';
 import { InsufficientFundsError } from '../../contracts/failures.js';
@@ -78,8 +79,9 @@ export function createOrdersRouter(deps: ApiDeps): Router {
     const dueCents = rate === undefined ? priceCents : splitSubscription(measured.seconds, priceCents, account.aiMinutes, rate).cents;
 
     if (mode === 'test') return { mode, status: 'success', ...answer(dueCents, account.balanceCents, account.aiMinutes, addHours(new Date(), hours)) };
-    // A wallet clearly short is refused here, so a refused order leaves no workflow behind.
-    if (account.balanceCents < dueCents) {
+    // A wallet clearly short is refused here, so a refused order leaves no workflow behind. The
+    // account may be a second old (src/db/accountCache.ts): a refusal reads the balance afresh.
+    if (account.balanceCents < dueCents && (await getAccount(deps.db, account.id))!.balanceCents < dueCents) {
       walletChargeFailures.inc({ reason: 'insufficient_funds' });
       throw new InsufficientFundsError(dueCents, account.balanceCents);
     }
