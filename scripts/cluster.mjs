@@ -28,7 +28,7 @@ async function stopAll(code) {
   stopping = true;
   // APIs first (they drain their requests), then the workers, then Temporal.
   for (const role of ['api', 'worker']) {
-    await Promise.all(children.filter((c) => c.role === role && c.child.exitCode === null).map(({ child }) => new Promise((done) => {
+    await Promise.all(children.filter((c) => c.role === role && c.child.exitCode === null && c.child.signalCode === null).map(({ child }) => new Promise((done) => {
       child.once('exit', done);
       child.kill('SIGTERM');
     })));
@@ -47,8 +47,12 @@ function start(role, name, extra) {
   return new Promise((ready, fail) => {
     child.stdout.on('data', (chunk) => {
       for (const line of chunk.toString().split('\n')) if (line.trim()) console.log(`${name} | ${line}`);
+      if (seen === undefined) return;
       seen += chunk;
-      if (seen.includes('"msg":"started"')) ready();
+      if (seen.includes('"msg":"started"')) {
+        seen = undefined; // started: stop collecting
+        ready();
+      }
     });
     child.once('exit', (code, signal) => {
       fail(new Error(`${name} exited (${signal ?? code}) before it started`));

@@ -74,6 +74,12 @@ function number(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function positiveWhole(env: Env, name: string): number {
+  const value = number(env, name, 1);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got ${JSON.stringify(env[name])}`);
+  return value;
+}
+
 /** A secret from the environment, or one generated once and kept in the data directory. */
 async function persistentSecret(env: Env, name: string, dataDir: string, file: string, make: () => string): Promise<string> {
   if (env[name]) return env[name]!;
@@ -159,8 +165,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       uiPort,
       cliPath: env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
       tuning: {
-        ...(env.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: number(env, 'WORKER_MAX_CACHED_WORKFLOWS', 0) } : {}),
-        ...(env.WORKER_MAX_WORKFLOW_TASKS ? { maxConcurrentWorkflowTaskExecutions: number(env, 'WORKER_MAX_WORKFLOW_TASKS', 0) } : {}),
+        ...(env.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: positiveWhole(env, 'WORKER_MAX_CACHED_WORKFLOWS') } : {}),
+        ...(env.WORKER_MAX_WORKFLOW_TASKS ? { maxConcurrentWorkflowTaskExecutions: positiveWhole(env, 'WORKER_MAX_WORKFLOW_TASKS') } : {}),
       },
     },
   };

@@ -50,8 +50,10 @@ export function createMediaProber(client: Opener, maxEntries: number) {
     if (maxEntries <= 0) return probeMediaDuration(client, url, field, limits);
     const deadline = Date.now() + limits.timeoutMs;
     const entry = known.get(url);
-    const conditional: Record<string, string> | undefined = entry && (entry.validators.etag
-      ? { 'if-none-match': entry.validators.etag } : { 'if-modified-since': entry.validators.lastModified! });
+    // Only a strong ETag is asked about; Last-Modified is compared with the length on the answer
+    // (a 304 to If-Modified-Since would skip the length, and a file replaced within a second or
+    // copied with its old date would pass).
+    const conditional = entry?.validators.etag ? { 'if-none-match': entry.validators.etag } : undefined;
     const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, conditional);
     const validators = validatorsOf(opened.headers);
     if (entry && (opened.statusCode === 304 || sameFile(entry.validators, validators))) {
