@@ -8,23 +8,12 @@
 // Makes and drops the database `order_bench_cluster` on that server. Never part of `npm test`.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { measure, startService } from './lib.mjs';
+import { benchDatabase, measure, startService } from './lib.mjs';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '8' } } });
 const COUNT = Number(values.count);
 const C = Number(values.concurrency);
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server (its database `order_bench_cluster` is made and dropped)');
-const benchDb = 'order_bench_cluster';
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${benchDb}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-const freshDatabase = async () => {
-  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${benchDb}`);
-};
+const database = await benchDatabase('order_bench_cluster');
 
 const setups = [
   { name: 'embedded (1 process, PGlite)', options: {} },
@@ -34,8 +23,8 @@ const setups = [
 const results = [];
 try {
   for (const setup of setups) {
-    if (setup.postgres) await freshDatabase();
-    const env = { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', ...(setup.postgres ? { DATABASE_URL: dbUrl.href } : {}) };
+    if (setup.postgres) await database.fresh();
+    const env = { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', ...(setup.postgres ? { DATABASE_URL: database.url } : {}) };
     const service = await startService({ concurrency: C, env, ...setup.options });
     try {
       const { order, ops, complete, receiverUrl } = service;
@@ -50,8 +39,7 @@ try {
     }
   }
 } finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }
 
 const cpu = cpus();

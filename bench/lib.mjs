@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export function wav(seconds) {
   const data = 8000 * seconds;
@@ -27,6 +28,22 @@ export async function freePort() {
   const { port } = server.address();
   await new Promise((r) => server.close(r));
   return port;
+}
+
+/** A database of its own on the PostgreSQL server that DATABASE_URL names: made anew by fresh(), dropped by drop(). */
+export async function benchDatabase(name) {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error(`DATABASE_URL must name a PostgreSQL server (its database \`${name}\` is made and dropped)`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const dropIt = () => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  return {
+    url: url.href,
+    fresh: async () => { await dropIt(); await admin.query(`CREATE DATABASE ${name}`); },
+    drop: async () => { await dropIt(); await admin.end(); },
+  };
 }
 
 export const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

@@ -3,29 +3,22 @@
 // Usage: npm run build && DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
 //          npm run bench:million [-- --orders 1000000 --count 1000]
 // Makes (and afterwards drops) the database `order_bench_million` on that server, starts the service
-// on it (`node dist/main.js`, its own dev server), creates one account and seeds its orders with
+// on it as a deployment on PostgreSQL runs it (one `api` and one `worker` process through
+// scripts/cluster.mjs, a dev server of its own), creates one account and seeds its orders with
 // bench/seed-orders.sql in one statement. Never part of `npm test`.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { measure, startService } from './lib.mjs';
+import { benchDatabase, measure, startService } from './lib.mjs';
 
 const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' } } });
 const ORDERS = Number(values.orders);
 const COUNT = Number(values.count);
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server (its database `order_bench_million` is made and dropped)');
-const benchDb = 'order_bench_million';
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${benchDb}`;
+const database = await benchDatabase('order_bench_million');
+await database.fresh();
 
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${benchDb}`);
-
-const service = await startService({ concurrency: 1, env: { DATABASE_URL: dbUrl.href, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
-const db = new pg.Client({ connectionString: dbUrl.href });
+const service = await startService({ concurrency: 1, cluster: { apis: 1, workers: 1 }, env: { DATABASE_URL: database.url, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
+const db = new pg.Client({ connectionString: database.url });
 try {
   await db.connect();
   let t = performance.now();
@@ -67,6 +60,5 @@ try {
 } finally {
   await db.end().catch(() => undefined);
   await service.stop();
-  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }
