@@ -3,21 +3,21 @@
 // Usage: npm run build && DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
 //          npm run bench:million [-- --orders 1000000 --count 1000]
 // Makes (and afterwards drops) the database `order_bench_million` on that server, starts the service
-// on it as a deployment on PostgreSQL runs it (one `api` and one `worker` process through
-// scripts/cluster.mjs, a dev server of its own), creates one account and seeds its orders with
+// on it (`node dist/main.js`, its own dev server; `--split` runs one `api` and one `worker` process
+// through scripts/cluster.mjs instead), creates one account and seeds its orders with
 // bench/seed-orders.sql in one statement. Never part of `npm test`.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchDatabase, measure, startService } from './lib.mjs';
 
-const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' }, split: { type: 'boolean', default: false } } });
 const ORDERS = Number(values.orders);
 const COUNT = Number(values.count);
 const database = await benchDatabase('order_bench_million');
 await database.fresh();
 
-const service = await startService({ concurrency: 1, cluster: { apis: 1, workers: 1 }, env: { DATABASE_URL: database.url, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
+const service = await startService({ concurrency: 1, ...(values.split ? { cluster: { apis: 1, workers: 1 } } : {}), env: { DATABASE_URL: database.url, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
 const db = new pg.Client({ connectionString: database.url });
 try {
   await db.connect();
