@@ -23,10 +23,11 @@ function cacheOf(db: object): Cache {
 }
 
 export function rememberedAccount(db: object, tokenHash: string): AccountRow | undefined {
-  const entry = caches.get(db)?.byHash.get(tokenHash);
+  const cache = caches.get(db);
+  const entry = cache?.byHash.get(tokenHash);
   if (!entry) return undefined;
   if (entry.until > Date.now()) return entry.row;
-  dropAccount(caches.get(db)!, entry.row.id);
+  dropAccount(cache!, entry.row.id);
   return undefined;
 }
 
