@@ -11,8 +11,16 @@ export async function getOrder(db: Db, orderId: number): Promise<OrderRow | unde
   return row;
 }
 
+/** The query built once per database handle: retrieval by id is the API's hottest read. */
+const accountOrderQueries = new WeakMap<Db, ReturnType<typeof prepareAccountOrder>>();
+const prepareAccountOrder = (db: Db) => db.select().from(orders)
+  .where(and(eq(orders.id, sql.placeholder('orderId')), eq(orders.accountId, sql.placeholder('accountId'))))
+  .prepare('account_order');
+
 export async function getAccountOrder(db: Db, accountId: number, orderId: number): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.accountId, accountId)));
+  let query = accountOrderQueries.get(db);
+  if (!query) accountOrderQueries.set(db, (query = prepareAccountOrder(db)));
+  const [row] = await query.execute({ orderId, accountId });
   return row;
 }
 
