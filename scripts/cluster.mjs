@@ -39,21 +39,17 @@ async function stopAll(code) {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
-/** Starts one role; resolves once it logged "started". A process that dies stops the cluster. */
+/**
+ * Starts one role; resolves once it says it started (over an IPC channel). A process that dies
+ * stops the cluster. Its log lines go straight to this script's stdout, unread here (each names its
+ * pid; the "started" line its role too): relaying them would cost CPU on every request.
+ */
 function start(role, name, extra) {
-  const child = spawn(process.execPath, ['dist/main.js', role], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/main.js', role], { env: { ...env, ...extra }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push({ role, child });
-  let seen = '';
+  console.log(`${name}: pid ${child.pid}`);
   return new Promise((ready, fail) => {
-    child.stdout.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) console.log(`${name} | ${line}`);
-      if (seen === undefined) return;
-      seen += chunk;
-      if (seen.includes('"msg":"started"')) {
-        seen = undefined; // started: stop collecting
-        ready();
-      }
-    });
+    child.on('message', (message) => { if (message?.started) ready(); });
     child.once('exit', (code, signal) => {
       fail(new Error(`${name} exited (${signal ?? code}) before it started`));
       if (!stopping) {

@@ -151,6 +151,8 @@ async function main(role: Role): Promise<void> {
       log('metrics listener started', { port: config.metrics.port });
     }
     log('started', { role, temporal: address, database: database.engine, taskQueue: config.temporal.taskQueue });
+    // Started by a parent with an IPC channel (scripts/cluster.mjs): tell it, then let the channel go.
+    process.send?.({ started: role }, () => process.disconnect());
   } catch (err) {
     await stopAll();
     throw err;
