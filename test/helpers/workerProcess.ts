@@ -65,7 +65,9 @@ export function superviseWorker(service: TestService, children: ChildProcess[], 
         crashes++; // died before it said it had started: a crash point hit at once
         continue;
       }
-      if ((await exited(current)) === 'SIGKILL' && !stopped) crashes++;
+      // Counted whenever it happened: a crash right after a callback can land just as the test stops
+      // the supervisor (stop() sends SIGTERM, never SIGKILL).
+      if ((await exited(current)) === 'SIGKILL') crashes++;
     }
   })();
   return {
