@@ -54,4 +54,15 @@ describe('authentication with remembered accounts', () => {
     expect(live.status, JSON.stringify(live.body)).toBe(200);
     expect(live.body.in_wallet).toBe(18.75);
   });
+
+  it('names the balance it read afresh when it refuses', async () => {
+    const { accountId, token } = await service.createAccount(1);
+    expect((await quote(token)).body.in_wallet).toBe(1);
+    // Another process adds 10 cents: still short of the $1.25 order, and this process remembers $1.00.
+    await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 110 WHERE id = ${accountId}`);
+    await service.database.db.execute(sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 10, 110)`);
+    const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    expect(live.status).toBe(400);
+    expect(live.body.error).toBe('insufficient funds: the order costs $1.25 and the wallet holds $1.10');
+  });
 });

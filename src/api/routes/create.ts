@@ -81,9 +81,10 @@ export function createOrdersRouter(deps: ApiDeps): Router {
     if (mode === 'test') return { mode, status: 'success', ...answer(dueCents, account.balanceCents, account.aiMinutes, addHours(new Date(), hours)) };
     // A wallet clearly short is refused here, so a refused order leaves no workflow behind. The
     // account may be a second old (src/db/accountCache.ts): a refusal reads the balance afresh.
-    if (account.balanceCents < dueCents && (await getAccount(deps.db, account.id))!.balanceCents < dueCents) {
+    const balanceCents = account.balanceCents < dueCents ? (await getAccount(deps.db, account.id))!.balanceCents : account.balanceCents;
+    if (balanceCents < dueCents) {
       walletChargeFailures.inc({ reason: 'insufficient_funds' });
-      throw new InsufficientFundsError(dueCents, account.balanceCents);
+      throw new InsufficientFundsError(dueCents, balanceCents);
     }
     const placed = await placeLive(product, account, {
       priceCents, seconds: measured.seconds, words: measured.words, params, hours, rate, inputFiles: await keep(measured),
