@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { FormData, Response } from 'undici';
 import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
-import type { OutboundClient } from '../net/outbound.js';
+import { isAddressRefusal, type OutboundClient } from '../net/outbound.js';
 import type { CallbackSettings } from './deps.js';
 import { resultFileUrl } from './deps.js';
 import { getAccount, webhookSecretsOf } from '../db/accounts.js';
@@ -207,7 +207,7 @@ export async function sendSampleCallback(deps: CallbackDeliveryDeps, account: Ac
   if (!url) throw new RequestError('url: give the URL of a receiver (or save a callback URL in the settings)');
   const refused = await deps.outbound.checkDestination(url);
   // The detail (which address the host resolved to) is for operators; the person sees that it is not public.
-  if (refused) throw new RequestError(refused.startsWith('refused ') ? 'url: the address is not a public one; samples are sent to public receivers only' : `url: ${refused}`);
+  if (refused) throw new RequestError(isAddressRefusal(refused) ? 'url: the address is not a public one; samples are sent to public receivers only' : `url: ${refused}`);
   const fields = sampleCallbackFields(deps.publicBaseUrl, input.product, input.event);
   const { result } = await postSigned(deps, account.id, url, fields, `msg_sample_${randomBytes(8).toString('hex')}`);
   return result;

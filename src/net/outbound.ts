@@ -19,6 +19,9 @@ export class RefusedAddressError extends Error {
   }
 }
 
+/** Whether a refusal's text is the guard's (it names the address a host resolved to: for operators only). */
+export const isAddressRefusal = (detail: string): boolean => detail.startsWith('refused ');
+
 export interface Limits { maxBytes: number; timeoutMs: number }
 
 export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;

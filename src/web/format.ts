@@ -1,6 +1,7 @@
 // How the account area shows money, times and long texts.
 import { formatUtc } from '../domain/time.js';
 import { html, type Html } from './html.js';
+import { isAddressRefusal } from '../net/outbound.js';
 
 /** "$12.50", "-$3.00" */
 export function usd(cents: number): string {
@@ -24,7 +25,7 @@ export function truncate(text: string, max: number): string {
  * tell a customer how internal names resolve.
  */
 export function customerDetail(detail: string): string {
-  return /^refused /.test(detail) ? NOT_PUBLIC : detail;
+  return isAddressRefusal(detail) ? NOT_PUBLIC : detail;
 }
 
 export const NOT_PUBLIC = 'refused: the address is not a public one (private, loopback, link-local and reserved networks are never reached)';

@@ -8,7 +8,7 @@ import type { AccountRow } from '../../db/schema.js';
 import { decryptToken } from '../../domain/tokens.js';
 import { httpUrl } from '../../products/params.js';
 import { sendPage } from '../errors.js';
-import { NOT_PUBLIC, when } from '../format.js';
+import { customerDetail, when } from '../format.js';
 import { html, type Part } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { setFlash, signedIn, takeFlash } from '../session.js';
@@ -77,7 +77,7 @@ export function settingsRouter(deps: ApiDeps): Router {
       const parsed = httpUrl.safeParse(typed);
       if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'must be an http or https URL');
       const refused = await deps.outbound.checkDestination(typed);
-      if (refused) return refuse(`callbacks cannot be sent to this address: ${refused.startsWith('refused ') ? NOT_PUBLIC : refused}`);
+      if (refused) return refuse(`callbacks cannot be sent to this address: ${customerDetail(refused)}`);
     }
     await setCallbackSettings(deps.db, account.id, { callbackUrl: typed || null, canceledCallbacks });
     setFlash(req, res, deps.publicBaseUrl, 'saved');
