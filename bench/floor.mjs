@@ -1,12 +1,13 @@
 // The service side by side with its floor, in one run, on one Temporal dev server and the same cores.
-// Usage: npm run build && npm run bench:floor [-- --concurrency 1 --count 100 --fast-count 500]
+// Usage: npm run build && npm run bench [-- --concurrency 1 --count 100 --fast-count 500 --product-count 50]
 // One dev server (SQLite file, like `npm start`) serves both the floors and the service:
 //   floor 1  bare Express (bench/bareExpress.mjs, own process) answering a test quote's JSON;
 //   floor 2  bare Update-with-Start whose update runs one no-op activity;
 //   floor 3  the same with one no-op local activity (bench/floorWorkflows.mjs, worker in its own
 //            process: bench/floorWorker.mjs);
-//   service  test quote, live order, complete → callback, listing a page (`node dist/main.js`
-//            with TEMPORAL_ADDRESS on the same dev server).
+//   service  test quote, live order (transcription, then every other product from its example
+//            request in the OpenAPI document), complete → callback, listing a page
+//            (`node dist/main.js` with TEMPORAL_ADDRESS on the same dev server).
 // Prints one JSON line per measurement, then a table with the ratios. Never part of `npm test`.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,19 +17,22 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { startDevServer } from '../dist/temporal/devServer.js';
-import { freePort, measure, startService, stopChild, waitForOutput } from './lib.mjs';
+import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
+import { freePort, measure, startBareExpress, startService, stopChild, waitForOutput } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
     concurrency: { type: 'string', default: '1' },
     count: { type: 'string', default: '100' }, // Temporal-bound operations (floors 2–3, live, complete)
     'fast-count': { type: 'string', default: '500' }, // HTTP-only operations (floor 1, quote, listing)
+    'product-count': { type: 'string', default: '50' }, // live orders of each product
     warmup: { type: 'string', default: '10' },
   },
 });
 const C = Number(values.concurrency);
 const COUNT = Number(values.count);
 const FAST = Number(values['fast-count']);
+const PER_PRODUCT = Number(values['product-count']);
 const WARMUP = Number(values.warmup);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const runId = Date.now().toString(36);
@@ -56,10 +60,9 @@ try {
   const quote = await service.order('test');
 
   // Floor 1: bare Express answering the same JSON.
-  const express = spawn(process.execPath, [here('bareExpress.mjs')], { env: { ...process.env, BENCH_JSON: JSON.stringify(quote) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  stops.push(() => stopChild(express));
-  const expressPort = JSON.parse((await waitForOutput(express, 'listening', 'bareExpress')).trim().split('\n')[0]).listening;
-  const bare = () => fetch(`http://127.0.0.1:${expressPort}/api/v4/transcriptions`, {
+  const express = await startBareExpress(quote);
+  stops.push(() => express.stop());
+  const bare = () => fetch(`${express.url}/api/v4/transcriptions`, {
     method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: `${service.mediaUrl}/a.wav`, language: 'english' }),
   }).then(async (r) => { await r.json(); if (r.status !== 200) throw new Error(String(r.status)); });
 
@@ -85,10 +88,19 @@ try {
   await run('uwsActivity', 'floor: bare Update-with-Start + no-op activity', COUNT, uws('activity'));
   await run('uwsLocal', 'floor: bare Update-with-Start + no-op local activity', COUNT, uws('local'));
   const ids = [];
-  await run('live', 'service: live order (Update-with-Start + charge)', COUNT, async (i) => {
+  await run('live', 'service: live order, transcriptions (Update-with-Start + charge)', COUNT, async (i) => {
     const { order_id: id } = await order('live', { callback_url: receiverUrl });
     if (i >= 0) ids.push(id);
   });
+  // A live order of every product, from its example in the OpenAPI document (files on the bench's media server).
+  const { orderAt, mediaUrl } = service;
+  for (const [path, item] of Object.entries(openApiDocument().paths)) {
+    const example = item.post?.requestBody?.content['application/json'].examples?.quote.value;
+    if (!example || path === '/api/v4/transcriptions') continue; // transcription: the row above
+    const fields = JSON.parse(JSON.stringify(example).replaceAll(EXAMPLE_MEDIA_ORIGIN, mediaUrl));
+    const product = path.slice('/api/v4/'.length);
+    await run(`live ${product}`, `service: live order, ${product}`, PER_PRODUCT, () => orderAt(product, fields));
+  }
   const { key } = await ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: benchmark transcript.'));
   rows.complete = await measure('service: operator complete → callback received', ids.length, C, (i) => complete(ids[i], key));
   const page = await fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`).then((r) => r.json());
@@ -101,6 +113,7 @@ try {
     ratio('test quote / bare Express', 'quote', 'express', 'throughput ≥ 0.5×'),
     ratio('live order / bare UwS + activity', 'live', 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×'),
     ratio('live order / bare UwS + local activity', 'live', 'uwsLocal', '—'),
+    ...Object.keys(rows).filter((k) => k.startsWith('live ')).map((k) => ratio(`${k} / bare UwS + activity`, k, 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×')),
   ];
   for (const r of ratios) console.log(JSON.stringify({ ratio: r.name, concurrency: C, throughput: r.throughput, p50: r.p50 }));
   const cpu = cpus();

@@ -1,11 +1,13 @@
-// Shared pieces of the benchmarks (bench/run.mjs, bench/floor.mjs): loopback servers, the load
+// Shared pieces of the benchmarks (bench/*.mjs): loopback servers, the load
 // loop, and the embedded service (`node dist/main.js`) with an account, a media server and a
 // callback receiver. Plain JS; needs `npm run build` first.
 import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
 
 export function wav(seconds) {
@@ -15,6 +17,22 @@ export function wav(seconds) {
   h.writeUInt32LE(16, 16); h.writeUInt16LE(1, 20); h.writeUInt16LE(1, 22); h.writeUInt32LE(8000, 24);
   h.writeUInt32LE(8000, 28); h.writeUInt16LE(1, 32); h.writeUInt16LE(8, 34); h.write('data', 36); h.writeUInt32LE(data, 40);
   return Buffer.concat([h, Buffer.alloc(data, 0x80)]);
+}
+
+/** A greyscale PNG of `width` × `height` pixels. */
+export function png(width, height) {
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4); header.writeUInt8(8, 8); // 8-bit greyscale
+  const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => 128 + ((x + y) % 64))])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 export async function listen(handler) {
@@ -71,12 +89,37 @@ export async function measure(name, count, concurrency, once) {
 /** Waits until a child's stdout contains `marker`; throws with its output if it exits first. */
 export async function waitForOutput(child, marker, label) {
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
+  const collect = (d) => { output += d; };
+  child.stdout.on('data', collect);
   while (!output.includes(marker)) {
     if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  child.stdout.off('data', collect);
+  child.stdout.resume(); // drained from here on, unread
   return output;
+}
+
+/** Waits until the log file `path` contains `marker`; throws with its end if `child` exits first. */
+async function waitForLog(child, path, marker, label) {
+  for (;;) {
+    const output = await readFile(path, 'utf8');
+    if (output.includes(marker)) return;
+    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${output.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** bench/bareExpress.mjs in its own process, answering `json` to every request: the floor. */
+export async function startBareExpress(json) {
+  const child = spawn(process.execPath, [new URL('./bareExpress.mjs', import.meta.url).pathname], { env: { ...process.env, BENCH_JSON: JSON.stringify(json) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const { listening } = JSON.parse((await waitForOutput(child, 'listening', 'bareExpress')).trim().split('\n')[0]);
+    return { url: `http://127.0.0.1:${listening}`, stop: () => stopChild(child) };
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
 }
 
 export async function stopChild(child) {
@@ -93,15 +136,22 @@ export async function stopChild(child) {
  * callback receiver and one account. `temporalAddress` runs it against that Temporal instead of
  * its own embedded dev server. `env` adds to the service's environment; `nodeArgs` go to node
  * (`--cpu-prof` to profile it). `cluster: { apis, workers }` starts `npm run start:cluster`
- * (scripts/cluster.mjs, needs DATABASE_URL in `env`) instead, and spreads orders over its APIs.
+ * (scripts/cluster.mjs, needs DATABASE_URL in `env`) instead, spreads orders over its APIs and
+ * returns each process's pid by name (`pids['worker-1']`). The account holds `balance` dollars.
  */
-export async function startService({ concurrency, temporalAddress, env: extraEnv = {}, nodeArgs = [], cluster }) {
-  // A static file server, as media hosts are: the file with a strong ETag, 304 to a matching If-None-Match.
-  const file = wav(600);
-  const etag = '"bench-600"';
+export async function startService({ concurrency, temporalAddress, env: extraEnv = {}, nodeArgs = [], cluster, balance = 1_000_000 }) {
+  // A static file server, as media hosts are: each file with a strong ETag, 304 to a matching
+  // If-None-Match. The text and the page image serve the document products' example orders.
+  const files = {
+    '/notes.txt': { type: 'text/plain', etag: '"bench-notes"', body: Buffer.from('This is the transcript of the recording, a few words long.\n'.repeat(20)) },
+    '/page.png': { type: 'image/png', etag: '"bench-page"', body: png(64, 64) },
+  };
+  const audio = { type: 'audio/wav', etag: '"bench-600"', body: wav(600) }; // at every other path
   const media = await listen((req, res) => {
+    const file = files[new URL(req.url, 'http://media').pathname] ?? audio;
+    const { etag } = file;
     if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-    res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': file.length, etag }).end(file);
+    res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length, etag }).end(file.body);
   });
   const delivered = new Map();
   const receiver = await listen((req, res) => {
@@ -130,7 +180,11 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   if (!temporalAddress) delete env.TEMPORAL_ADDRESS; else env.TEMPORAL_ADDRESS = temporalAddress;
   if (cluster) Object.assign(env, { CLUSTER_APIS: String(cluster.apis), CLUSTER_WORKERS: String(cluster.workers) });
   const script = cluster ? 'scripts/cluster.mjs' : 'dist/main.js';
-  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The service logs to a file, as it would to a log collector: the bench's own loop never drains its pipe.
+  const logFile = join(dataDir, 'service.log');
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', logFd, 'inherit'] });
+  closeSync(logFd);
   const stop = async () => {
     await stopChild(child);
     media.server.close();
@@ -138,7 +192,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForOutput(child, cluster ? 'Cluster:' : '"msg":"started"', script);
+    await waitForLog(child, logFile, cluster ? 'Cluster:' : '"msg":"started"', script);
     const bases = Array.from({ length: cluster?.apis ?? 1 }, (_, i) => `http://127.0.0.1:${port + i}`);
     const base = bases[0];
     let turn = 0;
@@ -147,17 +201,24 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
       method, headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
       body: raw ?? (body && JSON.stringify(body)),
     }).then((r) => r.json());
-    const { account_id: accountId, api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance: 1_000_000 });
-    const order = (mode, extra = {}) => fetch(`${bases[turn++ % bases.length]}/api/v4/transcriptions`, {
-      method: 'POST', body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }),
-    }).then(async (r) => { const body = await r.json(); if (r.status !== 200) throw new Error(JSON.stringify(body)); return body; });
+    const { account_id: accountId, api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance });
+    const post = (path, init) => fetch(`${bases[turn++ % bases.length]}/api/v4/${path}`, { method: 'POST', ...init })
+      .then(async (r) => { const body = await r.json(); if (r.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`); return body; });
+    /** A transcription order of the 10-minute WAV, as a form. */
+    const order = (mode, extra = {}) => post('transcriptions', { body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }) });
+    /** A live order at /api/v4/<path> with these fields (files on this bench's media server: `mediaUrl`), as JSON. */
+    const orderAt = (path, fields) => post(path, {
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fields, api_token: token, mode: 'live', callback_url: receiver.url }),
+    });
     /** The operator completes order `id` (file by claim-check); resolves when the receiver has its callback. */
     const complete = async (id, key) => {
       const arrived = new Promise((r) => delivered.set(id, r));
       await ops('POST', `/ops/orders/${id}/complete`, { files: [{ kind: 'transcription', key, file_name: 't.txt' }] });
       await arrived;
     };
-    return { base, accountId, token, ops, order, complete, mediaUrl: media.url, receiverUrl: receiver.url, pid: child.pid, stop };
+    // The cluster script names each process's pid ("worker-1: pid 123").
+    const pids = Object.fromEntries([...(await readFile(logFile, 'utf8')).matchAll(/^([a-z]+-\d+): pid (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    return { base, accountId, token, ops, order, orderAt, complete, mediaUrl: media.url, receiverUrl: receiver.url, pid: child.pid, pids, stop };
   } catch (err) {
     await stop();
     throw err;

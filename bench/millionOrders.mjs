@@ -9,7 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { benchDatabase, measure, startService } from './lib.mjs';
+import { request } from 'undici';
+import { benchDatabase, measure, startBareExpress, startService } from './lib.mjs';
 
 const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' }, split: { type: 'boolean', default: false } } });
 const ORDERS = Number(values.orders);
@@ -29,12 +30,15 @@ try {
   if (range.n !== ORDERS) throw new Error(`expected ${ORDERS} orders, found ${range.n}`);
 
   const { base, token } = service;
-  const get = async (path) => {
-    const res = await fetch(`${base}${path}${path.includes('?') ? '&' : '?'}api_token=${token}`);
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  // undici's request over one kept-alive connection: a lighter client than fetch, so the bench's
+  // own allocations and pauses add less to the service's tail than they would.
+  const getFrom = (origin) => async (path) => {
+    const res = await request(`${origin}${path}${path.includes('?') ? '&' : '?'}api_token=${token}`);
+    const body = await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(body)}`);
     return body;
   };
+  const get = getFrom(base);
   // The cursor is what next_page_url carries; pages deep in the list are reached by it.
   const first = await get('/api/v4/orders?mode=live');
   const cursorOf = (url) => new URL(url).searchParams.get('cursor');
@@ -52,6 +56,16 @@ try {
   await run('list: last page (10)', () => get(`/api/v4/orders?mode=live&cursor=${last}`));
   await run('list: first page (100)', () => get('/api/v4/orders?mode=live&per_page=100'));
   await run('get by id (random)', () => get(`/api/v4/orders/${range.min + Math.floor(Math.random() * ORDERS)}?mode=live`));
+  // The floor: bare Express in its own process answering the same JSON, through the same client.
+  for (const [name, json] of [['page (20)', first], ['order', await get(`/api/v4/orders/${range.max}?mode=live`)]]) {
+    const floor = await startBareExpress(json);
+    try {
+      const getFloor = getFrom(floor.url);
+      await run(`floor: bare Express, same ${name} JSON`, () => getFloor('/api/v4/orders?mode=live'));
+    } finally {
+      await floor.stop();
+    }
+  }
 
   const { rows: plan } = await db.query('EXPLAIN (ANALYZE, FORMAT TEXT) SELECT * FROM orders WHERE account_id = $1 AND id < $2 ORDER BY id DESC LIMIT 21', [service.accountId, Math.floor((range.min + range.max) / 2)]);
   console.log(`\n${ORDERS} orders · the middle page's plan:\n${plan.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
