@@ -105,9 +105,21 @@ function httpUrl(url: string): URL | undefined {
   }
 }
 
+/** `localhost` and every name under it, however spelt (RFC 6761 §6.3: always loopback). */
+const isLocalhostName = (hostname: string): boolean => /(^|\.)localhost\.?$/i.test(hostname);
+
+/**
+ * Localhost names answer loopback without asking DNS: a resolver need not know `localhost.` or
+ * `a.localhost`, and one that forwards them to an unreachable nameserver would stall the refusal.
+ */
+const LOOPBACK = [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+function withLocalhostNames(resolve: Resolve): Resolve {
+  return (hostname) => isLocalhostName(hostname) ? Promise.resolve(LOOPBACK) : resolve(hostname);
+}
+
 export function createOutboundClient(opts: OutboundOptions): OutboundClient {
   const check = createAddressGuard(opts.allowCidrs);
-  const resolve: Resolve = opts.lookup ?? ((hostname) => dnsLookup(hostname, { all: true }));
+  const resolve = withLocalhostNames(opts.lookup ?? ((hostname) => dnsLookup(hostname, { all: true })));
 
   const refusal = (address: string, hostname: string): RefusedAddressError | undefined => {
     const verdict = check(address);
