@@ -86,29 +86,31 @@ export async function measure(name, count, concurrency, once) {
   return row;
 }
 
-/** Waits until a child's stdout contains `marker`; throws with its output if it exits first. */
+/** Polls `read()` until its text contains `marker`; throws with the text's end if `child` exits first. */
+async function pollFor(child, label, marker, read) {
+  for (;;) {
+    const text = await read();
+    if (text.includes(marker)) return text;
+    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${text.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until `child`'s stdout (a pipe) shows `marker`; returns what it printed, then drains the rest unread. */
 export async function waitForOutput(child, marker, label) {
   let output = '';
   const collect = (d) => { output += d; };
   child.stdout.on('data', collect);
-  while (!output.includes(marker)) {
-    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    return await pollFor(child, label, marker, () => output);
+  } finally {
+    child.stdout.off('data', collect);
+    child.stdout.resume();
   }
-  child.stdout.off('data', collect);
-  child.stdout.resume(); // drained from here on, unread
-  return output;
 }
 
-/** Waits until the log file `path` contains `marker`; throws with its end if `child` exits first. */
-async function waitForLog(child, path, marker, label) {
-  for (;;) {
-    const output = await readFile(path, 'utf8');
-    if (output.includes(marker)) return;
-    if (child.exitCode !== null) throw new Error(`${label} exited (${child.exitCode}): ${output.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits until the log file `path` contains `marker`. */
+const waitForLog = (child, path, marker, label) => pollFor(child, label, marker, () => readFile(path, 'utf8'));
 
 /** bench/bareExpress.mjs in its own process, answering `json` to every request: the floor. */
 export async function startBareExpress(json) {
