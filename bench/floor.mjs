@@ -17,8 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { startDevServer } from '../dist/temporal/devServer.js';
-import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
-import { freePort, measure, startBareExpress, startService, stopChild, waitForOutput } from './lib.mjs';
+import { freePort, measure, productExamples, startBareExpress, startService, stopChild, waitForOutput } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -94,11 +93,8 @@ try {
   });
   // A live order of every product, from its example in the OpenAPI document (files on the bench's media server).
   const { orderAt, mediaUrl } = service;
-  for (const [path, item] of Object.entries(openApiDocument().paths)) {
-    const example = item.post?.requestBody?.content['application/json'].examples?.quote.value;
-    if (!example || path === '/api/v4/transcriptions') continue; // transcription: the row above
-    const fields = JSON.parse(JSON.stringify(example).replaceAll(EXAMPLE_MEDIA_ORIGIN, mediaUrl));
-    const product = path.slice('/api/v4/'.length);
+  for (const [product, fields] of Object.entries(productExamples(mediaUrl))) {
+    if (product === 'transcriptions') continue; // the row above
     await run(`live ${product}`, `service: live order, ${product}`, PER_PRODUCT, () => orderAt(product, fields));
   }
   const { key } = await ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: benchmark transcript.'));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import pg from 'pg';
+import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
 
 export function wav(seconds) {
   const data = 8000 * seconds;
@@ -33,6 +34,16 @@ export function png(width, height) {
   header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4); header.writeUInt8(8, 8); // 8-bit greyscale
   const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => 128 + ((x + y) % 64))])));
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Each product's example order in the OpenAPI document, by path ('ai-transcriptions'), its files on `mediaUrl`. */
+export function productExamples(mediaUrl) {
+  const examples = {};
+  for (const [path, item] of Object.entries(openApiDocument().paths)) {
+    const example = item.post?.requestBody?.content['application/json'].examples?.quote.value;
+    if (example) examples[path.slice('/api/v4/'.length)] = JSON.parse(JSON.stringify(example).replaceAll(EXAMPLE_MEDIA_ORIGIN, mediaUrl));
+  }
+  return examples;
 }
 
 export async function listen(handler) {

@@ -5,8 +5,7 @@
 // Usage: npm run build && npm run bench:paced [-- --count 40 --pause-ms 400 --rounds 2]
 // The embedded stack with AI_ENGINE=operator ALIGN_ENGINE=operator. Never part of `npm test`.
 import { parseArgs } from 'node:util';
-import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
-import { measure, startService } from './lib.mjs';
+import { measure, productExamples, startService } from './lib.mjs';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '40' }, 'pause-ms': { type: 'string', default: '400' }, rounds: { type: 'string', default: '2' } } });
 const COUNT = Number(values.count);
@@ -14,15 +13,13 @@ const PAUSE = Number(values['pause-ms']);
 const PRODUCTS = ['transcriptions', 'ai-transcriptions', 'forced-alignments', 'transcription-proofreadings'];
 
 const service = await startService({ concurrency: 1, env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
-const paths = openApiDocument().paths;
-const example = (path) => JSON.parse(JSON.stringify(paths[`/api/v4/${path}`].post.requestBody.content['application/json'].examples.quote.value)
-  .replaceAll(EXAMPLE_MEDIA_ORIGIN, service.mediaUrl));
+const examples = productExamples(service.mediaUrl);
 const pause = () => new Promise((r) => setTimeout(r, PAUSE));
 const rows = [];
 try {
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const path of PRODUCTS) {
-      const fields = example(path);
+      const fields = examples[path];
       const once = async () => { await service.orderAt(path, fields); await pause(); };
       for (let i = 0; i < 5; i++) await once(); // warm-up
       rows.push({ round, path, ...(await measure(`${path}, paced (round ${round})`, COUNT, 1, once)) });
