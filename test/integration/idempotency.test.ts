@@ -141,8 +141,10 @@ describe.each(ENGINES)('idempotency keys on %s', (engine) => {
       const list = [];
       for await (const wf of service.temporal.workflow.list({ query })) list.push(wf);
       const refusedOne = list.find((wf) => wf.workflowId !== orderWorkflowId(raced.find((r) => r.status === 200)!.body.order_id));
-      return list.length === 2 && refusedOne?.status.name === 'COMPLETED' ? list : undefined;
-    }, 'the raced orders in visibility');
+      // Visibility is eventually consistent: wait until it shows both orders past awaiting_payment.
+      const settled = list.every((wf) => wf.typedSearchAttributes.get(SEARCH_ATTRIBUTES.status) !== 'awaiting_payment');
+      return list.length === 2 && refusedOne?.status.name === 'COMPLETED' && settled ? list : undefined;
+    }, 'the raced orders in visibility, both past awaiting_payment');
     const statuses = workflows.map((wf) => wf.typedSearchAttributes.get(SEARCH_ATTRIBUTES.status)).sort();
     expect(statuses).toEqual(['paid', 'payment_failed']);
   });
