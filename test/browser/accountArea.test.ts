@@ -6,13 +6,14 @@
 // screenshots of docs/screenshots/ (linked from the README).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
-import { axeCheck, browserSuiteSkipped, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { getAccount } from '../../src/db/accounts.js';
 import { finishOrder, getOrder } from '../../src/db/orders.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
@@ -23,7 +24,7 @@ const path = (page: Page) => new URL(page.url()).pathname;
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
 const statusCell = (id: number) => `table#orders tr[data-order-id="${id}"] td[data-field="status"]`;
 
-describe.skipIf(browserSuiteSkipped)('account area in Chromium', () => {
+describeNeeding('chromium', 'account area in Chromium', () => {
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;

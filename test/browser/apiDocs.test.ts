@@ -1,12 +1,13 @@
 // The API reference page /docs in Chromium: Swagger UI renders the OpenAPI document with every
 // operation, under the page's own CSP (no bypass), and no request leaves the service's origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import type { Browser } from 'playwright-core';
 import { startService, type TestService } from '../helpers/service.js';
-import { browserSuiteSkipped, launchBrowser } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
 import { PRODUCT_LIST } from '../../src/products/registry.js';
 
-describe.skipIf(browserSuiteSkipped)('/docs in Chromium', () => {
+describeNeeding('chromium', '/docs in Chromium', () => {
   let service: TestService;
   let browser: Browser;
 

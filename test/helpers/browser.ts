@@ -13,25 +13,6 @@ export const SCREENSHOT_DIR = resolve('docs/screenshots');
 
 const chromiumPresent = existsSync(CHROMIUM_PATH);
 
-/**
- * True when the browser suite is skipped: Chromium is absent AND this is not CI (`CI` unset), so
- * engineers without Chromium can still run the rest locally. In CI a missing Chromium is a failure
- * (`launchBrowser` throws), never a skip.
- */
-export const browserSuiteSkipped = !chromiumPresent && !process.env.CI;
-
-if (browserSuiteSkipped) {
-  console.warn([
-    '',
-    '*'.repeat(78),
-    `* SKIPPING the account area's browser tests: ${CHROMIUM_PATH} is missing.`,
-    '* Install it (as .ci/run does): apt-get install -y chromium',
-    '* In CI (CI set) a missing Chromium fails the suite instead.',
-    '*'.repeat(78),
-    '',
-  ].join('\n'));
-}
-
 export async function launchBrowser(): Promise<Browser> {
   if (!chromiumPresent) {
     throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package ` +

@@ -1,14 +1,12 @@
-// The real databases tests run against: PGlite always; PostgreSQL when DATABASE_URL is set
-// (.ci/run points it at the machine's PostgreSQL). Each test gets a fresh database.
+// The real databases tests run against: PGlite always; PostgreSQL when DATABASE_URL is set, in
+// suites that declare it (test/helpers/legs.ts). Each test gets a fresh database.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { migrate, openDatabase, type Database } from '../../src/db/connection.js';
+import { requireLeg, type DatabaseEngine } from './legs.js';
 
-export type Engine = 'pglite' | 'postgres';
-
-export const ENGINES: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-if (!process.env.DATABASE_URL) console.warn('DATABASE_URL is not set: the PostgreSQL leg of the tests is skipped');
+export type Engine = DatabaseEngine;
 
 /**
  * Test databases share one Temporal namespace, where workflow ids are `order-<id>`: each
@@ -28,6 +26,7 @@ export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
     await migrate(database.db);
     return ownOrderIdRange(database);
   }
+  requireLeg('postgres', 'A PostgreSQL test database');
   const adminUrl = process.env.DATABASE_URL!;
   const name = `order_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -1,15 +1,15 @@
 // LibreOffice headless as an independent reader and writer of office files (.ci/run installs
 // Debian's libreoffice-writer-nogui; without it these checks are skipped, visibly).
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { hasLeg } from './legCatalog.js';
 
 const run = promisify(execFile);
 
-export const HAS_LIBREOFFICE = spawnSync('soffice', ['--version']).status === 0;
-if (!HAS_LIBREOFFICE) console.warn('LibreOffice (soffice) is not installed: the .doc and .rtf checks through it are skipped');
+export const HAS_LIBREOFFICE = hasLeg('libreoffice');
 
 /** Converts `bytes` (named `fileName`) with `soffice --convert-to target`, e.g. 'txt:Text'. */
 export async function convert(bytes: Uint8Array, fileName: string, target: string, extension: string): Promise<Buffer> {

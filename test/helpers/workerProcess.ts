@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
 import type { TestService } from './service.js';
 import { waitFor } from './net.js';
+import { requireLeg } from './legs.js';
 import { formatPayloadKeys } from '../../src/temporal/payloadCodec.js';
 
 /** The environment of a role process sharing `service`'s database, task queue and keys. */
@@ -23,6 +24,7 @@ export function roleProcessEnv(service: TestService): NodeJS.ProcessEnv {
 
 /** `node dist/main.js <role>`, ready once it logged `started`. */
 export async function startRoleProcess(service: TestService, role: 'api' | 'worker', children: ChildProcess[], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+  requireLeg('workerProcess', `An ${role} process of its own`);
   const child = spawn(process.execPath, ['dist/main.js', role], { env: { ...roleProcessEnv(service), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
@@ -48,6 +50,7 @@ export interface SupervisedWorker {
  * `envFor(n)` gives the n-th start's extra environment (crash points, say).
  */
 export function superviseWorker(service: TestService, children: ChildProcess[], envFor: (start: number) => NodeJS.ProcessEnv = () => ({})): SupervisedWorker {
+  requireLeg('workerProcess', 'A supervised worker process');
   let stopped = false;
   let current: ChildProcess | undefined;
   let crashes = 0;

@@ -3,12 +3,12 @@
 // product and event (verified by the independent `standardwebhooks` library, the real shape), the
 // guard's check of a destination, API token rotation and the account's callback settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import {
   classifyAnswer, resendLastCallback, sampleCallbackFields, sampleOrder, sampleResultUrl, sendSampleCallback, SAMPLE_EVENTS,
@@ -90,7 +90,7 @@ describe('pure parts', () => {
   });
 });
 
-describe.each(ENGINES)('callback services on %s', (engine) => {
+describeOnEachDatabase('callback services', (engine) => {
   let service: TestService;
   let media: MediaServer;
   let deps: CallbackDeliveryDeps;

@@ -1,14 +1,14 @@
 // Callback delivery: 10 attempts in total at random intervals, each recorded; quality-check fixes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 
-describe.each(ENGINES)('callbacks and quality checks on %s', (engine) => {
+describeOnEachDatabase('callbacks and quality checks', (engine) => {
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
@@ -30,7 +31,7 @@ async function freePortPair(): Promise<number> {
   }
 }
 
-describe.runIf(process.env.DATABASE_URL)('npm run start:cluster', () => {
+describeNeeding('workerProcess', 'npm run start:cluster', () => {
   let database: TestDatabase;
   let dataDir: string;
   let media: MediaServer;

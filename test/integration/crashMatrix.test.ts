@@ -7,6 +7,7 @@
 // CRASH_RUNS (default: one per crash point) and CRASH_SEED repeat it with more randomness.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { inArray } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
@@ -29,7 +30,7 @@ const LATER_CRASH_PROBABILITY = 0.2;
 type Action = 'complete' | 'refund' | 'cancel';
 const FINAL: Record<Action, string> = { complete: 'finished', refund: 'refunded', cancel: 'canceled' };
 
-describe.skipIf(!process.env.DATABASE_URL)('crash matrix: the worker killed with SIGKILL at every crash point', () => {
+describeNeeding('workerProcess', 'crash matrix: the worker killed with SIGKILL at every crash point', () => {
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;

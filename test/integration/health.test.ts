@@ -7,6 +7,7 @@ import express from 'express';
 import pg from 'pg';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { freshDatabase } from '../helpers/databases.js';
 import { listen, close, freePort, waitFor } from '../helpers/net.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -57,7 +58,7 @@ describe('readiness checks', () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)('/readyz of the api and worker roles on PostgreSQL', () => {
+describeNeeding('workerProcess', '/readyz of the api and worker roles on PostgreSQL', () => {
   let service: TestService;
   const children: ChildProcess[] = [];
   let admin: pg.Client;

@@ -1,11 +1,11 @@
 // Idempotency keys on order creation, and refused orders that leave nothing open.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding, describeOnEachDatabase } from '../helpers/legs.js';
 import { and, eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startHeldMediaServer } from '../helpers/heldMediaServer.js';
-import { ENGINES } from '../helpers/databases.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { startRoleProcess } from '../helpers/workerProcess.js';
 import { accounts, idempotencyKeys, ledgerEntries } from '../../src/db/schema.js';
@@ -21,7 +21,7 @@ async function postForm(baseUrl: string, path: string, fields: Record<string, un
   return { status: response.status, bytes, body: JSON.parse(bytes.toString('utf8')), headers: response.headers };
 }
 
-describe.each(ENGINES)('idempotency keys on %s', (engine) => {
+describeOnEachDatabase('idempotency keys', (engine) => {
   let service: TestService;
   let media: MediaServer;
   beforeAll(async () => {
@@ -150,7 +150,7 @@ describe.each(ENGINES)('idempotency keys on %s', (engine) => {
   });
 });
 
-describe('a retry after the API was killed between the charge and its answer', () => {
+describeNeeding('workerProcess', 'a retry after the API was killed between the charge and its answer', () => {
   let service: TestService;
   let media: MediaServer;
   const children: ChildProcess[] = [];

@@ -2,6 +2,7 @@
 // written by LibreOffice (a real Word 97 .doc, RTF, PDF); malformed input is a clear error.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { importDocument } from '../../src/documents/importers.js';
 import { checkResultFile } from '../../src/documents/validate.js';
 import { layoutTranscript } from '../../src/domain/render/layout.js';
@@ -9,7 +10,7 @@ import { renderDocx, renderPdf } from '../../src/domain/render/documents.js';
 import { renderSrt, renderVtt } from '../../src/domain/render/captions.js';
 import { renderRtf, renderText } from '../../src/domain/render/text.js';
 import { TranscriptImportError, type Transcript } from '../../src/domain/transcript.js';
-import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
+import { convert } from '../helpers/libreoffice.js';
 
 const SOURCE: Transcript = {
   segments: [
@@ -50,7 +51,7 @@ describe('importing uploaded files', () => {
     expect(vtt.segments.map((s) => s.speaker ?? null)).toEqual(['Ann', 'Bo', null]);
   });
 
-  describe.skipIf(!HAS_LIBREOFFICE)('files written by LibreOffice', () => {
+  describeNeeding('libreoffice', 'files written by LibreOffice', () => {
     const odtSource = async () => renderDocx(paragraphs, 'Title');
     it.each([
       ['doc', 'doc:MS Word 97'],

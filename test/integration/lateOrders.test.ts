@@ -5,10 +5,10 @@
 // few seconds away: search attribute OrderLate, both warnings, the counter and `late_at`, once.
 // The timer's own logic is tested on the time-skipping server (test/workflow/orderWorkflow.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import type { Info } from '@temporalio/activity';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { Runtime } from '@temporalio/worker';
-import { ENGINES } from '../helpers/databases.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/net.js';
@@ -33,7 +33,7 @@ const linesAbout = (orderId: number, msg: string) => lines.filter((l) => l.order
 const lateCount = async (product = 'transcription') =>
   (await ordersLate.get()).values.find((v) => v.labels.product === product)?.value ?? 0;
 
-describe.each(ENGINES)('late orders on %s', (engine) => {
+describeOnEachDatabase('late orders', (engine) => {
   let service: TestService;
   let media: MediaServer;
   beforeAll(async () => {

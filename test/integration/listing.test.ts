@@ -3,14 +3,14 @@
 // first, and retrieval by id finds any of them.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { sql } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
-import { ENGINES } from '../helpers/databases.js';
 
 const SEEDED = 2_345;
 const seedSql = readFileSync('bench/seed-orders.sql', 'utf8');
 
-describe.each(ENGINES)('listing a seeded account (%s)', (engine) => {
+describeOnEachDatabase('listing a seeded account', (engine) => {
   let service: TestService;
   let token: string;
   let seededIds: number[];

@@ -6,6 +6,7 @@
 // PROPERTY_RUNS (default 12) and PROPERTY_SEED repeat it with more sequences.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import fc from 'fast-check';
 import { eq, inArray } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
@@ -112,7 +113,7 @@ const commands = [
   fc.integer({ min: 200, max: 1500 }).map((ms) => new ReceiverDown(ms)),
 ];
 
-describe.skipIf(!process.env.DATABASE_URL)('the wallet and orders against a model, with crashes and receiver outages', () => {
+describeNeeding('workerProcess', 'the wallet and orders against a model, with crashes and receiver outages', () => {
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;

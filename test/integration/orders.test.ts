@@ -1,16 +1,16 @@
 // Operation 1 end to end: HTTP → Temporal workflow → database → callback receiver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
 
-describe.each(ENGINES)('human transcription orders on %s', (engine) => {
+describeOnEachDatabase('human transcription orders', (engine) => {
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;

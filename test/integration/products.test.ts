@@ -2,12 +2,12 @@
 // callback fields exactly as the spec lists them, refund and cancel. Real Temporal, real
 // databases, loopback media, document and callback servers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
 import { startService, type ServiceOptions, type TestService } from '../helpers/service.js';
 import { startMediaServer } from '../helpers/mediaServer.js';
 import { blankPdf, docxOf, pdfOf, startDocumentServer } from '../helpers/documents.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
@@ -89,7 +89,7 @@ async function startWorld(options: ServiceOptions) {
   return { service, receiver, inputs, close: () => Promise.all([service.close(), media.close(), docs.close(), receiver.close()]) };
 }
 
-describe.each(ENGINES)('every product on %s', (engine) => {
+describeOnEachDatabase('every product', (engine) => {
   let world: Awaited<ReturnType<typeof startWorld>>;
   let service: TestService;
   let receiver: CallbackReceiver;

@@ -3,12 +3,12 @@
 // record and callbacks). Every money movement happens once, also across worker restarts.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase, describeNeeding } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
 import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { recordHistory } from '../helpers/histories.js';
@@ -49,7 +49,7 @@ function helpers(get: () => TestService) {
   };
 }
 
-describe.each(ENGINES)('proofreading hand-off on %s', (engine) => {
+describeOnEachDatabase('proofreading hand-off', (engine) => {
   let service: TestService;
   beforeAll(async () => { service = await startService({ engine }); });
   afterAll(() => service?.close());
@@ -154,7 +154,7 @@ describe('the hand-off across a worker restart (in process, PGlite)', () => {
   });
 });
 
-describe.skipIf(!process.env.DATABASE_URL)('the hand-off when the worker process is killed (PostgreSQL)', () => {
+describeNeeding('workerProcess', 'the hand-off when the worker process is killed (PostgreSQL)', () => {
   let service: TestService;
   const children: ChildProcess[] = [];
   beforeAll(async () => { service = await startService({ engine: 'postgres', inProcessWorker: false }); });

@@ -3,13 +3,13 @@
 // a capped answer, and the runnable example receiver of docs/examples.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { sql } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
-import { ENGINES } from '../helpers/databases.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
@@ -36,7 +36,7 @@ describe('Retry-After', () => {
   });
 });
 
-describe.each(ENGINES)('signed callbacks on %s', (engine) => {
+describeOnEachDatabase('signed callbacks', (engine) => {
   let service: TestService;
   let media: MediaServer;
 

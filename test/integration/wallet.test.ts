@@ -3,9 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeOnEachDatabase } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
-import { ENGINES, freshDatabase, type TestDatabase } from '../helpers/databases.js';
+import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
 import { decryptToken } from '../../src/domain/tokens.js';
 import { chargeWalletForOrder, nextOrderId, refundOrder } from '../../src/db/wallet.js';
@@ -13,7 +14,7 @@ import { InsufficientFundsError, OrderStateError } from '../../src/contracts/fai
 import type { OrderToPlace } from '../../src/contracts/orders.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 
-describe.each(ENGINES)('wallet ledger on %s', (engine) => {
+describeOnEachDatabase('wallet ledger', (engine) => {
   let database: TestDatabase;
   const key = randomBytes(32);
   beforeEach(async () => { database = await freshDatabase(engine); });

@@ -1,6 +1,7 @@
 // Workers come and go; orders finish and wallets are charged exactly once.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
@@ -48,7 +49,7 @@ describe('a worker replaced in the middle of an order (in process, PGlite)', () 
 });
 
 // Two processes share the database, so this needs PostgreSQL (the CI leg sets DATABASE_URL).
-describe.skipIf(!process.env.DATABASE_URL)('a worker process killed with SIGKILL (PostgreSQL)', () => {
+describeNeeding('workerProcess', 'a worker process killed with SIGKILL (PostgreSQL)', () => {
   let service: TestService;
   const children: ChildProcess[] = [];
   beforeAll(async () => { service = await startService({ engine: 'postgres', inProcessWorker: false }); });

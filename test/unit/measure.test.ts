@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeNeeding } from '../helpers/legs.js';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
   classifyFile, countWords, documentFileName, documentWords, estimateOcrWords, OCR_WORDS_PER_PAGE, type FileClass,
 } from '../../src/documents/measure.js';
 import { blankPdf, docxOf, jpegHeader, pdfOf, pngImage, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
-import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
+import { convert } from '../helpers/libreoffice.js';
 import { wavFile } from '../helpers/mediaServer.js';
 
 // 26 words by Intl.Segmenter ('twenty-five' is two): at least 20, so a PDF page of it is text, not a scan.
@@ -93,10 +94,12 @@ describe('documentWords', () => {
     expect(await documentWords(Buffer.from(rtfOf('Hello wörld {braces}\n我们今天去北京吃饭。')), 'brief.rtf')).toBe(3 + 5);
   });
 
-  it.skipIf(!HAS_LIBREOFFICE)('counts a DOC (written by LibreOffice)', async () => {
-    const doc = await convert(await docxOf([LONG, 'One more line.']), 'brief.docx', 'doc:MS Word 97', 'doc');
-    expect(classifyFile(doc, undefined, '/brief')).toBe('document');
-    expect(await documentWords(doc, documentFileName(doc, undefined, '/brief'))).toBe(29);
+  describeNeeding('libreoffice', 'a DOC written by LibreOffice', () => {
+    it('counts its words', async () => {
+      const doc = await convert(await docxOf([LONG, 'One more line.']), 'brief.docx', 'doc:MS Word 97', 'doc');
+      expect(classifyFile(doc, undefined, '/brief')).toBe('document');
+      expect(await documentWords(doc, documentFileName(doc, undefined, '/brief'))).toBe(29);
+    });
   });
 
   it.each<[string, () => Promise<Uint8Array> | Uint8Array, string, RegExp]>([

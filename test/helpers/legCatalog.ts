@@ -1,0 +1,68 @@
+// The optional legs of the test run: parts of the world a newcomer's machine may lack, what each
+// is called in a suite's title, and how to run it. No vitest import: the summary reporter (in
+// vitest's main process) reads it too. The suites' side is test/helpers/legs.ts.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine';
+
+export interface LegInfo {
+  /** What the title marker says: `[needs <label>]`. */
+  label: string;
+  present: () => boolean;
+  /** Why it is absent, and the command that runs it. */
+  missing: string;
+  howToRun: string;
+  /** Legs that declaring this one declares too. */
+  implies?: Leg[];
+}
+
+const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
+const commandRuns = (command: string) => spawnSync(command, ['--version']).status === 0;
+const hasPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export const LEGS: Record<Leg, LegInfo> = {
+  postgres: {
+    label: 'PostgreSQL',
+    present: hasPostgres,
+    missing: 'DATABASE_URL is not set',
+    howToRun: 'DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm test',
+  },
+  // PGlite lives inside one process: a worker in a process of its own shares the API's PostgreSQL.
+  workerProcess: {
+    label: 'a worker process (PostgreSQL)',
+    implies: ['postgres'],
+    present: hasPostgres,
+    missing: 'DATABASE_URL is not set',
+    howToRun: 'DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm test',
+  },
+  chromium: {
+    label: 'Chromium',
+    // In CI a missing Chromium is a failure (`launchBrowser` throws), never a skip.
+    present: () => existsSync('/usr/bin/chromium') || Boolean(process.env.CI),
+    missing: '/usr/bin/chromium is missing',
+    howToRun: 'apt-get install -y chromium, then npm test',
+  },
+  libreoffice: {
+    label: 'LibreOffice',
+    present: () => commandRuns('soffice'),
+    missing: 'soffice is not installed',
+    howToRun: 'apt-get install -y --no-install-recommends libreoffice-writer-nogui, then npm test',
+  },
+  localEngine: {
+    label: 'the local speech engine',
+    present: () => existsSync(`${ENGINES_DIR}/manifest.json`) && commandRuns('espeak-ng'),
+    missing: `${ENGINES_DIR}/manifest.json (npm install without ENGINES=none) or espeak-ng is missing`,
+    howToRun: 'apt-get install -y espeak-ng; npm install (without ENGINES=none), then npm test',
+  },
+};
+
+const presence = new Map<Leg, boolean>();
+/** Whether this machine has the leg (asked once per process). */
+export function hasLeg(leg: Leg): boolean {
+  if (!presence.has(leg)) presence.set(leg, LEGS[leg].present());
+  return presence.get(leg)!;
+}
+
+export const legMarker = (leg: Leg): string => `[needs ${LEGS[leg].label}]`;
+
