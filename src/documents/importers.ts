@@ -2,44 +2,63 @@
 // JSON (spec format, plus word timings), text, DOCX, DOC, RTF, PDF, SRT and WebVTT.
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
-import { getDocumentProxy } from 'unpdf';
 import { parseSync } from 'subtitle';
 import { rtfToText } from './rtf.js';
+import { forEachPdfPage } from './pdf.js';
+import { checkZipContainer } from './zipGuard.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
 import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
 
 const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
 
 const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 
-/** Reads `bytes` by the extension of `fileName`; unreadable or empty input is an error naming the file. */
-export async function importDocument(bytes: Uint8Array, fileName: string): Promise<Transcript> {
+/**
+ * Reads `bytes` by the extension of `fileName`; unreadable or empty input is an error naming the
+ * file, a file over the limits a DocumentRefusedError. Run it in the sandbox (sandbox/pool.ts),
+ * which bounds its CPU time and memory.
+ */
+export async function importDocument(bytes: Uint8Array, fileName: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<Transcript> {
   const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? 'txt';
   try {
     if (bytes.length === 0) throw new TranscriptImportError('the file is empty');
-    switch (extension) {
-      case 'json':
-        return importJsonTranscript(decode(bytes), { words: true });
-      case 'txt':
-      case 'text':
-        return importTextTranscript(decode(bytes));
-      // Office documents: each document paragraph is a segment.
-      case 'docx':
-        return fromParagraphs((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.split(/\n\n/));
-      case 'doc':
-        return fromParagraphs((await new WordExtractor().extract(Buffer.from(bytes))).getBody({ filterUnicode: false }).split(/\r?\n/));
-      case 'rtf':
-        return fromParagraphs(rtfToText(decode(bytes)).split('\n'));
-      case 'pdf':
-        return importTextTranscript(await pdfText(bytes));
-      case 'srt':
-      case 'vtt':
-        return importCaptions(decode(bytes));
-      default:
-        throw new TranscriptImportError(`.${extension} files are not accepted (accepted: ${IMPORTABLE_EXTENSIONS.join(', ')})`);
+    const transcript = await readByExtension(bytes, extension, limits);
+    let words = 0;
+    for (const s of transcript.segments) {
+      words += s.text.split(/\s+/).length;
+      if (words > limits.maxWords) throw refusal.words(limits);
     }
+    return transcript;
   } catch (err) {
-    const reason = err instanceof TranscriptImportError ? err.message : `it is not a readable .${extension} file (${(err as Error).message})`;
+    if (err instanceof DocumentRefusedError) throw err;
+    // A reader's own message (a stack overflow, a string too long) is not for the customer.
+    const reason = err instanceof TranscriptImportError ? err.message : `it is not a readable .${extension} file`;
     throw new TranscriptImportError(`cannot read ${fileName}: ${reason}`);
+  }
+}
+
+async function readByExtension(bytes: Uint8Array, extension: string, limits: DocumentLimits): Promise<Transcript> {
+  switch (extension) {
+    case 'json':
+      return importJsonTranscript(decode(bytes), { words: true });
+    case 'txt':
+    case 'text':
+      return importTextTranscript(decode(bytes));
+    // Office documents: each document paragraph is a segment.
+    case 'docx':
+      checkZipContainer(bytes, limits);
+      return fromParagraphs((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.split(/\n\n/));
+    case 'doc':
+      return fromParagraphs((await new WordExtractor().extract(Buffer.from(bytes))).getBody({ filterUnicode: false }).split(/\r?\n/));
+    case 'rtf':
+      return fromParagraphs(rtfToText(decode(bytes), limits.maxNesting).split('\n'));
+    case 'pdf':
+      return importTextTranscript(await pdfText(bytes, limits));
+    case 'srt':
+    case 'vtt':
+      return importCaptions(decode(bytes));
+    default:
+      throw new TranscriptImportError(`.${extension} files are not accepted (accepted: ${IMPORTABLE_EXTENSIONS.join(', ')})`);
   }
 }
 
@@ -47,12 +66,11 @@ export async function importDocument(bytes: Uint8Array, fileName: string): Promi
  * PDF text with its paragraphs: lines are rebuilt from the text items' positions, and a vertical
  * gap clearly larger than the line height starts a new paragraph.
  */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<string> {
   const paragraphs: string[] = [];
-  for (let n = 1; n <= pdf.numPages; n++) {
-    const page = await pdf.getPage(n);
-    const { items } = await page.getTextContent();
+  let words = 0;
+  await forEachPdfPage(bytes, limits, (items) => {
+    const before = paragraphs.length;
     let line = '';
     let lastY: number | undefined;
     let lineHeight = 0;
@@ -66,7 +84,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
       if (paragraph.length) paragraphs.push(paragraph.join(' '));
       paragraph = [];
     };
-    for (const item of items as Array<{ str: string; transform: number[]; height: number; hasEOL?: boolean }>) {
+    for (const item of items) {
       const y = item.transform[5]!;
       if (lastY !== undefined && Math.abs(lastY - y) > 0.5) {
         const gap = lastY - y;
@@ -82,7 +100,9 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
       }
     }
     endParagraph();
-  }
+    for (const p of paragraphs.slice(before)) words += p.split(' ').length;
+    if (words > limits.maxWords) throw refusal.words(limits);
+  });
   return paragraphs.join('\n\n');
 }
 

@@ -1,7 +1,8 @@
 // Measures customers' documents for pricing: what a fetched file is, and how many words a
 // translation or a human OCR order of it is priced by.
-import { getDocumentProxy } from 'unpdf';
 import { importDocument } from './importers.js';
+import { forEachPdfPage } from './pdf.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
 import { TranscriptImportError } from '../domain/transcript.js';
 
 // One segmenter for the process: ICU's word dictionaries split CJK text without spaces.
@@ -128,57 +129,44 @@ export function documentFileName(bytes: Uint8Array, contentType: string | undefi
 const extensionOf = (fileName: string) => /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
 const TRANSLATABLE = ['txt', 'text', 'docx', 'doc', 'rtf', 'pdf'];
 
-/** Words of each PDF page's text layer; encrypted or broken files are TranscriptImportErrors. */
-async function pdfPageWords(bytes: Uint8Array, fileName: string): Promise<number[]> {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    // A copy: pdf.js may take over (detach) the buffer it is given.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
-  } catch (err) {
-    const { name, message } = err as Error;
-    const reason = name === 'PasswordException' ? 'it is password-protected'
-      : name === 'InvalidPDFException' ? 'it is not a valid PDF file'
-        : `it is not a readable PDF file (${message})`;
-    throw new TranscriptImportError(`cannot read ${fileName}: ${reason}`);
-  }
-  try {
-    const counts: number[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const { items } = await (await pdf.getPage(n)).getTextContent();
-      // Items on one line join as they are (pdf.js splits words across items); a new line is a break.
-      let text = '';
-      let lastY: number | undefined;
-      for (const item of items as Array<{ str?: string; transform?: number[]; hasEOL?: boolean }>) {
-        if (item.str === undefined) continue; // marked-content markers
-        const y = item.transform?.[5];
-        if (lastY !== undefined && y !== undefined && Math.abs(lastY - y) > 0.5) text += '\n';
-        text += item.str + (item.hasEOL ? '\n' : '');
-        if (y !== undefined) lastY = y;
-      }
-      counts.push(countWords(text));
+/** Words of each PDF page's text layer, refused past the limits (pages, words). */
+async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits): Promise<number[]> {
+  const counts: number[] = [];
+  let total = 0;
+  await forEachPdfPage(bytes, limits, (items) => {
+    // Items on one line join as they are (pdf.js splits words across items); a new line is a break.
+    let text = '';
+    let lastY: number | undefined;
+    for (const item of items) {
+      const y = item.transform?.[5];
+      if (lastY !== undefined && y !== undefined && Math.abs(lastY - y) > 0.5) text += '\n';
+      text += item.str + (item.hasEOL ? '\n' : '');
+      if (y !== undefined) lastY = y;
     }
-    return counts;
-  } catch (err) {
-    throw new TranscriptImportError(`cannot read ${fileName}: it is not a readable PDF file (${(err as Error).message})`);
-  } finally {
-    await pdf.destroy();
-  }
+    const words = countWords(text);
+    total += words;
+    if (total > limits.maxWords) throw refusal.words(limits);
+    counts.push(words);
+  }).catch((err: unknown) => {
+    if (err instanceof DocumentRefusedError || !(err instanceof TranscriptImportError)) throw err;
+    throw new TranscriptImportError(`cannot read ${fileName}: ${err.message}`);
+  });
+  return counts;
 }
 
 /** Words of a translatable document (txt, docx, doc, rtf, pdf): throws TranscriptImportError for an unreadable or empty one. */
-export async function documentWords(bytes: Uint8Array, fileName: string): Promise<number> {
+export async function documentWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<number> {
   const ext = extensionOf(fileName);
   if (!TRANSLATABLE.includes(ext)) {
     throw new TranscriptImportError(`cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF)`);
   }
   let words: number;
   if (ext === 'pdf') {
-    if (bytes.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: the file is empty`);
-    words = (await pdfPageWords(bytes, fileName)).reduce((a, b) => a + b, 0);
+    words = (await pdfPageWords(bytes, fileName, limits)).reduce((a, b) => a + b, 0);
     if (words === 0) throw new TranscriptImportError(`cannot read ${fileName}: it has no text layer (a scanned PDF needs OCR first)`);
   } else {
     // A leading 'Name:' is lifted out as a speaker by the importer; it is still text to translate.
-    const { segments } = await importDocument(bytes, fileName);
+    const { segments } = await importDocument(bytes, fileName, limits);
     words = segments.reduce((sum, s) => sum + countWords(s.speaker ?? '') + countWords(s.text), 0);
   }
   if (words === 0) throw new TranscriptImportError(`cannot read ${fileName}: it holds no words`);
@@ -192,17 +180,16 @@ const SCAN_THRESHOLD = 20;
 export interface OcrEstimate { words: number; pages: number; scannedPages: number }
 
 /** Words a human OCR order is priced by: DOCX counted; PDF counted per page, a page with fewer than 20 words of text layer counts as a scan of OCR_WORDS_PER_PAGE words; an image is one scanned page. Other files throw TranscriptImportError naming what is accepted (DOCX, PDF or an image). */
-export async function estimateOcrWords(bytes: Uint8Array, fileName: string, cls: FileClass): Promise<OcrEstimate> {
+export async function estimateOcrWords(bytes: Uint8Array, fileName: string, cls: FileClass, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<OcrEstimate> {
   if (cls === 'image') return { words: OCR_WORDS_PER_PAGE, pages: 1, scannedPages: 1 };
   const ext = extensionOf(fileName);
   if (ext === 'docx') {
-    const words = await documentWords(bytes, fileName);
+    const words = await documentWords(bytes, fileName, limits);
     // A DOCX carries no reliable page count: pages are estimated at a page's worth of words.
     return { words, pages: Math.ceil(words / OCR_WORDS_PER_PAGE), scannedPages: 0 };
   }
   if (ext === 'pdf') {
-    if (bytes.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: the file is empty`);
-    const pages = await pdfPageWords(bytes, fileName);
+    const pages = await pdfPageWords(bytes, fileName, limits);
     if (pages.length === 0) throw new TranscriptImportError(`cannot read ${fileName}: it has no pages`);
     const scannedPages = pages.filter((w) => w < SCAN_THRESHOLD).length;
     const words = pages.reduce((sum, w) => sum + (w < SCAN_THRESHOLD ? OCR_WORDS_PER_PAGE : w), 0);

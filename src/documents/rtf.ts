@@ -4,6 +4,7 @@
 // destinations, \uN with \ucN, \'hh in the document's ANSI code page, and the usual symbols.
 
 import { TranscriptImportError } from '../domain/transcript.js';
+import { refusal } from './limits.js';
 
 /** Destinations whose content is not document text. */
 const SKIPPED = new Set([
@@ -20,7 +21,8 @@ const SYMBOLS: Record<string, string> = {
 
 interface GroupState { skip: boolean; uc: number }
 
-export function rtfToText(rtf: string): string {
+/** `maxNesting`: groups nested deeper are refused (a file of 300,000 open braces costs memory, not text). */
+export function rtfToText(rtf: string, maxNesting = Infinity): string {
   if (!rtf.trimStart().startsWith('{\\rtf')) throw new TranscriptImportError('it does not start with {\\rtf');
   let decoder = new TextDecoder('windows-1252');
   const stack: GroupState[] = [];
@@ -54,6 +56,7 @@ export function rtfToText(rtf: string): string {
     const c = rtf[i]!;
     if (c === '{') {
       flushBytes();
+      if (stack.length >= maxNesting) throw refusal.nesting({ maxNesting });
       stack.push(state);
       state = { ...state };
       i++;
