@@ -11,6 +11,8 @@ import { parseAllowCidrs } from './net/addressGuard.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './api/httpServer.js';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SIGN_IN_PER_MINUTE, type RateLimits } from './api/rateLimit.js';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadCodec.js';
+import { DEFAULT_DOCUMENT_LIMITS } from './documents/limits.js';
+import { DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
 
 export interface Config {
   port: number;
@@ -38,6 +40,8 @@ export interface Config {
   rateLimits: RateLimits;
   media: { maxBytes: number; timeoutMs: number };
   documents: { maxBytes: number; timeoutMs: number };
+  /** Opening files: the limits on the work and the child processes (src/documents/sandbox/). */
+  sandbox: SandboxSettings;
   /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
   outbound: { allowCidrs: string[] };
   /** Quotes probe under lower limits; an account runs a few probes at once (src/api/measureTools.ts). */
@@ -144,6 +148,19 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     },
     media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    sandbox: {
+      limits: {
+        cpuMs: number(env, 'DOCUMENT_CPU_MS', DEFAULT_DOCUMENT_LIMITS.cpuMs),
+        memoryMb: number(env, 'DOCUMENT_MEMORY_MB', DEFAULT_DOCUMENT_LIMITS.memoryMb),
+        maxPages: number(env, 'DOCUMENT_MAX_PAGES', DEFAULT_DOCUMENT_LIMITS.maxPages),
+        maxWords: number(env, 'DOCUMENT_MAX_WORDS', DEFAULT_DOCUMENT_LIMITS.maxWords),
+        maxInflatedBytes: number(env, 'DOCUMENT_MAX_INFLATED_MB', DEFAULT_DOCUMENT_LIMITS.maxInflatedBytes / 1024 ** 2) * 1024 ** 2,
+        maxZipEntries: number(env, 'DOCUMENT_MAX_ZIP_ENTRIES', DEFAULT_DOCUMENT_LIMITS.maxZipEntries),
+        maxNesting: number(env, 'DOCUMENT_MAX_NESTING', DEFAULT_DOCUMENT_LIMITS.maxNesting),
+      },
+      children: Math.max(1, Math.floor(number(env, 'DOCUMENT_READERS', DEFAULT_SANDBOX.children))),
+      queueWaitMs: number(env, 'DOCUMENT_QUEUE_WAIT_MS', DEFAULT_SANDBOX.queueWaitMs),
+    },
     outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
     probes: {
       quote: { maxBytes: number(env, 'QUOTE_PROBE_MAX_BYTES', 64 * 1024 ** 2), timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },

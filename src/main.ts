@@ -16,6 +16,7 @@ import { buildEngines, needsLocalProcess } from './engines/settings.js';
 import { createApp } from './api/app.js';
 import { createOutboundClient, privateAddressHint } from './net/outbound.js';
 import { createHttpServer } from './api/httpServer.js';
+import { createDocumentSandbox } from './documents/sandbox/index.js';
 import { drainable } from './api/drain.js';
 import { databaseCheck, startHealthServer, temporalCheck, workerCheck, type ReadinessChecks } from './api/health.js';
 import { log } from './log.js';
@@ -87,7 +88,9 @@ async function main(role: Role): Promise<void> {
       }),
       media: config.media,
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
+      documentReader: createDocumentSandbox(config.sandbox),
     };
+    stops.push(() => deps.documentReader.close());
 
     let worker: OrderWorkers | undefined;
     if (role !== 'api') {

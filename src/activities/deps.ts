@@ -3,6 +3,7 @@ import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
 import type { EngineSettings } from '../engines/types.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
 
 export type { EngineSettings } from '../engines/types.js';
 
@@ -28,6 +29,8 @@ export interface ActivityDeps {
   media: Limits;
   /** The SSRF-guarded client for every customer URL: media downloads and callbacks. */
   outbound: OutboundClient;
+  /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */
+  documentReader: DocumentReader;
 }
 
 export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {

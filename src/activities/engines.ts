@@ -6,7 +6,6 @@ import { assignOrder, getOrder } from '../db/orders.js';
 import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contracts/orders.js';
 import { ISO_639_1 } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { importDocument } from '../documents/importers.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
 
@@ -16,7 +15,7 @@ export type EngineOutcome =
   | { outcome: 'rejected'; reason: string }
   | { outcome: 'unavailable' };
 
-export function createEngineActivities({ db, files, engines, media, outbound }: ActivityDeps) {
+export function createEngineActivities({ db, files, engines, media, outbound, documentReader }: ActivityDeps) {
   /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
   async function engineRequest(ids: { orderId: number; accountId: number }, engine: string, url: string, language: string, seconds: number) {
     const audio = await outbound.fetchCustomerFile(url, 'audio', media);
@@ -57,7 +56,7 @@ export function createEngineActivities({ db, files, engines, media, outbound }: 
         // Forced alignment: the known words placed on the words the engine heard.
         const input = order.inputFiles.transcription;
         if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no transcript to align`);
-        const known = await importDocument(await files.get(input.key), input.fileName);
+        const known = await documentReader.importDocument(await files.get(input.key), input.fileName);
         const request = await engineRequest({ orderId, accountId: order.accountId }, engine.name, params.audio_url!, params.language!, order.seconds);
         phase = 'aligning';
         beat();

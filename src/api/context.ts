@@ -7,6 +7,7 @@ import type { ProbePolicy } from './measureTools.js';
 import type { RateLimits } from './rateLimit.js';
 import type { CallbackSettings } from '../activities/deps.js';
 import type { ReadinessChecks } from './health.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
 
 /** What the HTTP layer needs; built by main.ts or by a test. */
 export interface ApiDeps {
@@ -32,6 +33,8 @@ export interface ApiDeps {
   log: (message: string, meta: object) => void;
   /** The SSRF-guarded client for every customer URL (src/net/outbound.ts). */
   outbound: OutboundClient;
+  /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */
+  documentReader: DocumentReader;
   /** Callback delivery settings: the account pages resend callbacks and send samples (activities/callbackDelivery.ts). */
   callbacks: CallbackSettings;
   /** Quotes' lower probe limits and the per-account cap on probes at once. */

@@ -1,11 +1,12 @@
 // The I/O behind products' measuring (src/products/types.ts MeasureTools): customer URLs through
-// the one outbound client, documents through the importers. Failures name the field.
+// the one outbound client, documents and media through the sandbox (child processes under the
+// document limits). Failures name the field.
 // Probes are bounded: quotes (mode=test) get lower limits than live orders, and each account has
 // a few probes at once, so a customer's slow URLs cannot hold the API for others.
 import { createMediaProber } from '../net/probe.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
-import { classifyFile, documentFileName, documentWords, estimateOcrWords } from '../documents/measure.js';
-import { importDocument } from '../documents/importers.js';
+import { classifyFile, documentFileName } from '../documents/measure.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
 import { TranscriptImportError } from '../domain/transcript.js';
 import { RateLimitedError, RequestError } from '../contracts/failures.js';
 import type { FetchedFile, MeasureTools } from '../products/types.js';
@@ -75,9 +76,9 @@ function probeSlots(policy: ProbePolicy) {
 }
 
 /** Tools for one request: `toolsFor(accountId, mode)`. */
-export function measureTools(outbound: OutboundClient, limits: { media: Limits; documents: Limits; probes: ProbePolicy }) {
+export function measureTools(outbound: OutboundClient, reader: DocumentReader, limits: { media: Limits; documents: Limits; probes: ProbePolicy }) {
   const inSlot = probeSlots(limits.probes);
-  const probeMedia = createMediaProber(outbound, limits.probes.cacheEntries);
+  const probeMedia = createMediaProber(outbound, reader, limits.probes.cacheEntries);
   return (accountId: number, mode: string): MeasureTools => {
     const quote = mode === 'test';
     const media = quote ? lower(limits.media, limits.probes.quote) : limits.media;
@@ -100,11 +101,11 @@ export function measureTools(outbound: OutboundClient, limits: { media: Limits; 
         if (!accepted.includes(extension)) {
           throw new RequestError(`${field}: a ${extension === 'bin' ? 'file of unknown type' : `.${extension} file`} is not accepted here (accepted: ${accepted.join(', ')})`);
         }
-        return importDocument(file.bytes, file.fileName);
+        return reader.importDocument(file.bytes, file.fileName);
       }),
 
-      documentWords: (file, field) => named(field, () => documentWords(file.bytes, file.fileName)),
-      ocrWords: (file, field) => named(field, async () => (await estimateOcrWords(file.bytes, file.fileName, file.fileClass)).words),
+      documentWords: (file, field) => named(field, () => reader.documentWords(file.bytes, file.fileName)),
+      ocrWords: (file, field) => named(field, async () => (await reader.ocrEstimate(file.bytes, file.fileName, file.fileClass)).words),
     };
   };
 }

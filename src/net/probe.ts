@@ -1,22 +1,34 @@
-// Measures a media file's duration by streaming it and reading the container with music-metadata.
-// Bounded: one deadline for the whole probe and a byte cap per read. Most containers (WAV, MP4,
-// MP3 with a VBR header) state their duration up front; only when none is found is the file
+// Measures a media file's duration by streaming it to music-metadata, which runs in the document
+// sandbox (a child process under the document limits: a crafted file cannot stall or bloat this
+// one). Bounded: one deadline for the whole probe and a byte cap per read. Most containers (WAV,
+// MP4, MP3 with a VBR header) state their duration up front; only when none is found is the file
 // scanned, again under the cap.
 import { pipeline, Transform } from 'node:stream';
-import { parseStream } from 'music-metadata';
+import { ChildLostError, NotMediaError, STATED_IN_HEADER, type DocumentReader } from '../documents/sandbox/index.js';
+import { DocumentRefusedError } from '../documents/limits.js';
 import { contentTypeOf, FetchError, type Limits, type OpenedBody, type OutboundClient } from './outbound.js';
 
 type Opener = Pick<OutboundClient, 'openCustomerUrl'>;
+type Parser = Pick<DocumentReader, 'mediaDuration'>;
 
-export async function probeMediaDuration(client: Opener, url: string, field: string, limits: Limits): Promise<number> {
+export async function probeMediaDuration(client: Opener, parser: Parser, url: string, field: string, limits: Limits): Promise<number> {
   const deadline = Date.now() + limits.timeoutMs;
   const opened = await client.openCustomerUrl(url, field, limits.timeoutMs);
-  return durationOf(client, opened, url, field, limits, deadline);
+  return durationOf(client, parser, opened, url, field, limits, deadline);
 }
 
-async function durationOf(client: Opener, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number): Promise<number> {
-  const quick = await readDuration(opened, field, limits.maxBytes, false);
-  const seconds = quick ?? (await readDuration(await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now())), field, limits.maxBytes, true));
+async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number): Promise<number> {
+  const reopen = () => client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
+  const read = async (body: OpenedBody, scanWholeFile: boolean) => {
+    try {
+      return await readDuration(parser, body, field, limits.maxBytes, scanWholeFile, false);
+    } catch (err) {
+      // The shared reader was stopped for another file's sake: this one is read again, alone.
+      if (err instanceof ChildLostError) return readDuration(parser, await reopen(), field, limits.maxBytes, scanWholeFile, true);
+      throw err;
+    }
+  };
+  const seconds = (await read(opened, false)) ?? (await read(await reopen(), true));
   if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
   return Math.ceil(seconds);
 }
@@ -44,10 +56,10 @@ const sameFile = (a: Validators, b: Validators | undefined) =>
  * it answers the conditional GET with 304, or with the same validators; anything else is measured
  * afresh from that answer. Every probe still asks the server, so access is checked each time.
  */
-export function createMediaProber(client: Opener, maxEntries: number) {
+export function createMediaProber(client: Opener, parser: Parser, maxEntries: number) {
   const known = new Map<string, { seconds: number; validators: Validators }>();
   return async (url: string, field: string, limits: Limits): Promise<number> => {
-    if (maxEntries <= 0) return probeMediaDuration(client, url, field, limits);
+    if (maxEntries <= 0) return probeMediaDuration(client, parser, url, field, limits);
     const deadline = Date.now() + limits.timeoutMs;
     const entry = known.get(url);
     // Only a strong ETag is asked about; Last-Modified is compared with the length on the answer
@@ -64,7 +76,7 @@ export function createMediaProber(client: Opener, maxEntries: number) {
       return entry.seconds;
     }
     known.delete(url);
-    const seconds = await durationOf(client, opened, url, field, limits, deadline);
+    const seconds = await durationOf(client, parser, opened, url, field, limits, deadline);
     if (validators) {
       known.set(url, { seconds, validators });
       if (known.size > maxEntries) known.delete(known.keys().next().value!);
@@ -73,50 +85,46 @@ export function createMediaProber(client: Opener, maxEntries: number) {
   };
 }
 
-async function readDuration(opened: OpenedBody, field: string, maxBytes: number, scanWholeFile: boolean): Promise<number | undefined> {
+async function readDuration(parser: Parser, opened: OpenedBody, field: string, maxBytes: number, scanWholeFile: boolean, alone: boolean): Promise<number | undefined> {
   try {
     const length = Number(opened.headers['content-length']);
     let seen = 0;
+    let overCap: FetchError | undefined;
     const capped = new Transform({
       transform(chunk: Buffer, _enc, done) {
         seen += chunk.length;
-        if (seen > maxBytes) done(new FetchError(`${field}: the file is larger than ${maxBytes} bytes`));
+        if (seen > maxBytes) done(overCap = new FetchError(`${field}: the file is larger than ${maxBytes} bytes`));
         else done(null, chunk);
       },
     });
     // pipeline (not pipe) passes a network failure or the deadline's abort on to the parser.
     let transferFailed: Error | undefined;
     pipeline(opened.body, capped, (err) => {
-      if (err && !(err instanceof FetchError) && !(err instanceof HeaderSufficed)) transferFailed = err;
+      if (err && !(err instanceof FetchError)) transferFailed = err;
     });
-    capped.on('error', () => undefined); // the parser sees the failure through its reads
-    // Parsers read on past the header (to trailing tags); once the header has given the
-    // duration, the rest of the download is not needed.
-    let stated: number | undefined;
-    const observer = scanWholeFile ? undefined : ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
-      if (tag.type === 'format' && tag.id === 'duration' && typeof tag.value === 'number' && tag.value > 0 && Number.isFinite(tag.value)) {
-        stated = tag.value;
-        capped.destroy(new HeaderSufficed());
-      }
+    /** The download's own failure: a broken or late transfer is neutral to the customer, not a content problem. */
+    const downloadFailure = (): Error | undefined => {
+      if (overCap) return overCap;
+      if (opened.signal.aborted) return opened.fail('timed out');
+      const broken = transferFailed ?? opened.body.errored;
+      return broken ? opened.fail(String((broken as { code?: string }).code ?? (broken as Error).message)) : undefined;
     };
-    const metadata = await parseStream(capped, { mimeType: contentTypeOf(opened.headers), size: Number.isFinite(length) ? length : undefined },
-      { duration: scanWholeFile, skipCovers: true, observer: observer as never })
+    const format = await parser.mediaDuration(capped, { mimeType: contentTypeOf(opened.headers), size: Number.isFinite(length) ? length : undefined, scanWholeFile }, alone)
       .catch((err: Error) => {
-        if (stated !== undefined) return { format: { container: 'stated in header', duration: stated } };
-        if (err instanceof FetchError) throw err;
-        // A broken or late transfer is a fetch failure (neutral to the customer), not a content problem.
-        const broken = transferFailed ?? opened.body.errored;
-        if (opened.signal.aborted) throw opened.fail('timed out');
-        if (broken) throw opened.fail(String((broken as { code?: string }).code ?? (broken as Error).message));
-        throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+        if (err instanceof FetchError || err instanceof ChildLostError) throw err;
+        if (err instanceof DocumentRefusedError) throw new FetchError(`${field}: ${err.message}`);
+        throw downloadFailure() ?? (err instanceof NotMediaError ? new FetchError(`${field}: the file is not a recognised audio or video file`) : err);
       });
-    if (!metadata.format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
-    const seconds = metadata.format.duration;
+    // A duration the header stated stands, however the download ended; one read from a cut file does not.
+    if (format.container !== STATED_IN_HEADER) {
+      const failure = downloadFailure();
+      if (failure) throw failure;
+    }
+    if (!format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+    const seconds = format.duration;
     return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
   } finally {
     opened.done();
     opened.body.destroy();
   }
 }
-
-class HeaderSufficed extends Error {}

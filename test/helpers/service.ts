@@ -19,6 +19,8 @@ import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloa
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { createOutboundClient, type OutboundClient } from '../../src/net/outbound.js';
 import type { ProbePolicy } from '../../src/api/measureTools.js';
+import { createDocumentSandbox, DEFAULT_SANDBOX, type DocumentReader, type SandboxSettings } from '../../src/documents/sandbox/index.js';
+import type { DocumentLimits } from '../../src/documents/limits.js';
 import type { EngineSettings } from '../../src/activities/deps.js';
 import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
 import { auditLedger } from './ledgerAudit.js';
@@ -52,6 +54,8 @@ export interface ServiceOptions {
   outboundAllowCidrs?: string[];
   /** Quote limits and the per-account probe cap; default: quotes 1.5 s, 4 probes at once. */
   probes?: Partial<ProbePolicy>;
+  /** The document sandbox; default: as `npm start`. */
+  sandbox?: Partial<Omit<SandboxSettings, 'limits'>> & { limits?: Partial<DocumentLimits> };
 }
 
 export interface TestService {
@@ -71,6 +75,8 @@ export interface TestService {
   logged: Array<{ message: string; meta: object }>;
   /** The guarded client of its API and worker (OUTBOUND_ALLOW_CIDRS = outboundAllowCidrs). */
   outbound: OutboundClient;
+  /** The document sandbox of its API and worker. */
+  documentReader: DocumentReader;
   createAccount(balanceUsd: number, extra?: { createdAt?: Date; callbackUrl?: string }): Promise<{ accountId: number; token: string }>;
   /** POSTs a form to the API (the way curl -d does). */
   post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any }>;
@@ -121,6 +127,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     engines: opts.engines ?? {},
     media,
     outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
+    documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
   };
   app = createApp({
     ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
@@ -154,7 +161,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   };
 
   const service: TestService = {
-    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound,
+    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound, documentReader: deps.documentReader,
     app: app as ReturnType<typeof createApp>,
     async createAccount(balanceUsd, extra = {}) {
       const created = await createAccount(database.db, secretKey, { name: 'test', balanceCents: Math.round(balanceUsd * 100), ...extra });
@@ -183,6 +190,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
       await connection.close();
       await database.close();
       await deps.outbound.close();
+      await deps.documentReader.close();
       await rm(dataDir, { recursive: true, force: true });
       if (audit.problems.length) throw new Error(`ledger audit of the test service failed:\n${audit.problems.join('\n')}`);
     },

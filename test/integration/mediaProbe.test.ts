@@ -5,6 +5,11 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { close, listen } from '../helpers/net.js';
 import { createMediaProber, probeMediaDuration } from '../../src/net/probe.js';
 import { createOutboundClient, FetchError as MediaError } from '../../src/net/outbound.js';
+import { createDocumentSandbox } from '../../src/documents/sandbox/index.js';
+
+// music-metadata runs in the sandbox's child processes, as in the service.
+const reader = createDocumentSandbox();
+afterAll(() => reader.close());
 
 describe('probeMediaDuration', () => {
   let media: MediaServer;
@@ -16,22 +21,22 @@ describe('probeMediaDuration', () => {
   const limits = { maxBytes: 10_000_000, timeoutMs: 2000 };
 
   it('reads the duration of a WAV file, rounded up to whole seconds', async () => {
-    expect(await probeMediaDuration(client, media.audio(1), 'url', limits)).toBe(1);
-    expect(await probeMediaDuration(client, media.audio(3600), 'url', limits)).toBe(3600);
+    expect(await probeMediaDuration(client, reader, media.audio(1), 'url', limits)).toBe(1);
+    expect(await probeMediaDuration(client, reader, media.audio(3600), 'url', limits)).toBe(3600);
   });
 
   it('reads only the header when the container states the duration', async () => {
-    expect(await probeMediaDuration(client, media.audio(7200), 'url', { ...limits, maxBytes: 1_000_000 })).toBe(7200);
+    expect(await probeMediaDuration(client, reader, media.audio(7200), 'url', { ...limits, maxBytes: 1_000_000 })).toBe(7200);
   });
 
   it('stops at the byte cap', async () => {
-    await expect(probeMediaDuration(client, `${media.url}/noise.mp3`, 'audio_url', { ...limits, maxBytes: 100_000 }))
+    await expect(probeMediaDuration(client, reader, `${media.url}/noise.mp3`, 'audio_url', { ...limits, maxBytes: 100_000 }))
       .rejects.toThrow(new MediaError('audio_url: the file is larger than 100000 bytes'));
   });
 
   it('fails cleanly, without hanging, when the transfer breaks', async () => {
     const started = Date.now();
-    await expect(probeMediaDuration(client, `${media.url}/drop.mp3`, 'url', limits)).rejects.toThrow(MediaError);
+    await expect(probeMediaDuration(client, reader, `${media.url}/drop.mp3`, 'url', limits)).rejects.toThrow(MediaError);
     expect(Date.now() - started).toBeLessThan(limits.timeoutMs + 1000);
   });
 });
@@ -68,7 +73,7 @@ describe('createMediaProber: durations reused only while the server vouches for 
 
   it('asks with If-None-Match, reuses the duration on 304, and measures again once the ETag changes', async () => {
     const file = await changingFile('etag');
-    const probe = createMediaProber(client, 100);
+    const probe = createMediaProber(client, reader, 100);
     expect(await probe(file.url, 'url', limits)).toBe(60);
     expect(await probe(file.url, 'url', limits)).toBe(60);
     expect(file.seen).toEqual([{ conditional: undefined, status: 200 }, { conditional: '"v1"', status: 304 }]);
@@ -82,7 +87,7 @@ describe('createMediaProber: durations reused only while the server vouches for 
 
   it('uses Last-Modified with Content-Length; a new date or length is a new file', async () => {
     const file = await changingFile('last-modified');
-    const probe = createMediaProber(client, 100);
+    const probe = createMediaProber(client, reader, 100);
     expect(await probe(file.url, 'url', limits)).toBe(60);
     file.change(60, true); // same date, same length: the same file, although the server sends it whole
     expect(await probe(file.url, 'url', limits)).toBe(60);
@@ -97,7 +102,7 @@ describe('createMediaProber: durations reused only while the server vouches for 
 
   it('never reuses a duration for a server whose ETag changes although it ignores conditionals', async () => {
     const file = await changingFile('etag', false);
-    const probe = createMediaProber(client, 100);
+    const probe = createMediaProber(client, reader, 100);
     expect(await probe(file.url, 'url', limits)).toBe(60);
     file.change(75);
     expect(await probe(file.url, 'url', limits)).toBe(75);
@@ -106,7 +111,7 @@ describe('createMediaProber: durations reused only while the server vouches for 
 
   it('remembers nothing for a weak ETag alone, and nothing with no room', async () => {
     const weak = await changingFile('weak-etag');
-    const probe = createMediaProber(client, 100);
+    const probe = createMediaProber(client, reader, 100);
     await probe(weak.url, 'url', limits);
     weak.change(30, true);
     expect(await probe(weak.url, 'url', limits)).toBe(30);
@@ -114,7 +119,7 @@ describe('createMediaProber: durations reused only while the server vouches for 
     await weak.close();
 
     const strong = await changingFile('etag');
-    const none = createMediaProber(client, 0);
+    const none = createMediaProber(client, reader, 0);
     await none(strong.url, 'url', limits);
     await none(strong.url, 'url', limits);
     expect(strong.seen.every((s) => s.conditional === undefined && s.status === 200)).toBe(true);

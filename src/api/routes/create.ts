@@ -52,7 +52,7 @@ function chargedAnswer(product: ProductDefinition, order: OrderRow, balanceAfter
 
 export function createOrdersRouter(deps: ApiDeps): Router {
   const router = Router();
-  const toolsFor = measureTools(deps.outbound, { media: deps.media, documents: deps.documents, probes: deps.probes });
+  const toolsFor = measureTools(deps.outbound, deps.documentReader, { media: deps.media, documents: deps.documents, probes: deps.probes });
 
   /** Keeps the input files an order's workers need (claim-check: the workflow sees only keys). */
   async function keep(measured: Measured): Promise<OrderToPlace['inputFiles']> {

@@ -13,9 +13,7 @@ import type { OrderRow } from '../../db/schema.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import { productOf } from '../../products/registry.js';
-import { renderResult } from '../../domain/render/index.js';
 import type { Timestamping } from '../../domain/render/layout.js';
-import { importDocument } from '../../documents/importers.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -33,7 +31,7 @@ export function checkResultKind(kind: string): ResultKind {
  * for a matching If-None-Match. The caller has checked that the order is the caller's.
  */
 export async function sendResultFile(
-  deps: Pick<ApiDeps, 'db' | 'files'>, req: Request, res: Response, order: OrderRow, kind: ResultKind, rawFormat: unknown,
+  deps: Pick<ApiDeps, 'db' | 'files' | 'documentReader'>, req: Request, res: Response, order: OrderRow, kind: ResultKind, rawFormat: unknown,
 ): Promise<void> {
   const id = order.id;
   if (!productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
@@ -57,7 +55,7 @@ export async function sendResultFile(
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
   const rendered = await cacheOf(deps).get(key, async () =>
-    renderResult(kind, await importDocument(await deps.files.get(file.blobKey), file.fileName), format, { title, timestamping }));
+    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping }));
   res.set('Content-Type', rendered.contentType)
     .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
     .send(rendered.body);

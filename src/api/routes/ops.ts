@@ -16,7 +16,6 @@ import { isProductKey, productOf } from '../../products/registry.js';
 import { RESULT_KINDS, resultKindsProblem, type ResultKind } from '../../domain/resultKinds.js';
 import { TimingError } from '../../domain/render/index.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
-import { checkResultFile } from '../../documents/validate.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
 import {
@@ -72,7 +71,7 @@ async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof 
       throw new RequestError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
     });
     try {
-      await checkResultFile(f.kind as ResultKind, bytes, f.file_name);
+      await deps.documentReader.checkResultFile(f.kind as ResultKind, bytes, f.file_name);
     } catch (err) {
       if (err instanceof TranscriptImportError || err instanceof TimingError) throw new RequestError(`${f.kind} file: ${err.message}`);
       throw err;

@@ -1,0 +1,253 @@
+// A pool of child processes that open customers' files, so that no file can stall or bloat the
+// process that serves HTTP and runs the workers (docs/decisions.md: child processes, measured
+// against worker threads). Each child runs at a lower CPU priority; a watchdog reads the child's
+// CPU time and resident memory from the OS and kills it (SIGKILL) past the limits; the job gets
+// the refusal, and a fresh child takes the place of the dead one. Jobs over the pool's capacity
+// wait a short while, then are answered 429.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Readable } from 'node:stream';
+import { RateLimitedError } from '../../contracts/failures.js';
+import { log } from '../../log.js';
+import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
+import { reviveError, type JobReply, type JobRequest } from './protocol.js';
+
+export interface PoolOptions {
+  /** What the pool opens, in the plural (logs, the 429) and the singular (refusals). */
+  name: string;
+  noun: string;
+  /** Children at once. */
+  children: number;
+  /** Jobs one child runs at once (1: a job over the limits is the only one its child's death fails). */
+  jobsPerChild: number;
+  /** How long a job waits for a free place before the 429. */
+  queueWaitMs: number;
+  /** Limits of each child: CPU time per job (or, with several jobs at once, per busy stretch), memory. */
+  limits: Pick<DocumentLimits, 'cpuMs' | 'memoryMb'>;
+  /** A child is replaced after this many jobs (whatever a reader leaves behind is dropped with it). */
+  recycleAfterJobs?: number;
+  /** The readers a child loads before its first job, so that loading them is not charged to a file. */
+  preload: 'documents' | 'media';
+}
+
+/** The job's child died for another job's sake (a shared child killed at its limits): retry it alone. */
+export class ChildLostError extends Error {}
+
+const WATCH_MS = 25;
+/** Wall-clock backstop: a job that is neither working nor finishing (stuck in a wait) is ended too. */
+const WALL_FACTOR = 6;
+const CLOCK_TICKS_PER_SECOND = 100;
+const HAS_PROC = (() => { try { readFileSync('/proc/self/stat'); return true; } catch { return false; } })();
+
+interface Job {
+  id: number;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  /** The input stream's failure: the answer if the child cannot answer from what it got. */
+  inputError?: Error;
+}
+
+interface Worker {
+  process: ChildProcess;
+  jobs: Map<number, Job>;
+  served: number;
+  /** CPU time (ms) of the child when it last went from idle to busy. */
+  busySinceCpuMs: number;
+  busySince: number;
+  watchdog?: NodeJS.Timeout;
+  dead: boolean;
+  /** Settles once the child has loaded its readers. */
+  ready: Promise<void>;
+}
+
+/** CPU time (user + system) and resident set of a process, from /proc. */
+function usage(pid: number): { cpuMs: number; rssMb: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the name: state is field 3, utime 14, stime 15, rss 24 (in pages).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const rssPages = Number(fields[21]);
+    return { cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, rssMb: (rssPages * 4096) / 1024 ** 2 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The child's script: dist/…/child.js, also when this module runs from its TypeScript source (tests). */
+function childScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? here.replace(/([\\/])src([\\/])/, '$1dist$2').replace(/pool\.ts$/, 'child.js') : here.replace(/pool\.js$/, 'child.js');
+}
+
+export class ChildPool {
+  private readonly workers: Worker[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /**
+   * Runs `request` in a child; with `input`, the stream's chunks follow the request (a media file
+   * as it downloads). Settles with the child's answer, a refusal, or the stream's own error.
+   */
+  async run(request: Omit<JobRequest, 'id'>, input?: Readable): Promise<unknown> {
+    const id = this.nextId++;
+    let settled!: Promise<unknown>;
+    // The job takes its place in the child at once (no other job can take it while it starts).
+    const worker = await this.place((w) => {
+      settled = new Promise<unknown>((resolve, reject) => {
+        const settle = () => {
+          w.jobs.delete(id);
+          if (w.jobs.size === 0) this.idle(w);
+          this.waiting.shift()?.();
+        };
+        w.jobs.set(id, { id, resolve: (value) => { settle(); resolve(value); }, reject: (err) => { settle(); reject(err); } });
+      });
+    });
+    await worker.ready;
+    if (worker.jobs.has(id)) {
+      if (!worker.watchdog) this.busy(worker);
+      worker.process.send({ ...request, id } satisfies JobRequest);
+      if (input) void this.feed(worker, id, input);
+    }
+    return settled;
+  }
+
+  /** Stops every child (on shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.workers.splice(0)) this.kill(w, new ChildLostError('the service is stopping'));
+  }
+
+  private async feed(worker: Worker, id: number, input: Readable): Promise<void> {
+    const send = (message: object) => new Promise<void>((done) => {
+      if (worker.dead || !worker.jobs.has(id)) return done();
+      worker.process.send(message, () => done());
+    });
+    try {
+      for await (const chunk of input) {
+        if (worker.dead || !worker.jobs.has(id)) break; // answered already: the rest is not needed
+        await send({ id, chunk: new Uint8Array(chunk as Buffer) });
+      }
+      await send({ id, end: true });
+    } catch (err) {
+      // The child answers from what it got (a header read before the cut is enough); failing
+      // that, the download's own failure (too large, cut off, late) is the answer.
+      const job = worker.jobs.get(id);
+      if (job) job.inputError = err as Error;
+      await send({ id, end: true });
+    } finally {
+      input.destroy();
+    }
+  }
+
+  /** A place in a child: a free one, a new one, or after a short wait; else 429. */
+  private async place(take: (w: Worker) => void): Promise<Worker> {
+    if (this.closed) throw new ChildLostError('the service is stopping');
+    const deadline = Date.now() + this.options.queueWaitMs;
+    for (;;) {
+      const free = this.workers.find((w) => !w.dead && w.jobs.size < this.options.jobsPerChild && !this.retiring(w))
+        ?? (this.workers.length < this.options.children ? this.spawn() : undefined);
+      if (free) {
+        take(free);
+        return free;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new RateLimitedError(`the service is reading many ${this.options.name} at once; retry in a few seconds`, 2);
+      }
+      await new Promise<void>((resume) => {
+        const timer = setTimeout(() => { this.waiting.splice(this.waiting.indexOf(wake), 1); resume(); }, left);
+        const wake = () => { clearTimeout(timer); resume(); };
+        this.waiting.push(wake);
+      });
+    }
+  }
+
+  private retiring(w: Worker): boolean {
+    const limit = this.options.recycleAfterJobs;
+    if (limit === undefined || w.served < limit) return false;
+    if (w.jobs.size === 0) this.kill(w, new ChildLostError('recycled'));
+    return true;
+  }
+
+  private spawn(): Worker {
+    const memoryMb = this.options.limits.memoryMb;
+    // The heap limit makes V8 fail early and cleanly; the watchdog bounds all of the memory.
+    const child = fork(childScript(), [this.options.preload], {
+      serialization: 'advanced',
+      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let isReady = false;
+    let started: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => { started = () => { isReady = true; resolve(); }; });
+    const worker: Worker = { process: child, jobs: new Map(), served: 0, busySinceCpuMs: 0, busySince: 0, dead: false, ready };
+    try { if (child.pid) setPriority(child.pid, 10); } catch { /* not permitted here: the limits still hold */ }
+    child.on('message', (reply: JobReply | { ready: true }) => {
+      if ('ready' in reply) return started();
+      const job = worker.jobs.get(reply.id);
+      if (!job) return;
+      worker.served++;
+      if ('error' in reply) job.reject(job.inputError ?? reviveError(reply.error));
+      else job.resolve(reply.ok);
+    });
+    child.on('exit', (code, signal) => {
+      const wasReady = isReady;
+      started();
+      if (worker.dead) return;
+      // Not the file's fault: the service's own failure (a 500), e.g. dist/ not built.
+      if (!wasReady) return this.kill(worker, new Error(`a file reader exited before it was ready (code ${code}, signal ${signal})`));
+      // V8 out of heap aborts the process; anything else is a crash of the reader.
+      const outOfMemory = signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134;
+      this.kill(worker, outOfMemory ? refusal.memory(this.options.limits, this.options.noun) : refusal.crashed(), { code, signal });
+    });
+    child.on('error', (err) => {
+      started();
+      this.kill(worker, new Error(`a file reader could not start: ${err.message}`));
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+
+  private busy(w: Worker): void {
+    w.busySince = Date.now();
+    w.busySinceCpuMs = usage(w.process.pid ?? -1)?.cpuMs ?? 0;
+    const { cpuMs, memoryMb } = this.options.limits;
+    w.watchdog = setInterval(() => {
+      const now = usage(w.process.pid ?? -1);
+      // Without /proc, wall-clock time stands in for CPU time.
+      const spent = now && HAS_PROC ? now.cpuMs - w.busySinceCpuMs : Date.now() - w.busySince;
+      if (now && now.rssMb > memoryMb) this.kill(w, refusal.memory(this.options.limits, this.options.noun), { rssMb: Math.round(now.rssMb) });
+      else if (spent > cpuMs) this.kill(w, refusal.time(this.options.limits, this.options.noun), { cpuMs: Math.round(spent) });
+      else if (Date.now() - w.busySince > cpuMs * WALL_FACTOR) this.kill(w, refusal.time(this.options.limits, this.options.noun), { wallMs: Date.now() - w.busySince });
+    }, WATCH_MS);
+    w.watchdog.unref();
+  }
+
+  private idle(w: Worker): void {
+    clearInterval(w.watchdog);
+    w.watchdog = undefined;
+  }
+
+  /** Ends a child at once; its job is refused with `reason` (or, with others beside it, lost). */
+  private kill(w: Worker, reason: Error, detail: object = {}): void {
+    if (w.dead) return;
+    w.dead = true;
+    clearInterval(w.watchdog);
+    w.process.kill('SIGKILL');
+    this.workers.splice(this.workers.indexOf(w), 1);
+    const jobs = [...w.jobs.values()];
+    w.jobs.clear();
+    if (reason instanceof DocumentRefusedError) {
+      log('a file reader was stopped at its limits', { pool: this.options.name, reason: reason.reason, jobs: jobs.length, ...detail });
+    }
+    const alone = jobs.length === 1;
+    for (const job of jobs) job.reject(alone || !(reason instanceof DocumentRefusedError) ? reason : new ChildLostError(reason.message));
+    this.waiting.shift()?.();
+  }
+}
