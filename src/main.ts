@@ -88,7 +88,8 @@ async function main(role: Role): Promise<void> {
       }),
       media: config.media,
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
-      documentReader: createDocumentSandbox(config.sandbox),
+      // The API's roles read files with every quote: their readers start now, not at the first one.
+      documentReader: createDocumentSandbox({ ...config.sandbox, warm: role !== 'worker' }),
     };
     stops.push(() => deps.documentReader.close());
 

@@ -79,7 +79,7 @@ export interface TestService {
   documentReader: DocumentReader;
   createAccount(balanceUsd: number, extra?: { createdAt?: Date; callbackUrl?: string }): Promise<{ accountId: number; token: string }>;
   /** POSTs a form to the API (the way curl -d does). */
-  post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any; headers: Headers }>;
   get(path: string): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
   ops(method: string, path: string, body?: unknown, raw?: Buffer): Promise<{ status: number; body: any }>;
   /** Completes an order the way order-ops does: upload, then the complete update (kind transcription unless given). */
@@ -127,7 +127,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     engines: opts.engines ?? {},
     media,
     outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
-    documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
+    documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: true, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
   };
   app = createApp({
     ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },

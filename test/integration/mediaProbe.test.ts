@@ -5,7 +5,7 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { close, listen } from '../helpers/net.js';
 import { createMediaProber, probeMediaDuration } from '../../src/net/probe.js';
 import { createOutboundClient, FetchError as MediaError } from '../../src/net/outbound.js';
-import { createDocumentSandbox } from '../../src/documents/sandbox/index.js';
+import { createDocumentSandbox, DEFAULT_SANDBOX } from '../../src/documents/sandbox/index.js';
 
 // music-metadata runs in the sandbox's child processes, as in the service.
 const reader = createDocumentSandbox();
@@ -124,5 +124,44 @@ describe('createMediaProber: durations reused only while the server vouches for 
     await none(strong.url, 'url', limits);
     expect(strong.seen.every((s) => s.conditional === undefined && s.status === 200)).toBe(true);
     await strong.close();
+  });
+});
+
+describe('media probes in the sandbox: a reader that spins is stopped, and the probes beside it are read again alone', () => {
+  // The shared media reader is killed past 200 ms of CPU in any 400 ms (a low limit for the test).
+  const strict = createDocumentSandbox({ ...DEFAULT_SANDBOX, limits: { ...DEFAULT_SANDBOX.limits, cpuMs: 200 } });
+  const client = createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => undefined });
+  let server: ReturnType<typeof createServer>;
+  let url: string;
+  let lateRequests = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/endless-zeros.mp3') {
+        // Says MP3, holds no frame, never ends, as fast as the probe reads: the parser searches on.
+        res.writeHead(200, { 'content-type': 'audio/mpeg' });
+        const zeros = Buffer.alloc(256 * 1024);
+        const pump = () => { while (!res.destroyed && res.write(zeros)); };
+        res.on('drain', pump);
+        return pump();
+      }
+      // An honest file whose body arrives late, so that its probe is in the reader when it is killed.
+      lateRequests++;
+      res.writeHead(200, { 'content-type': 'audio/wav' }).flushHeaders();
+      setTimeout(() => res.end(wavFile(5)), 600);
+    });
+    url = await listen(server);
+  });
+  afterAll(async () => { await close(server); await client.close(); await strict.close(); });
+
+  it('refuses the spinning file, naming the field, and measures the honest one beside it', async () => {
+    const limits = { maxBytes: 4 * 1024 ** 3, timeoutMs: 20_000 };
+    const honest = probeMediaDuration(client, strict, `${url}/late.wav`, 'audio_url', limits);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await expect(probeMediaDuration(client, strict, `${url}/endless-zeros.mp3`, 'url', limits))
+      .rejects.toThrow(new MediaError('url: the media file takes too long to read (more than 0.2 s of work)'));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await honest).toBe(5);
+    expect(lateRequests).toBe(2); // the first read was lost with the killed reader
   });
 });

@@ -28,6 +28,8 @@ export interface SandboxSettings {
   children: number;
   /** How long a file waits for a free child before the 429. */
   queueWaitMs: number;
+  /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
+  warm?: boolean;
 }
 
 export const DEFAULT_SANDBOX: SandboxSettings = { limits: DEFAULT_DOCUMENT_LIMITS, children: 2, queueWaitMs: 2_000 };
@@ -51,10 +53,15 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
   const { limits } = settings;
   const documents = new ChildPool({
     name: 'documents', noun: 'document', children: settings.children, jobsPerChild: 1,
-    queueWaitMs: settings.queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents',
+    queueWaitMs: settings.queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10,
   });
-  const media = new ChildPool({ name: 'media files', noun: 'media file', children: 1, jobsPerChild: 64, queueWaitMs: settings.queueWaitMs, limits, preload: 'media' });
-  const mediaAlone = new ChildPool({ name: 'media files', noun: 'media file', children: 2, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, preload: 'media' });
+  const media = new ChildPool({ name: 'media files', noun: 'media file', children: 1, jobsPerChild: 64, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
+  const mediaAlone = new ChildPool({ name: 'media files', noun: 'media file', children: 2, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
+
+  if (settings.warm) {
+    documents.warm();
+    media.warm();
+  }
 
   const counted = async <T>(work: Promise<unknown>): Promise<T> => {
     try {

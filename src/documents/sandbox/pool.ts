@@ -1,6 +1,6 @@
 // A pool of child processes that open customers' files, so that no file can stall or bloat the
 // process that serves HTTP and runs the workers (docs/decisions.md: child processes, measured
-// against worker threads). Each child runs at a lower CPU priority; a watchdog reads the child's
+// against worker threads). Document readers run at a lower CPU priority; a watchdog reads a child's
 // CPU time and resident memory from the OS and kills it (SIGKILL) past the limits; the job gets
 // the refusal, and a fresh child takes the place of the dead one. Jobs over the pool's capacity
 // wait a short while, then are answered 429.
@@ -30,6 +30,8 @@ export interface PoolOptions {
   recycleAfterJobs?: number;
   /** The readers a child loads before its first job, so that loading them is not charged to a file. */
   preload: 'documents' | 'media';
+  /** CPU priority of the children (nice, 0–19): CPU-bound readers yield to the process serving HTTP. */
+  nice: number;
 }
 
 /** The job's child died for another job's sake (a shared child killed at its limits): retry it alone. */
@@ -53,9 +55,6 @@ interface Worker {
   process: ChildProcess;
   jobs: Map<number, Job>;
   served: number;
-  /** CPU time (ms) of the child when it last went from idle to busy. */
-  busySinceCpuMs: number;
-  busySince: number;
   watchdog?: NodeJS.Timeout;
   dead: boolean;
   /** Settles once the child has loaded its readers. */
@@ -115,6 +114,11 @@ export class ChildPool {
       if (input) void this.feed(worker, id, input);
     }
     return settled;
+  }
+
+  /** Starts a child ahead of the first job, so that no customer waits for one to start. */
+  warm(): void {
+    if (!this.closed && this.workers.length === 0) this.spawn();
   }
 
   /** Stops every child (on shutdown). */
@@ -186,8 +190,8 @@ export class ChildPool {
     let isReady = false;
     let started: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => { started = () => { isReady = true; resolve(); }; });
-    const worker: Worker = { process: child, jobs: new Map(), served: 0, busySinceCpuMs: 0, busySince: 0, dead: false, ready };
-    try { if (child.pid) setPriority(child.pid, 10); } catch { /* not permitted here: the limits still hold */ }
+    const worker: Worker = { process: child, jobs: new Map(), served: 0, dead: false, ready };
+    try { if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice); } catch { /* not permitted here: the limits still hold */ }
     child.on('message', (reply: JobReply | { ready: true }) => {
       if ('ready' in reply) return started();
       const job = worker.jobs.get(reply.id);
@@ -214,17 +218,31 @@ export class ChildPool {
     return worker;
   }
 
+  /**
+   * Watches a child while it has jobs. One job per child: the job's own CPU time (without /proc,
+   * wall-clock time stands in), and a wall-clock backstop for a job that neither works nor ends.
+   * Jobs sharing a child (media probes, waiting on the network): the child's CPU time over the
+   * last two CPU limits of wall-clock time, so that steady traffic is never mistaken for one file.
+   */
   private busy(w: Worker): void {
-    w.busySince = Date.now();
-    w.busySinceCpuMs = usage(w.process.pid ?? -1)?.cpuMs ?? 0;
     const { cpuMs, memoryMb } = this.options.limits;
+    const shared = this.options.jobsPerChild > 1;
+    const since = Date.now();
+    const samples: Array<{ at: number; cpuMs: number }> = [];
+    const over = (reason: Error, detail: object) => this.kill(w, reason, detail);
+    const first = usage(w.process.pid ?? -1);
+    if (first && HAS_PROC) samples.push({ at: since, cpuMs: first.cpuMs });
     w.watchdog = setInterval(() => {
+      const at = Date.now();
       const now = usage(w.process.pid ?? -1);
-      // Without /proc, wall-clock time stands in for CPU time.
-      const spent = now && HAS_PROC ? now.cpuMs - w.busySinceCpuMs : Date.now() - w.busySince;
-      if (now && now.rssMb > memoryMb) this.kill(w, refusal.memory(this.options.limits, this.options.noun), { rssMb: Math.round(now.rssMb) });
-      else if (spent > cpuMs) this.kill(w, refusal.time(this.options.limits, this.options.noun), { cpuMs: Math.round(spent) });
-      else if (Date.now() - w.busySince > cpuMs * WALL_FACTOR) this.kill(w, refusal.time(this.options.limits, this.options.noun), { wallMs: Date.now() - w.busySince });
+      if (now && now.rssMb > memoryMb) return over(refusal.memory(this.options.limits, this.options.noun), { rssMb: Math.round(now.rssMb) });
+      if (now && HAS_PROC) {
+        samples.push({ at, cpuMs: now.cpuMs });
+        while (shared && samples[0]!.at < at - 2 * cpuMs) samples.shift();
+      }
+      const spent = now && HAS_PROC ? now.cpuMs - samples[0]!.cpuMs : shared ? 0 : at - since;
+      if (spent > cpuMs) return over(refusal.time(this.options.limits, this.options.noun), { cpuMs: Math.round(spent) });
+      if (!shared && at - since > cpuMs * WALL_FACTOR) over(refusal.time(this.options.limits, this.options.noun), { wallMs: at - since });
     }, WATCH_MS);
     w.watchdog.unref();
   }
