@@ -66,7 +66,7 @@ function usage(pid: number): { cpuMs: number; rssMb: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the name: state is field 3, utime 14, stime 15, rss 24 (in pages).
+    // After the name: state is field 3, utime 14, stime 15, rss 24 (in pages of 4 KiB).
     const ticks = Number(fields[11]) + Number(fields[12]);
     const rssPages = Number(fields[21]);
     return { cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, rssMb: (rssPages * 4096) / 1024 ** 2 };
@@ -258,7 +258,8 @@ export class ChildPool {
     w.dead = true;
     clearInterval(w.watchdog);
     w.process.kill('SIGKILL');
-    this.workers.splice(this.workers.indexOf(w), 1);
+    const at = this.workers.indexOf(w);
+    if (at >= 0) this.workers.splice(at, 1);
     const jobs = [...w.jobs.values()];
     w.jobs.clear();
     if (reason instanceof DocumentRefusedError) {
