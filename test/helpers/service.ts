@@ -83,7 +83,7 @@ export interface TestService {
   get(path: string): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }>;
   ops(method: string, path: string, body?: unknown, raw?: Buffer): Promise<{ status: number; body: any }>;
   /** Completes an order the way order-ops does: upload, then the complete update (kind transcription unless given). */
-  complete(orderId: number, fileName: string, content: string, kinds?: string[]): Promise<{ status: number; body: any }>;
+  complete(orderId: number, fileName: string, content: string | Uint8Array, kinds?: string[]): Promise<{ status: number; body: any }>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   close(): Promise<void>;

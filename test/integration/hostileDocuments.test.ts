@@ -136,6 +136,23 @@ describe('a live order with a hostile file', () => {
   }
 });
 
+describe('a hostile result file uploaded by a worker', () => {
+  it('is refused when submitted, naming the result kind; the order stays open', async () => {
+    const { wavFile } = await import('../helpers/mediaServer.js');
+    const { token: customer } = await service.createAccount(100);
+    const audio = docs.serve('/order-audio.wav', wavFile(30), 'audio/wav');
+    const placed = await service.post('/api/v4/transcriptions', { api_token: customer, mode: 'live', url: audio, language: 'english' });
+    expect(placed.status).toBe(200);
+    const bomb = await service.complete(placed.body.order_id, 'transcript.docx', HOSTILE_DOCUMENTS.find((d) => d.fileName === 'zip-bomb-lying-sizes.docx')!.bytes());
+    expect(bomb.status).toBe(400);
+    expect(bomb.body.error).toBe('transcription file: the document unpacks to more than 200 MB');
+    const nested = await service.complete(placed.body.order_id, 'transcript.rtf', rtfDeeplyNested());
+    expect(nested.body.error).toBe('transcription file: the document is nested more than 200 levels deep');
+    const order = await service.get(`/api/v4/orders/${placed.body.order_id}?api_token=${customer}&mode=live`);
+    expect(order.body.status).not.toBe('finished');
+  });
+});
+
 describe('readers killed at their limits', () => {
   let strict: TestService;
   beforeAll(async () => {
