@@ -15,15 +15,25 @@ describe('transcript import', () => {
     ]))).toEqual({ segments: [{ text: 'One.', speaker: 'A', start: 0, end: 1.5 }, { text: 'Two.', start: 1.5, end: 3 }, { text: 'Three.' }] });
   });
 
+  it('takes null or absent speaker and times, and ignores any other field of any type', () => {
+    expect(importJsonTranscript(JSON.stringify({ version: 2, speakers: [], segments: [
+      { id: 0, speaker: null, start: null, end: null, start_ms: null, end_ms: null, text: 'One.', words: [{ text: null }], extra: { deep: [1, 2] } },
+      { speaker: 7, start: 1, end_ms: 2500, text: 'Two.', confidence: 'high' },
+    ] }))).toEqual({ segments: [{ text: 'One.' }, { text: 'Two.', start: 1, end: 2.5 }] });
+  });
+
   it('reads the single-object form', () => {
     expect(importJsonTranscript('{"text": "All of it.", "language": "en"}')).toEqual({ segments: [{ text: 'All of it.' }] });
   });
 
   it.each([
     ['not json', 'the JSON transcript is not valid JSON'],
-    ['[]', 'the JSON transcript is not an array of segments or an object with text (root: no segments)'],
-    ['[{"text": "  "}]', 'the JSON transcript is not an array of segments or an object with text (0.text: text must not be empty)'],
-    ['[{"speaker": "A"}]', /^the JSON transcript is not an array of segments or an object with text \(0\.text: /],
+    ['[]', 'the JSON transcript holds no segments'],
+    ['[{"text": "  "}]', "the JSON transcript's segment 1 (text): text must not be empty"],
+    ['[{"text": "One."}, {"speaker": "A"}]', "the JSON transcript's segment 2 (text): text must be a string"],
+    ['[{"text": 42}]', "the JSON transcript's segment 1 (text): text must be a string"],
+    ['["just text"]', "the JSON transcript's segment 1: must be an object with text"],
+    ['[{"text": "One.", "start": "soon"}]', /^the JSON transcript's segment 1 \(start\): /],
     ['{"words": []}', 'the JSON transcript is not an array of segments or an object with text (text: text is required)'],
     ['"just a string"', 'the JSON transcript is not an array of segments or an object with text (root: Invalid input: expected object, received string)'],
   ])('refuses %s', (input, message) => {
