@@ -826,7 +826,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            /** @description add api_token to follow it */
+            /** @description the next page, fetchable as given (it carries api_token and mode, as result URLs do); null on the last page */
             next_page_url: string | null;
         };
         Order: {

@@ -63,7 +63,7 @@ export const orderRecord = z.looseObject({
 
 export const orderListResponse = z.object({
   orders: z.array(orderRecord),
-  next_page_url: z.string().nullable().meta({ description: 'add api_token to follow it' }),
+  next_page_url: z.string().nullable().meta({ description: 'the next page, fetchable as given (it carries api_token and mode, as result URLs do); null on the last page' }),
 });
 
 export const orderResponse = z.object({ data: orderRecord });

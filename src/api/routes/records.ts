@@ -59,8 +59,8 @@ export function recordsRouter(deps: ApiDeps): Router {
     const page = rows.slice(0, limit);
     let nextPageUrl: string | null = null;
     if (rows.length > limit) {
-      // The token is left out: callers add api_token, so page links in logs reveal nothing.
-      const next = new URLSearchParams({ mode: 'live', cursor: encodeCursor(page[page.length - 1]!.id) });
+      // Fetchable as given, as the result URLs are: it carries the caller's token and the mode.
+      const next = new URLSearchParams({ api_token: token, mode: 'live', cursor: encodeCursor(page[page.length - 1]!.id) });
       // Only a per_page the caller sent is carried on (the default stays implicit).
       if (req.query.per_page !== undefined) next.set('per_page', String(query.per_page));
       nextPageUrl = `${deps.publicBaseUrl}/api/v4/orders?${next}`;
