@@ -13,7 +13,9 @@ import { errorAnswer, sendErrorAnswer, type ErrorAnswer } from './errors.js';
 export const MAX_KEY_LENGTH = 255;
 
 /** The request's key, if it has one; a malformed key is the caller's mistake. */
-export function idempotencyKeyOf(req: Request, field: unknown): string | undefined {
+export function idempotencyKeyOf(req: Request, sent: unknown): string | undefined {
+  // Sent empty (a form's unset field, JSON null): absent, as every optional parameter.
+  const field = sent === null || sent === '' ? undefined : sent;
   const header = req.get('idempotency-key');
   if (field !== undefined && typeof field !== 'string') throw new RequestError('idempotency_key: must be a string');
   if (header !== undefined && field !== undefined && header !== field) {

@@ -12,6 +12,7 @@ import { captions } from './captions/index.js';
 import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
 import type { ProductDefinition, ProductKey } from './types.js';
+import { parameterNames } from './requestFields.js';
 
 export type { ProductDefinition, ProductKey } from './types.js';
 
@@ -27,6 +28,9 @@ export const PRODUCTS: Readonly<Record<ProductKey, ProductDefinition>> = {
 };
 
 export const PRODUCT_LIST: readonly ProductDefinition[] = Object.values(PRODUCTS);
+
+/** Every parameter of a v4 creation operation, whichever product declares it (requestFields.ts). */
+export const V4_PARAMETERS: ReadonlySet<string> = new Set(PRODUCT_LIST.flatMap(parameterNames));
 
 export function isProductKey(value: string): value is ProductKey {
   return Object.hasOwn(PRODUCTS, value);

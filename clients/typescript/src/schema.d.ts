@@ -12,7 +12,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: human transcription */
+        /**
+         * Place or quote an order: human transcription
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createTranscription"];
         delete?: never;
         options?: never;
@@ -29,7 +32,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: AI transcription */
+        /**
+         * Place or quote an order: AI transcription
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createAiTranscription"];
         delete?: never;
         options?: never;
@@ -46,7 +52,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: transcription proofreading */
+        /**
+         * Place or quote an order: transcription proofreading
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createTranscriptionProofreading"];
         delete?: never;
         options?: never;
@@ -63,7 +72,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: forced alignment */
+        /**
+         * Place or quote an order: forced alignment
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createForcedAlignment"];
         delete?: never;
         options?: never;
@@ -80,7 +92,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: translation */
+        /**
+         * Place or quote an order: translation
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createTranslation"];
         delete?: never;
         options?: never;
@@ -97,7 +112,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: captions */
+        /**
+         * Place or quote an order: captions
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createCaptions"];
         delete?: never;
         options?: never;
@@ -114,7 +132,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: subtitles */
+        /**
+         * Place or quote an order: subtitles
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createSubtitles"];
         delete?: never;
         options?: never;
@@ -131,7 +152,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place or quote an order: human OCR */
+        /**
+         * Place or quote an order: human OCR
+         * @description An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 operation knows is refused, naming it.
+         */
         post: operations["createHumanOcr"];
         delete?: never;
         options?: never;
@@ -282,6 +306,20 @@ export interface components {
             callback_url?: string;
             /** @default false */
             strict?: boolean;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
         };
         TranscriptionCreated: {
             /** @enum {string} */
@@ -337,6 +375,36 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
         };
         AiTranscriptionCreated: {
             /** @enum {string} */
@@ -432,6 +500,22 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
         };
         TranscriptionProofreadingCreated: {
             /** @enum {string} */
@@ -509,6 +593,34 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
         };
         ForcedAlignmentCreated: {
             /** @enum {string} */
@@ -577,6 +689,30 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
         };
         TranslationCreated: {
             /** @enum {string} */
@@ -658,6 +794,22 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
         };
         CaptionsCreated: {
             /** @enum {string} */
@@ -719,6 +871,30 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
         };
         SubtitlesCreated: {
             /** @enum {string} */
@@ -773,6 +949,36 @@ export interface components {
              * @description an http or https URL
              */
             callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
         };
         HumanOcrCreated: {
             /** @enum {string} */

@@ -4,7 +4,8 @@
 // GET /api/v4/openapi.json serves it; scripts/openapi.mjs writes it for the typed client.
 import { z } from 'zod';
 import { booleanParam, httpUrl, modeParam, wholeSeconds } from '../../products/params.js';
-import { PRODUCT_LIST, type ProductDefinition } from '../../products/registry.js';
+import { PRODUCT_LIST, V4_PARAMETERS, type ProductDefinition } from '../../products/registry.js';
+import { parameterNames } from '../../products/requestFields.js';
 import { RESULT_KIND_DEFINITIONS, RESULT_KINDS } from '../../domain/resultKinds.js';
 import { FILE_TYPES } from '../../domain/formats.js';
 import { MAX_KEY_LENGTH } from '../idempotency.js';
@@ -90,11 +91,19 @@ const apiToken = z.string().min(1).meta({ description: 'the account API token' }
 const idempotencyKey = z.string().min(1).max(MAX_KEY_LENGTH)
   .meta({ description: 'retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header)' });
 
-/** The body of a product's creation: the product's own parameters, plus mode, api_token and idempotency_key. */
+const ignoredParameter = z.unknown().optional().meta({ description: 'a parameter of another v4 operation: accepted and ignored here' });
+
+/**
+ * The body of a product's creation: the product's own parameters, plus mode, api_token and
+ * idempotency_key; the other products' parameters, ignored (src/products/requestFields.ts).
+ */
 function creationRequest(product: ProductDefinition) {
-  if (!(product.request instanceof z.ZodObject)) throw new Error(`${product.key}: the request schema must be a z.strictObject for the OpenAPI document`);
-  const shape = product.request.shape;
-  return z.strictObject({ mode: modeParam, api_token: apiToken, idempotency_key: idempotencyKey.optional(), ...shape });
+  const own = parameterNames(product);
+  const others = [...V4_PARAMETERS].filter((name) => !own.includes(name)).sort();
+  return z.strictObject({
+    mode: modeParam, api_token: apiToken, idempotency_key: idempotencyKey.optional(), ...(product.request as z.ZodObject).shape,
+    ...Object.fromEntries(others.map((name) => [name, ignoredParameter])),
+  });
 }
 
 /** Query parameters from a zod object schema. */
@@ -125,6 +134,10 @@ function creationOperation(product: ProductDefinition): Json {
   return {
     operationId: `create${name}`,
     summary: `Place or quote an order: ${product.label}`,
+    description: 'An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the '
+      + "same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter "
+      + 'sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 '
+      + 'operation knows is refused, naming it.',
     tags: ['Orders'],
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: jsonSchema(idempotencyKey) }],
     requestBody: {

@@ -8,7 +8,8 @@ import { measureTools } from '../measureTools.js';
 import { startAndPayOrder } from '../placeOrder.js';
 import { answerOnce, idempotencyKeyOf, requestFingerprint } from '../idempotency.js';
 import { modeParam } from '../../products/params.js';
-import { PRODUCT_LIST, type ProductDefinition } from '../../products/registry.js';
+import { PRODUCT_LIST, V4_PARAMETERS, type ProductDefinition } from '../../products/registry.js';
+import { requestFields } from '../../products/requestFields.js';
 import type { Measured } from '../../products/types.js';
 import { centsToUsd, splitSubscription } from '../../domain/pricing.js';
 import { addHours, formatUtc } from '../../domain/time.js';
@@ -123,8 +124,11 @@ export function createOrdersRouter(deps: ApiDeps): Router {
   const noKey = async () => undefined;
   for (const product of PRODUCT_LIST) {
     router.post(`/api/v4/${product.path}`, async (req, res) => {
-      const { api_token: token, idempotency_key: keyField, ...body } = (req.body ?? {}) as Record<string, unknown>;
+      const { api_token: token, idempotency_key: keyField, ...sent } = (req.body ?? {}) as Record<string, unknown>;
       const account = await authenticate(deps.db, deps.secretKey, token);
+      // Empty means absent; other products' parameters are ignored (src/products/requestFields.ts).
+      const { fields: body, ignored } = requestFields(product, V4_PARAMETERS, sent);
+      if (ignored.length) deps.log('parameters of other products ignored', { path: product.path, accountId: account.id, ignored });
       const key = idempotencyKeyOf(req, keyField);
       if (key === undefined) return void res.json(await create(product, account, body, noKey));
       await answerOnce(keys, req, res, { accountId: account.id, key }, requestFingerprint(product.path, body), {
