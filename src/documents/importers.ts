@@ -9,7 +9,7 @@ import { checkZipContainer } from './zipGuard.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
 import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
 
-const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'srt', 'vtt'] as const;
+const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'html', 'srt', 'vtt'] as const;
 
 const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 
@@ -54,6 +54,9 @@ async function readByExtension(bytes: Uint8Array, extension: string, limits: Doc
       return fromParagraphs(rtfToText(decode(bytes), limits.maxNesting).split('\n'));
     case 'pdf':
       return importTextTranscript(await pdfText(bytes, limits));
+    case 'html':
+    case 'htm':
+      return importTextTranscript(htmlText(decode(bytes)));
     case 'srt':
     case 'vtt':
       return importCaptions(decode(bytes));
@@ -104,6 +107,22 @@ async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<strin
     if (words > limits.maxWords) throw refusal.words(limits);
   });
   return paragraphs.join('\n\n');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The text of an HTML page, a paragraph per block (our own html results, read back). */
+function htmlText(html: string): string {
+  return html
+    .replace(/<(script|style|head|title)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|li|tr|blockquote|section|article|header|footer)\s*>/gi, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    });
 }
 
 /** SRT or WebVTT cues as timed segments; a WebVTT voice tag names the speaker. */

@@ -24,22 +24,29 @@ const ascii = (bytes: Uint8Array, at: number, text: string) =>
 const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 const latin1 = (bytes: Uint8Array, end = bytes.length) => view(bytes.subarray(0, end)).toString('latin1');
 
-/** Plain text: valid UTF-8 and no NUL bytes (binary formats nearly always have both). */
-function isText(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return false;
+/** How much of a file is looked at to tell text from binary and what the text holds. */
+const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * The start of a file as text, if it is text: valid UTF-8 and no NUL bytes (binary formats nearly
+ * always have both). Only the start is read, on the event loop; the readers check the rest.
+ */
+function textStart(bytes: Uint8Array): string | undefined {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return undefined;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
+    // stream: a character cut at the end of the sniffed bytes is not an error.
+    return new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: head.length < bytes.length });
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 function bySignature(b: Uint8Array): Kind | undefined {
   // The PDF header may follow up to 1 KiB of junk (the spec's allowance).
   if (latin1(b, 1024).includes('%PDF-')) return { cls: 'document', ext: 'pdf' };
-  // A DOCX is a zip whose entries live under word/; other zips (xlsx, odt) are not documents here.
-  if (ascii(b, 0, 'PK\x03\x04')) return view(b).includes('word/') ? { cls: 'document', ext: 'docx' } : undefined;
+  // A DOCX is a zip holding word/document.xml; other zips (xlsx, odt) are not documents here.
+  if (ascii(b, 0, 'PK\x03\x04')) return view(b).includes('word/document.xml') ? { cls: 'document', ext: 'docx' } : { cls: 'unknown', ext: 'zip' };
   if (ascii(b, 0, '\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1')) return { cls: 'document', ext: 'doc' };
   if (ascii(b, 0, '{\\rtf')) return { cls: 'document', ext: 'rtf' };
   if (ascii(b, 0, '\x89PNG\r\n\x1A\n')) return { cls: 'image', ext: 'png' };
@@ -74,13 +81,18 @@ const TYPES: Record<string, Kind> = {
   'application/rtf': { cls: 'document', ext: 'rtf' },
   'text/rtf': { cls: 'document', ext: 'rtf' },
   'text/plain': { cls: 'document', ext: 'txt' },
+  'application/json': { cls: 'document', ext: 'json' },
+  'text/json': { cls: 'document', ext: 'json' },
+  'application/x-subrip': { cls: 'document', ext: 'srt' },
+  'text/vtt': { cls: 'document', ext: 'vtt' },
+  'text/html': { cls: 'document', ext: 'html' },
   'image/jpeg': { cls: 'image', ext: 'jpg' },
   'audio/mpeg': { cls: 'media', ext: 'mp3' },
   'application/ogg': { cls: 'media', ext: 'ogg' },
 };
 
 const EXTENSIONS: Record<string, FileClass> = {
-  pdf: 'document', docx: 'document', doc: 'document', rtf: 'document', txt: 'document',
+  pdf: 'document', docx: 'document', doc: 'document', rtf: 'document', txt: 'document', json: 'document', srt: 'document', vtt: 'document', html: 'document', htm: 'document',
   png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', tif: 'image', tiff: 'image', webp: 'image', bmp: 'image',
   wav: 'media', mp3: 'media', mp4: 'media', m4a: 'media', ogg: 'media', flac: 'media', webm: 'media', mov: 'media', mkv: 'media',
 };
@@ -104,16 +116,40 @@ function byExtension(urlPath: string): Kind | undefined {
   return ext && cls ? { cls, ext } : undefined;
 }
 
-/** Signature first, then the Content-Type, then the extension; plain text needs a text hint and text bytes. */
+/** What UTF-8 text holds, from its start: JSON (an object or an array), WebVTT, SRT cues, or plain text. */
+function byText(bytes: Uint8Array): Kind | undefined {
+  const text = textStart(bytes)?.replace(/^\uFEFF/, '').trimStart();
+  if (!text) return undefined;
+  // JSON by its opening tokens (`{"`, `{}`, `[{`, `["`, `[[`, `[]`), not `[00:00:05]` (our text
+  // format's times): the JSON reader parses it, in the sandbox.
+  if (/^(\{\s*["}]|\[\s*[[{"\]])/.test(text)) return { cls: 'document', ext: 'json' };
+  if (/^WEBVTT(\s|$)/.test(text)) return { cls: 'document', ext: 'vtt' };
+  if (/^(<!doctype html|<html[\s>])/i.test(text)) return { cls: 'document', ext: 'html' };
+  if (/^\d+\r?\n\d{1,2}:\d{2}:\d{2}[,.]\d{3} --> /.test(text)) return { cls: 'document', ext: 'srt' };
+  return { cls: 'document', ext: 'txt' };
+}
+
+/**
+ * What a file is, by what it is: the signature of a binary format first (it cannot be mistaken);
+ * then, for text, what the text holds (JSON, WebVTT, SRT cues, HTML), and for plain text the text
+ * format its Content-Type or extension names (plain text called JSON is refused by the JSON reader,
+ * clearly); a file that is neither goes by its Content-Type, then its URL's extension.
+ */
 function detect(bytes: Uint8Array, contentType: string | undefined, urlPath: string): Kind {
   const signed = bySignature(bytes);
-  if (signed) return signed;
-  for (const kind of [byType(contentType), byExtension(urlPath)]) {
-    if (!kind) continue;
-    if (kind.ext !== 'txt' || isText(bytes)) return kind;
+  const typed = byType(contentType);
+  const named = byExtension(urlPath);
+  if (signed?.ext === 'zip') {
+    // A ZIP that its name or type calls a DOCX is one, if a broken one (its reader says so); xlsx, odt, a plain zip are not.
+    return typed?.ext === 'docx' || named?.ext === 'docx' ? { cls: 'document', ext: 'docx' } : { cls: 'unknown', ext: urlExtension(urlPath) ?? 'zip' };
   }
-  return { cls: 'unknown', ext: urlExtension(urlPath) ?? 'bin' };
+  if (signed) return signed;
+  const read = byText(bytes);
+  if (read) return read.ext !== 'txt' ? read : [typed, named].find((k) => k && TEXT_FORMATS.has(k.ext)) ?? read;
+  return [typed, named].find((k) => k && !TEXT_FORMATS.has(k.ext)) ?? { cls: 'unknown', ext: urlExtension(urlPath) ?? 'bin' };
 }
+
+const TEXT_FORMATS = new Set(['txt', 'json', 'srt', 'vtt', 'html', 'htm']);
 
 /** What a fetched file is, from its first bytes (magic numbers) first, then the Content-Type, then the URL path's extension. */
 export function classifyFile(bytes: Uint8Array, contentType: string | undefined, urlPath: string): FileClass {

@@ -75,7 +75,7 @@ describe('importing uploaded files', () => {
     ['no-cues.srt', Buffer.from('nothing here\n'), 'cannot read no-cues.srt: it is not a readable .srt file'],
     ['empty.vtt', Buffer.from('WEBVTT\n\n'), /^cannot read empty\.vtt: it (holds no captions|is not a readable \.vtt file)/],
     ['broken.json', Buffer.from('{"segments": ['), 'cannot read broken.json: the JSON transcript is not valid JSON'],
-    ['slides.pptx', Buffer.from('x'), 'cannot read slides.pptx: .pptx files are not accepted (accepted: json, txt, text, docx, doc, rtf, pdf, srt, vtt)'],
+    ['slides.pptx', Buffer.from('x'), 'cannot read slides.pptx: .pptx files are not accepted (accepted: json, txt, text, docx, doc, rtf, pdf, html, srt, vtt)'],
   ])('refuses %s with a message naming the problem', async (name, bytes, message) => {
     const attempt = importDocument(bytes, name);
     await expect(attempt).rejects.toThrow(TranscriptImportError);

@@ -68,7 +68,7 @@ describe('transcripts supplied with the order', () => {
     expect(res.body.error).toMatch(/^transcription_url: cannot read document\.docx: /);
     const image = docs.serve('/t.png', pngImage());
     expect((await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: image, language: 'english' })).body.error)
-      .toBe('transcription_url: a .png file is not accepted here (accepted: doc, docx, rtf, pdf, txt, json)');
+      .toBe('transcription_url: a .png file is not accepted here (accepted: doc, docx, rtf, pdf, txt, json, html)');
   });
 
   it('forced alignment takes at most an hour of audio, and no JSON transcript', async () => {

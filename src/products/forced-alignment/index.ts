@@ -11,7 +11,7 @@ const LABEL = 'forced alignment';
 /** Spec, Limits 1. */
 const MAX_ALIGNMENT_SECONDS = 3600;
 /** Formats of the supplied transcript (spec, operation 4). */
-const ALIGNMENT_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt'] as const;
+const ALIGNMENT_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt', 'html'] as const;
 
 const alignmentRequest = z.strictObject({
   audio_url: httpUrl,

@@ -9,7 +9,7 @@ import { defineProduct, type ResultField } from '../types.js';
 const LABEL = 'transcription proofreading';
 
 /** Formats of the supplied transcript (spec, operation 3). */
-const PROOFREAD_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt', 'json'] as const;
+const PROOFREAD_INPUT_FORMATS = ['doc', 'docx', 'rtf', 'pdf', 'txt', 'json', 'html'] as const;
 
 const proofreadingRequest = z.strictObject({
   audio_url: httpUrl,
