@@ -105,8 +105,9 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   if (!/^[0-9a-f]{64}$/i.test(secretHex)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
   const pricePath = env.PRICE_TABLE_PATH ?? fileURLToPath(new URL('../config/prices.json', import.meta.url));
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8'))) as PriceTable;
-  const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 30_000);
-  const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 600_000);
+  // The first pause and the longest one of the back-off (src/domain/callbackSchedule.ts).
+  const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 60_000);
+  const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 10 * 3_600_000);
   if (retryMaxMs < retryMinMs) throw new Error('CALLBACK_RETRY_MAX_MS must not be below CALLBACK_RETRY_MIN_MS');
   const probability = number(env, 'QUALITY_CHECK_PROBABILITY', 0.1);
   const enginesDir = resolve(env.ENGINES_DIR ?? fileURLToPath(new URL('../.engines', import.meta.url)));

@@ -1,11 +1,14 @@
 // Callback delivery as a Temporal activity: one signed multipart POST per attempt (the attempt
 // itself is callbackDelivery.ts; docs/callbacks.md), success only on the answer `ok`. The
-// workflow's retry policy allows 10 attempts; each failed attempt asks for a random pause, or for
-// the receiver's Retry-After (429, 503) up to the longest pause. 410 Gone ends the callback.
+// workflow's retry policy allows 10 attempts; each failed attempt asks for its pause: the
+// jittered exponential back-off of src/domain/callbackSchedule.ts (workflows started since it;
+// older ones keep their random pauses of up to 10 minutes), or the receiver's Retry-After (429,
+// 503) up to the longest pause, and records when the next attempt is due. 410 Gone ends the callback.
 import { Context, ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { getAccount } from '../db/accounts.js';
-import { getOrder } from '../db/orders.js';
+import { getOrder, setNextCallbackAttempt } from '../db/orders.js';
+import { CALLBACK_ATTEMPTS, callbackPauseMs } from '../domain/callbackSchedule.js';
 import type { CallbackEvent } from '../contracts/orders.js';
 import { attemptCallback, callbackMessageId, callbackUrlOf } from './callbackDelivery.js';
 
@@ -13,15 +16,23 @@ export { callbackMessageId, MAX_ANSWER_BYTES, retryAfterMs } from './callbackDel
 
 export type DeliveryResult = { delivered: true; attempt: number } | { delivered: false; reason: string };
 
+const LEGACY_MAX_PAUSE_MS = 600_000;
+
 /** The failure type that ends a callback whose receiver answered 410 Gone: no further attempts. */
 export const CALLBACK_GONE = 'CallbackReceiverGone';
 
 export function createCallbackActivities(deps: ActivityDeps) {
   const { db, callbacks } = deps;
-  const randomPause = () => callbacks.retryMinMs + Math.floor(Math.random() * (callbacks.retryMaxMs - callbacks.retryMinMs + 1));
+  const schedule = { firstPauseMs: callbacks.retryMinMs, maxPauseMs: callbacks.retryMaxMs };
+  /** Workflows started before the back-off keep their schedule: random pauses of at most 10 minutes. */
+  const legacyPause = () => {
+    const max = Math.max(callbacks.retryMinMs, Math.min(callbacks.retryMaxMs, LEGACY_MAX_PAUSE_MS));
+    return callbacks.retryMinMs + Math.floor(Math.random() * (max - callbacks.retryMinMs + 1));
+  };
 
   return {
-    async deliverCallback({ orderId, event }: { orderId: number; event: CallbackEvent }): Promise<DeliveryResult> {
+    /** `schedule`: 'backoff' from workflows started since the back-off (patch `callback-backoff`). */
+    async deliverCallback({ orderId, event, schedule: plan }: { orderId: number; event: CallbackEvent; schedule?: 'backoff' }): Promise<DeliveryResult> {
       const order = await getOrder(db, orderId);
       if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
       const account = (await getAccount(db, order.accountId))!;
@@ -44,9 +55,11 @@ export function createCallbackActivities(deps: ActivityDeps) {
       if (outcome === 'gone') {
         throw ApplicationFailure.create({ type: CALLBACK_GONE, nonRetryable: true, message: `the receiver answered 410 Gone on attempt ${attempt}: no further attempts` });
       }
-      // Retry-After (429, 503) is honoured up to the longest random pause, so 10 attempts still fit the same budget.
-      const pause = result.retryAfterMs === undefined ? undefined : Math.max(1, Math.min(result.retryAfterMs, callbacks.retryMaxMs));
-      throw ApplicationFailure.create({ message: `callback attempt ${attempt} to the receiver failed: ${detail}`, nextRetryDelay: pause ?? randomPause() });
+      // Retry-After (429, 503) is honoured up to the longest pause, so 10 attempts still fit the same window.
+      const pause = result.retryAfterMs !== undefined ? Math.max(1, Math.min(result.retryAfterMs, callbacks.retryMaxMs))
+        : plan === 'backoff' ? callbackPauseMs(attempt, schedule) : legacyPause();
+      if (attempt < CALLBACK_ATTEMPTS) await setNextCallbackAttempt(db, orderId, event, attempt, new Date(Date.now() + pause));
+      throw ApplicationFailure.create({ message: `callback attempt ${attempt} to the receiver failed: ${detail}`, nextRetryDelay: pause });
     },
   };
 }

@@ -8,8 +8,9 @@ import type { DocumentReader } from '../documents/sandbox/index.js';
 export type { EngineSettings } from '../engines/types.js';
 
 export interface CallbackSettings {
-  /** Bounds of the random pause between delivery attempts. */
+  /** The pause after the first failed attempt; later pauses grow threefold (src/domain/callbackSchedule.ts). */
   retryMinMs: number;
+  /** The longest pause, and the longest Retry-After honoured. */
   retryMaxMs: number;
   /** How long one attempt may take. */
   timeoutMs: number;

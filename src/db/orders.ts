@@ -98,8 +98,16 @@ export async function setQualityCheck(db: Db, orderId: number, qcStatus: string)
   await db.update(orders).set({ qcStatus }).where(eq(orders.id, orderId));
 }
 
-export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemptRow, 'id' | 'createdAt'>): Promise<void> {
+export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemptRow, 'id' | 'createdAt' | 'nextAttemptAt'>): Promise<void> {
   await db.insert(callbackAttempts).values(attempt);
+}
+
+/** Notes on the latest recorded attempt `attempt` of the order's `event` when the next one is due. */
+export async function setNextCallbackAttempt(db: Db, orderId: number, event: string, attempt: number, at: Date): Promise<void> {
+  const [latest] = await db.select({ id: callbackAttempts.id }).from(callbackAttempts)
+    .where(and(eq(callbackAttempts.orderId, orderId), eq(callbackAttempts.event, event), eq(callbackAttempts.attempt, attempt)))
+    .orderBy(desc(callbackAttempts.id)).limit(1);
+  if (latest) await db.update(callbackAttempts).set({ nextAttemptAt: at }).where(eq(callbackAttempts.id, latest.id));
 }
 
 export async function callbackAttemptsOf(db: Db, orderId: number): Promise<CallbackAttemptRow[]> {

@@ -79,6 +79,8 @@ export const callbackAttempts = pgTable('callback_attempts', {
   createdAt: ts('created_at').notNull().defaultNow(),
   /** 0006: the webhook-id the attempt carried; null for attempts recorded before it. */
   webhookId: text('webhook_id'),
+  /** 0008: when the next attempt is due, on a failed attempt that has one. */
+  nextAttemptAt: ts('next_attempt_at'),
 });
 
 export type AccountRow = typeof accounts.$inferSelect;

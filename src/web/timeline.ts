@@ -37,7 +37,8 @@ function ledgerEntry(order: OrderRow, entry: LedgerRow): Entry | undefined {
 function attemptEntry(a: CallbackAttemptRow): Entry {
   const answer = a.statusCode !== null ? html`HTTP ${a.statusCode}` : html`no answer`;
   const event = a.event === 'quality_fix' ? 'quality-check fix' : a.event;
-  return { at: a.createdAt, text: html`Callback (${event}), attempt ${a.attempt}: ${a.outcome === 'ok' ? 'delivered' : a.outcome.replace(/_/g, ' ')} (${answer})` };
+  const next = a.nextAttemptAt ? html`; next attempt at ${when(a.nextAttemptAt)}` : '';
+  return { at: a.createdAt, text: html`Callback (${event}), attempt ${a.attempt}: ${a.outcome === 'ok' ? 'delivered' : a.outcome.replace(/_/g, ' ')} (${answer})${next}` };
 }
 
 export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: CallbackAttemptRow[], files: OrderFileRow[], progress?: WorkProgress): Entry[] {

@@ -40,7 +40,7 @@ const chargeWallet = (order: OrderToPlace) => (wf.patched('charge-local-activity
 // Handing an order to a person must not give up: the order would be left with nobody on it.
 const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
 
-// Each attempt picks its own random delay (nextRetryDelay); 10 attempts in total (spec, Events rule 1).
+// Each attempt picks its own delay (nextRetryDelay: jittered exponential back-off); 10 attempts in total (spec, Events rule 1).
 const callbacks = wf.proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '15 seconds',
@@ -298,7 +298,9 @@ async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput):
 
 async function deliverCallback(orderId: number, event: CallbackEvent): Promise<void> {
   try {
-    await callbacks.deliverCallback({ orderId, event });
+    // Since the back-off, the activity spreads the attempts over more than a day; workflows started
+    // before it replay without the field and keep their random pauses.
+    await callbacks.deliverCallback({ orderId, event, ...(wf.patched('callback-backoff') ? { schedule: 'backoff' as const } : {}) });
   } catch (err) {
     // Every attempt is recorded by the activity; the order itself stays settled.
     wf.log.warn('callback delivery gave up', { orderId, event, error: String((err as Error).cause ?? err) });

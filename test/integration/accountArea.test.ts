@@ -449,7 +449,8 @@ describe('account area', () => {
       expect(rows[1]!.querySelector('td[data-field="answer"]')!.text).toBe('ok');
       expect(rows[1]!.querySelector('td[data-field="outcome"]')!.text).toBe('ok');
       const timeline = await timelineOf(finished);
-      expect(timeline.some((t) => t.endsWith('Callback (finished), attempt 1: http error (HTTP 500)'))).toBe(true);
+      // A failed attempt says when the next one is due.
+      expect(timeline.some((t) => /Callback \(finished\), attempt 1: http error \(HTTP 500\); next attempt at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC$/.test(t))).toBe(true);
       expect(timeline.some((t) => t.endsWith('Callback (finished), attempt 2: delivered (HTTP 200)'))).toBe(true);
     });
 

@@ -48,6 +48,12 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
       expect(attempts.every((a) => a.outcome === 'wrong_answer' && a.statusCode === 200 && a.detail === 'answered 200: "received"')).toBe(true);
       const pauses = attempts.slice(1).map((a, i) => a.createdAt.getTime() - attempts[i]!.createdAt.getTime());
       expect(Math.min(...pauses)).toBeGreaterThanOrEqual(10);
+      // Each failed attempt but the last says when the next is due, and the next came no earlier.
+      expect(attempts.map((a) => a.nextAttemptAt !== null)).toEqual([true, true, true, true, true, true, true, true, true, false]);
+      attempts.slice(1).forEach((a, i) => expect(a.createdAt.getTime()).toBeGreaterThanOrEqual(attempts[i]!.nextAttemptAt!.getTime() - 5));
+      const listed = await service.ops('GET', `/ops/orders/${orderId}/callbacks`);
+      expect(listed.body.attempts[0].next_attempt_at).toBe(attempts[0]!.nextAttemptAt!.toISOString());
+      expect((await service.ops('GET', `/ops/orders/${orderId}`)).body.last_callback).toMatchObject({ event: 'finished', next_attempt_at: null });
       await service.ops('POST', `/ops/orders/${orderId}/qc`, { pass: true });
       expect(await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
     } finally {

@@ -13,6 +13,7 @@ import { temporal } from '@temporalio/proto';
 import type { createActivities } from '../../src/activities/index.js';
 import type { EngineOutcome } from '../../src/activities/engines.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
+import { callbackPauseMs, callbackWindowMs } from '../../src/domain/callbackSchedule.js';
 import {
   cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTE_FLAGS,
   SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
@@ -60,7 +61,8 @@ interface Behaviour {
   engine?: (attempt: number) => Promise<EngineOutcome>;
   /** Called before the activity's work; throwing fails that attempt. */
   fails?: Partial<Record<'refundOrder' | 'applyQualityFix' | 'handToOperator', (attempt: number) => void>>;
-  callback?: (attempt: number) => void;
+  /** Called with the attempt and the call as recorded (its input and the server's time). */
+  callback?: (attempt: number, call: Calls['deliverCallback'][number]) => void;
   retranscribe?: (orderId: number) => OrderToPlace | null;
 }
 
@@ -95,7 +97,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     async closeQualityCheck(input) { await record('closeQualityCheck', input); },
     async deliverCallback(input) {
       const attempt = await record('deliverCallback', input);
-      behaviour.callback?.(attempt);
+      behaviour.callback?.(attempt, calls.deliverCallback.at(-1)!);
       return { delivered: true, attempt };
     },
     async fulfilByEngine(input) {
@@ -286,6 +288,43 @@ describe('order workflow on the time-skipping test server', () => {
       const at = calls.deliverCallback.map((c) => c.at);
       expect(at[9]! - at[0]!).toBeGreaterThanOrEqual(9 * 10 * MINUTE);
       expect(Date.now() - realStart).toBeLessThan(30_000);
+    });
+
+    // The activity's own pause (src/activities/callbacks.ts) with the default bounds: 1 minute, 10 hours.
+    const schedule = { firstPauseMs: MINUTE, maxPauseMs: 10 * HOUR };
+    const backingOff = (attempt: number, call: Calls['deliverCallback'][number]) => {
+      expect(call.schedule).toBe('backoff'); // the workflow asks for the back-off
+      throw ApplicationFailure.create({ message: 'receiver down', nextRetryDelay: callbackPauseMs(attempt, schedule) });
+    };
+
+    it('reaches a receiver that was down for 20 hours on a later attempt', async () => {
+      const { calls, activities } = mockActivities({
+        callback: (attempt, call) => { if (call.at - calls.deliverCallback[0]!.at < 20 * HOUR) backingOff(attempt, call); },
+      });
+      const input = await newInput();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await complete(handle, [file('transcription')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      const last = calls.deliverCallback.at(-1)!;
+      expect(last.attempt).toBeLessThanOrEqual(10);
+      expect(last.at - calls.deliverCallback[0]!.at).toBeGreaterThanOrEqual(20 * HOUR);
+    });
+
+    it('spreads all 10 attempts over more than a day, within the window the bounds give', async () => {
+      const { calls, activities } = mockActivities({ callback: backingOff });
+      const input = await newInput();
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await complete(handle, [file('transcription')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+      expect(calls.deliverCallback.map((c) => c.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const span = calls.deliverCallback[9]!.at - calls.deliverCallback[0]!.at;
+      const { shortest, longest } = callbackWindowMs(schedule);
+      expect(span).toBeGreaterThanOrEqual(Math.max(24 * HOUR, shortest - MINUTE));
+      expect(span).toBeLessThanOrEqual(longest + MINUTE);
     });
 
     it('stops at the first successful attempt', async () => {

@@ -11,7 +11,7 @@ import { parseOrderId } from './records.js';
 import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
 import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, getOrder, pendingOrders } from '../../db/orders.js';
-import type { OrderRow } from '../../db/schema.js';
+import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { isProductKey, productOf } from '../../products/registry.js';
 import { RESULT_KINDS, resultKindsProblem, type ResultKind } from '../../domain/resultKinds.js';
 import { TimingError } from '../../domain/render/index.js';
@@ -85,6 +85,13 @@ function parseAccountId(raw: string): number {
 }
 
 const resultKindsOf = (order: OrderRow) => productOf(order.product).results(order.params).map((r) => r.kind);
+
+/** The last callback attempt, and when the next is due if it failed and one is planned. */
+function lastCallback(attempts: CallbackAttemptRow[]) {
+  const last = attempts.at(-1);
+  if (!last) return null;
+  return { event: last.event, outcome: last.outcome, at: last.createdAt.toISOString(), next_attempt_at: last.nextAttemptAt?.toISOString() ?? null };
+}
 
 /** What an operator sees of an order: its state, what it delivers, and who is working on it. */
 function summary(o: OrderRow) {
@@ -201,7 +208,7 @@ export function opsRouter(deps: ApiDeps): Router {
       ...(engine ? { engine_progress: engine } : {}),
       files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
       callback_attempts: attempts.length,
-      last_callback: attempts.at(-1) ? { event: attempts.at(-1)!.event, outcome: attempts.at(-1)!.outcome, at: attempts.at(-1)!.createdAt.toISOString() } : null,
+      last_callback: lastCallback(attempts),
     });
   });
 
@@ -211,6 +218,7 @@ export function opsRouter(deps: ApiDeps): Router {
       attempts: attempts.map((a) => ({
         event: a.event, attempt: a.attempt, at: a.createdAt.toISOString(), url: a.url, status_code: a.statusCode,
         duration_ms: a.durationMs, outcome: a.outcome, detail: a.detail, webhook_id: a.webhookId,
+        next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
       })),
     });
   });
