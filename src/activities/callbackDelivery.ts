@@ -182,17 +182,18 @@ export function sampleOrder(product: ProductKey, event: SampleEvent): RecordSour
 }
 
 /**
- * A sample result URL: the path of the sample order's real result URL, with `mode=test` and the
- * placeholder token `sample`: the account's token never goes to a URL given only for a test.
+ * A sample result URL: the sample order's result file with `mode=test`, which downloads without a
+ * token (sample files hold no account data), so the account's token never goes to a URL given only
+ * for a test, and a receiver that fetches it is not counted as a failed authentication.
  */
 export function sampleResultUrl(publicBaseUrl: string, orderId: number, kind: string): string {
-  return `${resultFileUrl(publicBaseUrl, orderId, kind, 'sample')}&mode=test`;
+  return `${publicBaseUrl}/api/v4/orders/${orderId}/files/${kind}?mode=test`;
 }
 
-/** The fields of a sample callback: the product's real shape for the event, of its sample order. */
+/** The fields of a sample callback: the product's real shape for the event, of its sample order, with mode=test. */
 export function sampleCallbackFields(publicBaseUrl: string, product: ProductKey, event: SampleEvent): Record<string, string> {
   const order = sampleOrder(product, event);
-  return callbackFields(order, event, (kind) => sampleResultUrl(publicBaseUrl, order.id, kind));
+  return { ...callbackFields(order, event, (kind) => sampleResultUrl(publicBaseUrl, order.id, kind)), mode: 'test' };
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { RESULT_KIND_DEFINITIONS } from '../../src/domain/resultKinds.js';
 
 describe('order API (PGlite)', () => {
   let service: TestService;
@@ -154,15 +155,21 @@ describe('order API (PGlite)', () => {
 
     it('mode=test returns the fixed sample orders', async () => {
       const list = await service.get(`/api/v4/orders?api_token=${token}&mode=test`);
-      expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+      expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
       // A sample of every product, including the proofreading order handed to a human transcription.
       expect(new Set(list.body.orders.map((o: { type: string }) => o.type))).toEqual(new Set([
         'transcriptions', 'transcription_proofreadings', 'forced_alignments', 'translations', 'captions', 'subtitles', 'human_ocr']));
       expect(list.body.orders.find((o: { id: number }) => o.id === 5)).toMatchObject({ was_retranscribed: true, retranscribed_order_id: 11 });
       expect(list.body.orders.find((o: { id: number }) => o.id === 3)).toMatchObject({ type: 'transcriptions', turnaround_time: 'days_5', status: 'finished' });
       expect(list.body.next_page_url).toBeNull();
-      const one = await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`);
-      expect(one.body.data).toMatchObject({ id: 42, type: 'transcriptions' });
+      // Retrieval by a sample's id returns that sample; another id is no sample.
+      for (const sample of list.body.orders as Array<{ id: number }>) {
+        expect((await service.get(`/api/v4/orders/${sample.id}?api_token=${token}&mode=test`)).body.data).toEqual(sample);
+      }
+      expect((await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`)).body.error).toBe('order_id: 42 is not a sample order (mode=test: the sample orders are 1–14)');
+      // Every status, and a finished order of every product.
+      const orders = list.body.orders as Array<{ type: string; status: string }>;
+      expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['paid', 'finished', 'refunded', 'canceled', 'retranscribed']));
       expect((await service.get(`/api/v4/orders?api_token=${token}`)).body.error).toBe('mode: is required (test or live)');
       expect((await service.get(`/api/v4/orders?api_token=${token}&mode=live&cursor=abc`)).body.error).toBe('cursor: not a cursor from next_page_url');
     });
@@ -202,5 +209,37 @@ describe('order API (PGlite)', () => {
     const one = await service.get('/api/v4/languages?product=ai_transcription');
     expect(Object.keys(one.body)).toEqual(['ai_transcription']);
     expect(one.body.ai_transcription).toHaveLength(32);
+  });
+
+  describe('test mode, end to end', () => {
+    it('a client that only follows the URLs it is given gets 200 everywhere: list, pages, records, every result file in every format', async () => {
+      let next: string | null = `/api/v4/orders?api_token=${token}&mode=test`;
+      const results: Array<{ url: string; formats: readonly string[] }> = [];
+      let products = 0;
+      while (next) {
+        const page = await service.get(next.replace(service.baseUrl, ''));
+        expect(page.status).toBe(200);
+        for (const order of page.body.orders as Array<Record<string, unknown> & { id: number; status: string }>) {
+          const record = await service.get(`/api/v4/orders/${order.id}?api_token=${token}&mode=test`);
+          expect(record.status).toBe(200);
+          for (const [field, value] of Object.entries(record.body.data as Record<string, unknown>)) {
+            if (!field.endsWith('_url') || field === 'callback_url' || value === null) continue;
+            const kind = new URL(value as string).pathname.split('/').at(-1) as keyof typeof RESULT_KIND_DEFINITIONS;
+            results.push({ url: value as string, formats: RESULT_KIND_DEFINITIONS[kind].formats });
+          }
+          if (order.status === 'finished') products++;
+        }
+        next = page.body.next_page_url;
+      }
+      expect(products).toBeGreaterThanOrEqual(8); // a finished sample of every product
+      expect(new Set(results.map((r) => new URL(r.url).pathname.split('/').at(-1)))).toEqual(new Set(Object.keys(RESULT_KIND_DEFINITIONS)));
+      for (const { url, formats } of results) {
+        for (const format of [undefined, ...formats]) {
+          const file = await service.get(`${url.replace(service.baseUrl, '')}${format ? `&format=${format}` : ''}`);
+          expect(file.status, `${url} ${format ?? ''}`).toBe(200);
+          expect(file.bytes.length, `${url} ${format ?? ''}`).toBeGreaterThan(0);
+        }
+      }
+    });
   });
 });

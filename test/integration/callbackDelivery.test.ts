@@ -61,10 +61,10 @@ describe('pure parts', () => {
         if (event === 'finished') {
           for (const { kind, field } of product.results(order.params)) expect(fields[field]).toBe(sampleResultUrl('https://orders.example', order.id, kind));
         }
-        expect(fields).toMatchObject({ mode: 'live', order_id: String(order.id) });
+        expect(fields).toMatchObject({ mode: 'test', order_id: String(order.id) });
       }
     }
-    expect(sampleResultUrl('https://orders.example', 3, 'transcription')).toBe('https://orders.example/api/v4/orders/3/files/transcription?api_token=sample&mode=test');
+    expect(sampleResultUrl('https://orders.example', 3, 'transcription')).toBe('https://orders.example/api/v4/orders/3/files/transcription?mode=test');
   });
 
   it('checkDestination: http(s) only, every resolved address through the guard, OUTBOUND_ALLOW_CIDRS honoured', async () => {
@@ -212,7 +212,9 @@ describeOnEachDatabase('callback services', (engine) => {
         expect(Object.keys(call.fields)).toEqual(Object.keys(real));
         expect(call.fields).toEqual(sampleCallbackFields(service.baseUrl, product.key, event));
         for (const { field } of event === 'finished' ? product.results(order.params) : []) {
-          expect(call.fields[field]).toMatch(new RegExp(`^${service.baseUrl}/api/v4/orders/${order.id}/files/\\w+\\?api_token=sample&mode=test$`));
+          expect(call.fields[field]).toMatch(new RegExp(`^${service.baseUrl}/api/v4/orders/${order.id}/files/\\w+\\?mode=test$`));
+          // The URL downloads, as given: a sample file, no token needed.
+          expect((await fetch(call.fields[field]!)).status).toBe(200);
         }
         // The account's token never goes into a sample.
         expect(call.rawBody.toString('utf8')).not.toContain(account.api_token);
@@ -248,7 +250,8 @@ describeOnEachDatabase('callback services', (engine) => {
       const sample = receiver.received.find((c) => c.path === `/sample/${event}`)!;
       expect(Object.keys(sample.fields)).toEqual(Object.keys(real.fields));
       expect(sample.fields.status ?? null).toBe(real.fields.status ?? null);
-      expect(sample.fields.mode).toBe(real.fields.mode);
+      // A sample says it is one: mode=test, where the real callback says live.
+      expect([real.fields.mode, sample.fields.mode]).toEqual(['live', 'test']);
       expect(() => verify(account.webhook_secret, real)).not.toThrow();
       expect(() => verify(account.webhook_secret, sample)).not.toThrow();
     }

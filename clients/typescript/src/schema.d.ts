@@ -1475,8 +1475,11 @@ export interface operations {
     };
     getResultFile: {
         parameters: {
-            query: {
-                api_token: string;
+            query?: {
+                /** @description the account API token; required but with mode=test */
+                api_token?: string;
+                /** @description test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed */
+                mode?: "test";
                 /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt; proofread_captions: srt, vtt; subtitles: srt, vtt; translation: docx, pdf, text; human_ocr: docx, pdf, text; forced_alignment: json. */
                 format?: "docx" | "doc" | "pdf" | "text" | "html" | "json" | "json2" | "srt" | "vtt";
             };

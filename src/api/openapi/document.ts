@@ -216,7 +216,11 @@ function build(): Json {
       parameters: [
         orderIdParameter,
         { name: 'kind', in: 'path', required: true, schema: jsonSchema(resultKindParam) },
-        tokenParameter,
+        { ...tokenParameter, required: false, description: 'the account API token; required but with mode=test' },
+        {
+          name: 'mode', in: 'query', required: false, schema: { type: 'string', enum: ['test'] },
+          description: "test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed",
+        },
         {
           name: 'format', in: 'query', required: false,
           description: `Default: the kind's first format. Per kind: ${RESULT_KINDS.map((k) => `${k}: ${RESULT_KIND_DEFINITIONS[k].formats.join(', ')}`).join('; ')}.`,

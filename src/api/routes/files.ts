@@ -1,6 +1,8 @@
 // Result files: GET /api/v4/orders/:id/files/:kind?api_token=…[&format=]. The rendering
 // (format, ETag, render cache, file name) is `sendResultFile`, which the account area's
-// session-served file links (src/web/) use too, so both serve the same bytes.
+// session-served file links (src/web/) use too, so both serve the same bytes. With mode=test, the
+// sample orders' files: the sample transcript in every format of the kind (no account data, so no
+// token needed; one given is checked).
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { ApiDeps } from '../context.js';
@@ -14,6 +16,8 @@ import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } 
 import type { ResultFormat } from '../../domain/formats.js';
 import { productOf } from '../../products/registry.js';
 import type { Timestamping } from '../../domain/render/layout.js';
+import { renderResult, type RenderedFile } from '../../domain/render/index.js';
+import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -38,11 +42,7 @@ export async function sendResultFile(
     throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
   }
   const definition = RESULT_KIND_DEFINITIONS[kind];
-  const formats = definition.formats;
-  const format = (rawFormat ?? formats[0]) as ResultFormat;
-  if (typeof rawFormat !== 'undefined' && !formats.includes(format)) {
-    throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(rawFormat)}`);
-  }
+  const format = checkFormat(kind, rawFormat);
   const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
   if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
 
@@ -56,14 +56,44 @@ export async function sendResultFile(
 
   const rendered = await cacheOf(deps).get(key, async () =>
     deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping }));
+  send(res, rendered, id, kind);
+}
+
+function checkFormat(kind: ResultKind, rawFormat: unknown): ResultFormat {
+  const { formats } = RESULT_KIND_DEFINITIONS[kind];
+  const format = (rawFormat ?? formats[0]) as ResultFormat;
+  if (typeof rawFormat !== 'undefined' && !formats.includes(format)) {
+    throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(rawFormat)}`);
+  }
+  return format;
+}
+
+function send(res: Response, rendered: RenderedFile, id: number, kind: ResultKind): void {
   res.set('Content-Type', rendered.contentType)
     .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
     .send(rendered.body);
 }
 
+/** A sample order's result file (mode=test): the sample transcript, rendered as the kind and format ask. */
+async function sendSampleFile(req: Request, res: Response, id: number, kind: ResultKind): Promise<void> {
+  const order = sampleOrderById(id);
+  if (!order) throw new RequestError(`order_id: ${id} is not a sample order (mode=test: the sample orders are ${SAMPLE_ID_RANGE})`);
+  if (order.status !== 'finished' || !productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
+    throw new RequestError(`kind: sample order ${id} has no ${kind} file (a ${order.status} ${order.product} order)`);
+  }
+  const format = checkFormat(kind, req.query.format);
+  const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+  // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
+  send(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping }), id, kind);
+}
+
 export function filesRouter(deps: ApiDeps): Router {
   const router = Router();
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
+    if (req.query.mode === 'test') {
+      if (req.query.api_token !== undefined) await authenticate(deps.db, deps.secretKey, req.query.api_token);
+      return void await sendSampleFile(req, res, parseOrderId(req.params.id), checkResultKind(req.params.kind));
+    }
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const id = parseOrderId(req.params.id);
     const kind = checkResultKind(req.params.kind);

@@ -8,7 +8,7 @@ import { modeParam } from '../../products/params.js';
 import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
 import { orderRecord, type RecordSource } from '../../products/records.js';
 import { resultFileUrl } from '../../activities/deps.js';
-import { SAMPLE_ORDERS } from '../../products/samples.js';
+import { SAMPLE_ID_RANGE, SAMPLE_ORDERS, sampleOrderById } from '../../products/samples.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -45,13 +45,16 @@ export function recordsRouter(deps: ApiDeps): Router {
   const router = Router();
   const toRecord = (order: RecordSource, token: string) =>
     orderRecord(order, (kind) => resultFileUrl(deps.publicBaseUrl, order.id, kind, token));
+  // A sample's result URLs download sample files (routes/files.ts): they carry mode=test.
+  const toSampleRecord = (order: RecordSource, token: string) =>
+    orderRecord(order, (kind) => `${resultFileUrl(deps.publicBaseUrl, order.id, kind, token)}&mode=test`);
 
   router.get('/api/v4/orders', async (req, res) => {
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const query = listQuery.parse(req.query);
     const token = req.query.api_token as string;
     if (query.mode === 'test') {
-      return void res.json({ orders: SAMPLE_ORDERS.map((o) => toRecord(o, token)), next_page_url: null });
+      return void res.json({ orders: SAMPLE_ORDERS.map((o) => toSampleRecord(o, token)), next_page_url: null });
     }
     const limit = query.per_page;
     const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -74,7 +77,9 @@ export function recordsRouter(deps: ApiDeps): Router {
     const id = parseOrderId(req.params.id);
     const token = req.query.api_token as string;
     if (query.mode === 'test') {
-      return void res.json({ data: toRecord({ ...SAMPLE_ORDERS[0]!, id }, token) });
+      const sample = sampleOrderById(id);
+      if (!sample) throw new RequestError(`order_id: ${id} is not a sample order (mode=test: the sample orders are ${SAMPLE_ID_RANGE})`);
+      return void res.json({ data: toSampleRecord(sample, token) });
     }
     const order = await getAccountOrder(deps.db, account.id, id);
     if (!order) throw new RequestError(`order_id: order ${id} not found`);
