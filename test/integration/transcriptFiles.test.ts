@@ -4,6 +4,8 @@
 // back as a proofreading transcript, its text intact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
+import { describeNeeding } from '../helpers/legs.js';
+import { convert } from '../helpers/libreoffice.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { docxOf, pdfOf, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { documentFileName } from '../../src/documents/measure.js';
@@ -79,6 +81,16 @@ describe('every output format of a finished transcription, back as a proofreadin
         expect(text, format).toContain(s.text);
         expect(text, format).toContain(s.speaker);
       }
+    }
+  });
+});
+
+describeNeeding('libreoffice', 'a Word 97 .doc transcript, recognised by what it is', () => {
+  it('is read without an extension, with a wrong one, and with a misleading type', async () => {
+    const doc = await convert(await docxOf(PLAIN.split('\n\n')), 'transcript.docx', 'doc:MS Word 97', 'doc');
+    for (const [at, type] of [['/doc/t1', undefined], ['/doc/t2.pdf', undefined], ['/doc/t3', 'text/plain']] as const) {
+      const res = await quote('transcription-proofreadings', docs.serve(at, doc, type));
+      expect(res.body, at).toMatchObject({ status: 'success', seconds: 60 });
     }
   });
 });
