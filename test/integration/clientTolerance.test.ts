@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startCallbackReceiver } from '../helpers/callbackReceiver.js';
+import { waitFor } from '../helpers/net.js';
 import { docxOf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { PRODUCT_LIST, type ProductKey } from '../../src/products/registry.js';
 import { parameterNames } from '../../src/products/requestFields.js';
@@ -103,6 +105,23 @@ describe('parameters of other products, and names no product knows', () => {
     const res = await quote('transcriptions', { url: inputs.audio, languag: 'english' }, 'form');
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('unknown parameter: languag');
+  });
+
+  it("sends a live order's callback to the account's URL when callback_url is sent empty", async () => {
+    const receiver = await startCallbackReceiver();
+    try {
+      const account = await service.createAccount(20, { callbackUrl: `${receiver.url}/account-hook` });
+      const res = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
+        method: 'POST', body: new URLSearchParams({ api_token: account.token, mode: 'live', url: inputs.audio, language: 'english', callback_url: '', comment: '' }),
+      });
+      const placed = await res.json() as { order_id: number };
+      expect(res.status).toBe(200);
+      expect((await service.complete(placed.order_id, 'a.txt', 'Ann: Hello.')).status).toBe(200);
+      const call = await waitFor(() => receiver.received.find((c) => c.path === '/account-hook'), 'the callback at the account URL');
+      expect(call.fields.order_id).toBe(String(placed.order_id));
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('takes an empty idempotency_key as none', async () => {
