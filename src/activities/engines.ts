@@ -8,6 +8,7 @@ import { ISO_639_1 } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
+import { productOf } from '../products/registry.js';
 
 /** `unavailable`: no engine is configured, the order now waits for an operator. */
 export type EngineOutcome =
@@ -33,8 +34,14 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       const order = await getOrder(db, orderId);
       if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
       const params = order.params as Record<string, string>;
-      const engine = order.product === 'forced_alignment' ? engines.alignment : engines.speech;
+      const product = productOf(order.product);
+      const job = product.engineJob;
+      if (!job) throw ApplicationFailure.nonRetryable(`order ${orderId}: ${order.product} has no engine job`);
+      const engine = job.task === 'align' ? engines.alignment : engines.speech;
       if (!engine) return { outcome: 'unavailable' };
+      // The engine's file serves every result kind the order delivers.
+      const resultFiles = (blobKey: string, fileName: string) => product.results(order.params).map(({ kind }) => ({ kind, blobKey, fileName }));
+      const request = () => engineRequest({ orderId, accountId: order.accountId }, engine.name, params[job.audioParam]!, params.language!, order.seconds);
       // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
       // order refunded or canceled) to the engine call.
       const started = Date.now();
@@ -44,28 +51,28 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       beat();
       const beating = setInterval(beat, 2_000);
       try {
-        if (order.product === 'ai_transcription') {
-          const request = await engineRequest({ orderId, accountId: order.accountId }, engine.name, params.url!, params.language!, order.seconds);
+        if (job.task === 'transcribe') {
+          const audio = await request();
           phase = 'transcribing';
           beat();
-          const result = await engines.speech!.transcribe(request);
+          const result = await engines.speech!.transcribe(audio);
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
-          return { outcome: 'finished', files: ['transcription', 'captions'].map((kind) => ({ kind, blobKey: key, fileName: 'engine-transcript.json' })) };
+          return { outcome: 'finished', files: resultFiles(key, 'engine-transcript.json') };
         }
-        // Forced alignment: the known words placed on the words the engine heard.
-        const input = order.inputFiles.transcription;
-        if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no transcript to align`);
+        // Alignment: the known words placed on the words the engine heard.
+        const input = order.inputFiles[job.textInput];
+        if (!input) throw ApplicationFailure.nonRetryable(`order ${orderId} has no ${job.textInput} to align`);
         const known = await documentReader.importDocument(await files.get(input.key), input.fileName);
-        const request = await engineRequest({ orderId, accountId: order.accountId }, engine.name, params.audio_url!, params.language!, order.seconds);
+        const audio = await request();
         phase = 'aligning';
         beat();
-        const words = await engines.alignment!.align({ ...request, text: known.segments.map((s) => s.text).join('\n') });
+        const words = await engines.alignment!.align({ ...audio, text: known.segments.map((s) => s.text).join('\n') });
         const key = await files.put(Buffer.from(JSON.stringify({ words })));
-        return { outcome: 'finished', files: [{ kind: 'forced_alignment', blobKey: key, fileName: 'alignment.json' }] };
+        return { outcome: 'finished', files: resultFiles(key, 'alignment.json') };
       } catch (err) {
         if (err instanceof EngineRejectedError) {
-          return { outcome: 'rejected', reason: order.product === 'forced_alignment' ? err.message : `the engine cannot transcribe the file: ${err.message}` };
+          return { outcome: 'rejected', reason: job.task === 'align' ? err.message : `the engine cannot transcribe the file: ${err.message}` };
         }
         throw err;
       } finally {

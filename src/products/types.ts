@@ -60,6 +60,15 @@ export interface CallbackContext<P> {
 /** Fields of the creation response beyond mode, status, order_id, order_total, in_wallet and delivery_estimate. */
 export type CreationField = 'seconds' | 'words' | 'ai_transcripts_minutes_left';
 
+/**
+ * An engine's part in a product: transcribe the audio (the transcript serves every result kind of
+ * the order), or align a known text (word timings). `audioParam` names the request parameter
+ * holding the audio URL; `textInput` the order's input file holding the known text.
+ */
+export type EngineJob =
+  | { task: 'transcribe'; audioParam: string }
+  | { task: 'align'; audioParam: string; textInput: string };
+
 export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {
   key: ProductKey;
   /** Name in messages: "'klingon' is not supported for human transcription". */
@@ -73,6 +82,8 @@ export interface ProductDefinition<Req extends Record<string, unknown> = Record<
   /** The product's parameters (api_token and mode are common to all). */
   request: z.ZodType<Req, any>;
   fulfilment: Fulfilment;
+  /** With `fulfilment: 'engine'`: what the engine does, so the engine activity names no product. */
+  engineJob?: EngineJob;
   creationFields: readonly CreationField[];
   /** Its section of the price table (config/prices.json). */
   prices: z.ZodType<Prices, any>;

@@ -116,6 +116,16 @@ describe('every product in the registry', () => {
   });
 });
 
+describe('engine products declare their engine job', () => {
+  it.each(PRODUCT_LIST.map((p) => [p.key, p] as const))('%s', (_key, product) => {
+    // The engine activity reads the job, never the product's name (src/activities/engines.ts).
+    expect(product.engineJob !== undefined).toBe(product.fulfilment === 'engine');
+    if (!product.engineJob) return;
+    const shape = (product.request as unknown as { shape: Record<string, unknown> }).shape;
+    expect(Object.keys(shape)).toContain(product.engineJob.audioParam);
+  });
+});
+
 describe('product specifics', () => {
   it('human transcription cancellation is exactly {mode, status, order_id}', () => {
     expect(callbackFields(source('transcription', 'canceled'), 'canceled', url)).toEqual({ mode: 'live', status: 'canceled', order_id: '7' });

@@ -26,6 +26,7 @@ export const aiTranscription = defineProduct({
   languageSet: 'AI',
   request: aiRequest,
   fulfilment: 'engine',
+  engineJob: { task: 'transcribe', audioParam: 'url' },
   creationFields: ['seconds', 'ai_transcripts_minutes_left'],
   prices: aiPrices,
   async measure(request, tools) {

@@ -28,6 +28,7 @@ export const forcedAlignment = defineProduct({
   languageSet: 'FA',
   request: alignmentRequest,
   fulfilment: 'engine',
+  engineJob: { task: 'align', audioParam: 'audio_url', textInput: 'transcription' },
   creationFields: ['seconds'],
   prices: z.object({ per_minute_cents: cents, minimum_cents: cents }),
   async measure(request, tools) {
