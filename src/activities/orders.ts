@@ -5,7 +5,7 @@ import { chargeWalletForOrder, nextOrderId, refundOrder as refundInDb, retranscr
 import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, markOrderLate as markLateInDb, setQualityCheck } from '../db/orders.js';
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
-import { PRODUCTS } from '../products/registry.js';
+import { PRODUCTS, productOf } from '../products/registry.js';
 import { crashPoint } from '../runtime/crashPoints.js';
 import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
 
@@ -64,36 +64,33 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
     },
 
     /**
-     * The proofreading hand-off: refunds the proofreading order and creates, charged at the
-     * human transcription rate, the transcription order that replaces it. Returns that order
-     * for its own workflow, or null when the wallet could not pay for it.
+     * The hand-off its product declares (proofreading → human transcription): refunds the order
+     * and creates, charged at the other product's price, the order that replaces it. Returns that
+     * order for its own workflow, or null when the wallet could not pay for it.
      */
     async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
       const parent = await getOrder(db, input.orderId);
       if (!parent) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, FAILURE_TYPES.orderState);
-      // The human transcription of the same audio, with the proofreading order's own choices.
-      const p = parent.params;
-      const transcription = PRODUCTS.transcription;
-      const params = transcription.request.parse({
-        url: p.audio_url, language: p.language, text_format: p.text_format, timestamping: p.timestamping, turnaround_time: p.turnaround_time,
-        ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
-      });
+      const handOff = productOf(parent.product).handOff;
+      if (!handOff) throw ApplicationFailure.nonRetryable(`order ${parent.id}: ${parent.product} hands off to no product`, FAILURE_TYPES.orderState);
+      const target = PRODUCTS[handOff.to];
+      const params = target.request.parse(handOff.params(parent.params));
       const child: OrderToPlace = {
         id: parent.retranscribedOrderId ?? await nextOrderId(db),
         accountId: parent.accountId,
-        product: transcription.key,
-        priceCents: transcription.price(priceTable.transcription, params, { seconds: parent.seconds, words: 0 }),
+        product: target.key,
+        priceCents: target.price(priceTable[target.key], params, { seconds: parent.seconds, words: 0 }),
         seconds: parent.seconds,
         words: 0,
         params: { ...params, retranscription_of: parent.id },
         callbackUrl: parent.callbackUrl,
-        turnaroundHours: transcription.turnaroundHours(params),
-        fulfilment: transcription.fulfilment,
-        resultKinds: transcription.results(params).map((r) => r.kind),
+        turnaroundHours: target.turnaroundHours(params),
+        fulfilment: target.fulfilment,
+        resultKinds: target.results(params).map((r) => r.kind),
       };
-      const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child));
-      log.info(childOrderId ? 'proofreading order replaced by a human transcription order' : 'proofreading order refunded: the wallet cannot pay for a human transcription',
-        { orderId: parent.id, accountId: parent.accountId, childOrderId });
+      const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child, handOff.refundNote));
+      log.info(childOrderId ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
+        { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId });
       return childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id };
     },
 

@@ -122,17 +122,17 @@ export async function refundOrder(db: Db, orderId: number, status: 'refunded' | 
 }
 
 /**
- * The proofreading hand-off, in one transaction: the proofreading fee goes back to the wallet,
- * then the human transcription `child` is charged and created. When the wallet cannot pay for
- * it the parent simply stays refunded (child null). Idempotent for a retried activity.
+ * A hand-off (proofreading → human transcription), in one transaction: the parent's fee goes back
+ * to the wallet with `refundNote`, then `child` is charged and created. When the wallet cannot pay
+ * for it the parent simply stays refunded (child null). Idempotent for a retried activity.
  */
-export async function retranscribe(db: Db, parentId: number, child: OrderToPlace): Promise<{ childOrderId: number | null }> {
+export async function retranscribe(db: Db, parentId: number, child: OrderToPlace, refundNote: string): Promise<{ childOrderId: number | null }> {
   const handedOn = await db.transaction(async (tx) => {
     const parent = await lockOrder(tx, parentId);
     if (parent.retranscribedOrderId !== null) return { childOrderId: parent.retranscribedOrderId };
     if (await refundEntry(tx, parentId)) return { childOrderId: null };
     if (parent.status !== 'paid') throw new OrderStateError(`order ${parentId} is ${parent.status}; only a paid order can be retranscribed`);
-    await refundInTx(tx, parent, 'refunded', 'the supplied transcript failed the quality check');
+    await refundInTx(tx, parent, 'refunded', refundNote);
     const account = await lockAccount(tx, parent.accountId);
     if (account.balanceCents < child.priceCents) return { childOrderId: null };
     await chargeInTx(tx, { ...child, parentOrderId: parentId });

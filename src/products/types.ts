@@ -69,6 +69,17 @@ export type EngineJob =
   | { task: 'transcribe'; audioParam: string }
   | { task: 'align'; audioParam: string; textInput: string };
 
+/**
+ * A hand-off to another product (proofreading → human transcription): the order is refunded with
+ * `refundNote` and replaced by an order of `to` with `params(parentParams)` (parsed by that
+ * product's own request schema), charged at that product's price.
+ */
+export interface HandOff {
+  to: ProductKey;
+  params(parent: Record<string, unknown>): Record<string, unknown>;
+  refundNote: string;
+}
+
 export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {
   key: ProductKey;
   /** Name in messages: "'klingon' is not supported for human transcription". */
@@ -84,6 +95,8 @@ export interface ProductDefinition<Req extends Record<string, unknown> = Record<
   fulfilment: Fulfilment;
   /** With `fulfilment: 'engine'`: what the engine does, so the engine activity names no product. */
   engineJob?: EngineJob;
+  /** With `fulfilment: 'proofreading'`: the order that replaces this one when its input fails the check. */
+  handOff?: HandOff;
   creationFields: readonly CreationField[];
   /** Its section of the price table (config/prices.json). */
   prices: z.ZodType<Prices, any>;

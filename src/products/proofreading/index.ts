@@ -38,6 +38,15 @@ export const proofreading = defineProduct({
   languageSet: 'HT',
   request: proofreadingRequest,
   fulfilment: 'proofreading',
+  // The human transcription of the same audio, with the proofreading order's own choices.
+  handOff: {
+    to: 'transcription',
+    params: (p) => ({
+      url: p.audio_url, language: p.language, text_format: p.text_format, timestamping: p.timestamping, turnaround_time: p.turnaround_time,
+      ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
+    }),
+    refundNote: 'the supplied transcript failed the quality check',
+  },
   creationFields: ['seconds'],
   prices: proofreadingPrices,
   settle: (request) => settleTurnaround(request, false),
