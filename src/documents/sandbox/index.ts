@@ -1,6 +1,6 @@
 // The one way the service opens a customer's or a worker's file: in child processes under the
 // document limits (pool.ts). Created once per process (main.ts) and given to the API and the
-// activities as `deps.documents`.
+// activities as `deps.documentReader`.
 import type { Readable } from 'node:stream';
 import { Counter } from 'prom-client';
 import { registry } from '../../metrics.js';
