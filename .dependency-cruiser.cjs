@@ -11,6 +11,7 @@ const LAYERS = [
   ['activities', '^src/activities/'],
   ['workflow', '^src/workflows/'],
   ['temporal', '^src/temporal/'],
+  ['orders', '^src/orders/'],
   ['api', '^src/api/(?!app\\.ts$)'],
   ['web', '^src/web/'],
   // The composition roots: the process roles, the CLI, and the HTTP app that mounts api and web.

@@ -44,7 +44,7 @@ export interface Config {
   sandbox: SandboxSettings;
   /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
   outbound: { allowCidrs: string[] };
-  /** Quotes probe under lower limits; an account runs a few probes at once (src/api/measureTools.ts). */
+  /** Quotes probe under lower limits; an account runs a few probes at once (src/orders/measureTools.ts). */
   probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number; cacheEntries: number };
   engines: {
     choices: { speech: EngineChoice; alignment: EngineChoice };

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
-import type { ProbePolicy } from './measureTools.js';
+import type { ProbePolicy } from '../orders/measureTools.js';
 import type { RateLimits } from './rateLimit.js';
 import type { CallbackSettings } from '../activities/deps.js';
 import type { ReadinessChecks } from './health.js';

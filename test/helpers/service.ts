@@ -18,7 +18,7 @@ import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker
 import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { createOutboundClient, type OutboundClient } from '../../src/net/outbound.js';
-import type { ProbePolicy } from '../../src/api/measureTools.js';
+import type { ProbePolicy } from '../../src/orders/measureTools.js';
 import { createDocumentSandbox, DEFAULT_SANDBOX, type DocumentReader, type SandboxSettings } from '../../src/documents/sandbox/index.js';
 import type { DocumentLimits } from '../../src/documents/limits.js';
 import type { EngineSettings } from '../../src/activities/deps.js';

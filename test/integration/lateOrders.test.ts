@@ -16,7 +16,7 @@ import { getOrder, markOrderLate } from '../../src/db/orders.js';
 import { nextOrderId } from '../../src/db/wallet.js';
 import { createOrderActivities } from '../../src/activities/orders.js';
 import type { ActivityDeps } from '../../src/activities/deps.js';
-import { startAndPayOrder } from '../../src/api/placeOrder.js';
+import { startAndPayOrder } from '../../src/orders/startOrder.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES } from '../../src/contracts/orders.js';
 import { createLogger } from '../../src/log.js';
 import { ordersLate } from '../../src/metrics.js';

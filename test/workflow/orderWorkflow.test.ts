@@ -119,7 +119,7 @@ async function withWorker<T>(activities: Activities, body: (taskQueue: string) =
   return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
 
-/** Update-with-Start as src/api/placeOrder.ts does it: the update names the placement of the input. */
+/** Update-with-Start as src/orders/startOrder.ts does it: the update names the placement of the input. */
 function startWithPayment(input: OrderWorkflowInput, taskQueue: string, placement = 'placement-1') {
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(input.order.id), taskQueue,

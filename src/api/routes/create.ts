@@ -1,125 +1,20 @@
-// Operations 1–8: one handler creates an order of any product, reading the product's definition
-// for its parameters, measure, price, turnaround, fulfilment and creation response.
+// Operations 1–8: one route per product, the adapter of the placement use case
+// (src/orders/place.ts): authentication, what the body means to the product (empty means absent,
+// other products' parameters ignored), and idempotency keys.
 import { Router } from 'express';
-import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
-import { measureTools } from '../measureTools.js';
-import { startAndPayOrder } from '../placeOrder.js';
 import { answerOnce, idempotencyKeyOf, requestFingerprint } from '../idempotency.js';
-import { modeParam } from '../../products/params.js';
-import { PRODUCT_LIST, V4_PARAMETERS, type ProductDefinition } from '../../products/registry.js';
+import { PRODUCT_LIST, V4_PARAMETERS } from '../../products/registry.js';
 import { requestFields } from '../../products/requestFields.js';
-import type { Measured } from '../../products/types.js';
-import { centsToUsd, splitSubscription } from '../../domain/pricing.js';
-import { addHours, formatUtc } from '../../domain/time.js';
-import { nextOrderId } from '../../db/wallet.js';
-import { getAccount } from '../../db/accounts.js';
-import type { AccountRow, OrderRow } from '../../db/schema.js';
-import type { OrderToPlace } from '../../contracts/orders.js';
-import { InsufficientFundsError } from '../../contracts/failures.js';
-import { orderWorkflowId } from '../../contracts/orders.js';
-import { ordersPlaced, walletChargeFailures } from '../../metrics.js';
-
-const envelope = z.object({ mode: modeParam });
+import { chargedAnswer, createPlacement } from '../../orders/place.js';
 
 /** Answers are kept this long for retries with the same idempotency key. */
 const KEY_TTL_MS = 24 * 3_600_000;
 
-interface AnswerFigures { seconds: number; words: number; orderTotalCents: number; inWalletCents: number; minutesLeft: number; estimate: Date }
-
-/** The success fields of a creation answer, as the product's creation response names them. */
-function creationAnswer(product: ProductDefinition, f: AnswerFigures) {
-  return {
-    ...(product.creationFields.includes('seconds') ? { seconds: f.seconds } : {}),
-    ...(product.creationFields.includes('words') ? { words: f.words } : {}),
-    order_total: centsToUsd(f.orderTotalCents),
-    in_wallet: centsToUsd(f.inWalletCents),
-    ...(product.creationFields.includes('ai_transcripts_minutes_left') ? { ai_transcripts_minutes_left: f.minutesLeft } : {}),
-    delivery_estimate: formatUtc(f.estimate),
-  };
-}
-
-/** The answer a live order's creation gave, rebuilt from the order (its first answer was lost). */
-function chargedAnswer(product: ProductDefinition, order: OrderRow, balanceAfterCents: number, account: AccountRow) {
-  return {
-    mode: 'live', status: 'success', order_id: order.id,
-    ...creationAnswer(product, {
-      seconds: order.seconds, words: order.words, orderTotalCents: order.priceCents, inWalletCents: balanceAfterCents,
-      minutesLeft: account.aiMinutes, estimate: order.deliveryEstimate!,
-    }),
-  };
-}
-
 export function createOrdersRouter(deps: ApiDeps): Router {
   const router = Router();
-  const toolsFor = measureTools(deps.outbound, deps.documentReader, { media: deps.media, documents: deps.documents, probes: deps.probes });
-
-  /** Keeps the input files an order's workers need (claim-check: the workflow sees only keys). */
-  async function keep(measured: Measured): Promise<OrderToPlace['inputFiles']> {
-    const kept: NonNullable<OrderToPlace['inputFiles']> = {};
-    for (const [name, file] of Object.entries(measured.keep ?? {})) kept[name] = { key: await deps.files.put(file.bytes), fileName: file.fileName };
-    return kept;
-  }
-
-  /** Creates one order (or quotes it); `onOrderId` learns a live order's id before it can be charged. */
-  async function create(product: ProductDefinition, account: AccountRow, body: Record<string, unknown>, onOrderId: (id: number) => Promise<void>) {
-    const { mode: rawMode, ...fields } = body;
-    const { mode } = envelope.parse({ mode: rawMode });
-    const parsed = product.request.parse(fields);
-    const request = product.settle ? product.settle(parsed) : parsed;
-    const measured = await product.measure(request, toolsFor(account.id, mode));
-    const params = { ...request, ...measured.params };
-    const prices = deps.priceTable[product.key];
-    const priceCents = product.price(prices, params, measured);
-    const rate = product.subscriptionRate?.(prices);
-    const hours = product.turnaroundHours(params);
-    const answer = (orderTotalCents: number, inWalletCents: number, minutesLeft: number, estimate: Date) =>
-      creationAnswer(product, { seconds: measured.seconds, words: measured.words, orderTotalCents, inWalletCents, minutesLeft, estimate });
-    // What the wallet pays now; the charge's transaction decides again and is the authority.
-    const dueCents = rate === undefined ? priceCents : splitSubscription(measured.seconds, priceCents, account.aiMinutes, rate).cents;
-
-    if (mode === 'test') return { mode, status: 'success', ...answer(dueCents, account.balanceCents, account.aiMinutes, addHours(new Date(), hours)) };
-    // A wallet clearly short is refused here, so a refused order leaves no workflow behind. The
-    // account may be a second old (src/db/accountCache.ts): a refusal reads the balance afresh.
-    const balanceCents = account.balanceCents < dueCents ? (await getAccount(deps.db, account.id))!.balanceCents : account.balanceCents;
-    if (balanceCents < dueCents) {
-      walletChargeFailures.inc({ reason: 'insufficient_funds' });
-      throw new InsufficientFundsError(dueCents, balanceCents);
-    }
-    const placed = await placeLive(product, account, {
-      priceCents, seconds: measured.seconds, words: measured.words, params, hours, rate, inputFiles: await keep(measured),
-    }, onOrderId);
-    return {
-      mode, status: 'success', order_id: placed.orderId,
-      ...answer(placed.chargedCents, placed.balanceCents, placed.aiMinutesLeft, new Date(placed.deliveryEstimate)),
-    };
-  }
-
-  async function placeLive(product: ProductDefinition, account: AccountRow, order: {
-    priceCents: number; seconds: number; words: number; params: Record<string, unknown>; hours: number; rate?: number;
-    inputFiles: OrderToPlace['inputFiles'];
-  }, onOrderId: (id: number) => Promise<void>) {
-    const { callback_url: callbackUrl, ...params } = order.params;
-    const orderId = await nextOrderId(deps.db);
-    await onOrderId(orderId);
-    const placed = await startAndPayOrder(deps.temporal, deps.taskQueue, {
-      payment: { by: 'customer', payBy: new Date(Date.now() + deps.payment.windowMs).toISOString() },
-      order: {
-        id: orderId, accountId: account.id, product: product.key, priceCents: order.priceCents, seconds: order.seconds, words: order.words,
-        params, callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null, turnaroundHours: order.hours,
-        fulfilment: product.fulfilment, resultKinds: product.results(params).map((r) => r.kind),
-        ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
-        ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),
-      },
-      qualityCheckProbability: deps.qualityCheck.probability,
-      qualityCheckWindowMs: deps.qualityCheck.windowMs,
-    }, deps.payment.windowMs + deps.payment.graceMs);
-    deps.log('order placed', { orderId, accountId: account.id, workflowId: orderWorkflowId(orderId), product: product.key, priceCents: placed.chargedCents });
-    ordersPlaced.inc({ product: product.key });
-    return placed;
-  }
-
+  const create = createPlacement(deps);
   const keys = { db: deps.db, log: deps.log, ttlMs: KEY_TTL_MS, leaseMs: deps.payment.windowMs + deps.payment.graceMs + 5_000 };
   const noKey = async () => undefined;
   for (const product of PRODUCT_LIST) {
