@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ApiDeps } from '../../api/context.js';
 import { formatUtc } from '../../domain/time.js';
+import { csvField } from '../../domain/csv.js';
 import { sendPage } from '../errors.js';
 import { queryString, usd, when } from '../format.js';
 import { html } from '../html.js';
@@ -12,13 +13,7 @@ import { signedIn } from '../session.js';
 
 const PAGE_SIZE = 50;
 
-/** A CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvField };
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 

@@ -1,0 +1,261 @@
+// The worker's side of a task: skills, splitting media into parts, the editor's text form,
+// checks before submission, diffs for review, and pay. Pure: callers do the I/O.
+import { importTextTranscript, TranscriptImportError, type Segment, type Transcript } from './transcript.js';
+
+// ---- Skills -------------------------------------------------------------------------------
+
+export const SKILL_KINDS = ['transcription', 'review', 'translation', 'ocr'] as const;
+export type SkillKind = (typeof SKILL_KINDS)[number];
+
+export class SkillError extends Error {}
+
+const LANGUAGE = '[a-z][a-z_]*';
+const SKILL = new RegExp(`^(?:(?:transcription|review|ocr):${LANGUAGE}|translation:${LANGUAGE}>${LANGUAGE})$`);
+
+/** A comma-separated skill list, normalised (trimmed, lowercased, deduplicated in order). */
+export function parseSkills(list: string): string[] {
+  const items = list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const item of items) {
+    if (!SKILL.test(item)) {
+      throw new SkillError(`skill '${item}' is not kind:language (kinds: ${SKILL_KINDS.join(', ')}; translation takes source>target)`);
+    }
+  }
+  if (items.length === 0) throw new SkillError('at least one skill is needed');
+  return [...new Set(items)];
+}
+
+export function skillCovers(skills: readonly string[], needed: string): boolean {
+  const want = needed.trim().toLowerCase();
+  return skills.some((s) => s.trim().toLowerCase() === want);
+}
+
+// ---- Parts --------------------------------------------------------------------------------
+
+export interface PartSpan { start: number; end: number }
+
+/** Consecutive parts of `partSeconds`; a remainder under a quarter part is too short to be a task of its own. */
+export function planParts(seconds: number, partSeconds: number): PartSpan[] {
+  if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`media length must be a finite number of seconds ≥ 0, not ${seconds}`);
+  if (!(partSeconds > 0) || seconds <= partSeconds) return [{ start: 0, end: seconds }];
+  const whole = Math.floor(seconds / partSeconds);
+  const remainder = seconds - whole * partSeconds;
+  const count = remainder >= partSeconds / 4 ? whole + 1 : whole;
+  // Starts from the index, not by adding up, so float steps do not drift.
+  return Array.from({ length: count }, (_, i) => ({
+    start: i * partSeconds,
+    end: i === count - 1 ? seconds : (i + 1) * partSeconds,
+  }));
+}
+
+// ---- Editor text --------------------------------------------------------------------------
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+export function formatMark(seconds: number): string {
+  return `[${clock(seconds)}]`;
+}
+
+function paragraph(segment: Segment): string {
+  const mark = segment.start !== undefined ? `${formatMark(segment.start)} ` : '';
+  const speaker = segment.speaker ? `${segment.speaker}: ` : '';
+  return `${mark}${speaker}${segment.text}`;
+}
+
+export function editorText(transcript: Transcript): string {
+  return transcript.segments.map(paragraph).join('\n\n');
+}
+
+/** The editor's text as a transcript; a timed segment ends where the next timed one starts. */
+export function transcriptFromEditor(text: string, mediaEnd?: number): Transcript {
+  const { segments } = importTextTranscript(text);
+  const timed = segments.filter((s) => s.start !== undefined);
+  timed.forEach((segment, i) => {
+    const end = timed[i + 1]?.start ?? mediaEnd;
+    // Marks typed out of order would give a negative length: leave such an end unknown.
+    if (end !== undefined && end >= segment.start!) segment.end = end;
+  });
+  return { segments };
+}
+
+// ---- Merging parts ------------------------------------------------------------------------
+
+export interface PartText { start: number; end: number; text: string }
+
+/**
+ * The parts' texts as one editor text, in time order. A worker starting mid-conversation often
+ * leaves the first paragraphs unlabelled: they take the speaker the previous part ended with.
+ */
+export function mergeParts(parts: readonly PartText[]): string {
+  const merged: Segment[] = [];
+  let lastSpeaker: string | undefined;
+  for (const part of [...parts].sort((a, b) => a.start - b.start)) {
+    if (!part.text.trim()) continue;
+    const { segments } = importTextTranscript(part.text);
+    // Anchors the part in time even when its worker typed no first mark.
+    if (segments[0]!.start === undefined) segments[0]!.start = part.start;
+    for (const segment of segments) {
+      if (segment.speaker) break;
+      if (lastSpeaker) segment.speaker = lastSpeaker;
+    }
+    lastSpeaker = segments.filter((s) => s.speaker).at(-1)?.speaker ?? lastSpeaker;
+    merged.push(...segments);
+  }
+  return editorText({ segments: merged });
+}
+
+// ---- Submission checks --------------------------------------------------------------------
+
+export interface SubmissionRules {
+  timestamping: string;
+  numberOfSpeakers?: string;
+}
+
+const INTERVALS: Record<string, number> = { every_10_seconds: 10, every_30_seconds: 30, every_2_minutes: 120 };
+const TIMESTAMPING_WORDS: Record<string, string> = {
+  every_10_seconds: 'every 10 seconds',
+  every_30_seconds: 'every 30 seconds',
+  every_2_minutes: 'every 2 minutes',
+  change_of_speaker: 'at each change of speaker',
+};
+const SPEAKER_WORDS: Record<string, string> = { '1_or_2': '1 or 2 speakers', '3_or_more': '3 or more speakers' };
+const words = (table: Record<string, string>, value: string) => table[value] ?? value.replace(/_/g, ' ');
+
+// Anywhere in the text: workers also type marks inside paragraphs.
+const MARK = /\[(\d{1,2}):(\d{2}):(\d{2})\]/g;
+
+function markSeconds(text: string): number[] {
+  return [...text.matchAll(MARK)].map(([, h, m, s]) => Number(h) * 3600 + Number(m) * 60 + Number(s)).sort((a, b) => a - b);
+}
+
+/** What the text lacks that the order asks for, in words for the worker; [] when it is ready. */
+export function submissionProblems(text: string, rules: SubmissionRules): string[] {
+  let segments: Segment[];
+  try {
+    segments = importTextTranscript(text).segments;
+  } catch (error) {
+    if (error instanceof TranscriptImportError) return ['The transcript is empty.'];
+    throw error;
+  }
+  return [...timestampProblems(text, segments, rules.timestamping), ...speakerProblems(segments, rules.numberOfSpeakers)];
+}
+
+function timestampProblems(text: string, segments: Segment[], timestamping: string): string[] {
+  if (!timestamping || timestamping === 'not_required') return [];
+  const ordered = words(TIMESTAMPING_WORDS, timestamping);
+  const problems: string[] = [];
+  const marks = markSeconds(text);
+  if (marks.length === 0) problems.push(`The order asks for timestamps ${ordered}; the transcript has no [hh:mm:ss] marks.`);
+  if (timestamping === 'change_of_speaker') {
+    const labelled = segments.filter((s) => s.speaker);
+    const unmarked = labelled.filter((s) => s.start === undefined).length;
+    if (unmarked > 0) {
+      problems.push(`${unmarked} of ${labelled.length} paragraphs with a speaker label ${unmarked === 1 ? 'has' : 'have'} no [hh:mm:ss] mark (timestamps ${ordered} were ordered).`);
+    }
+  }
+  const interval = INTERVALS[timestamping];
+  if (interval !== undefined) {
+    const i = marks.findIndex((m, i) => i > 0 && m - marks[i - 1]! > 1.5 * interval);
+    if (i > 0) problems.push(`No timestamp between ${clock(marks[i - 1]!)} and ${clock(marks[i]!)} (${ordered} was ordered).`);
+  }
+  return problems;
+}
+
+function speakerProblems(segments: Segment[], numberOfSpeakers: string | undefined): string[] {
+  if (!numberOfSpeakers) return [];
+  const ordered = words(SPEAKER_WORDS, numberOfSpeakers);
+  const labels = new Set(segments.flatMap((s) => (s.speaker ? [s.speaker.toLowerCase()] : [])));
+  if (labels.size === 0) return [`Speaker labels are missing (the order has ${ordered}).`];
+  if (numberOfSpeakers === '3_or_more' && labels.size < 2) {
+    return [`Only one speaker is labelled (${segments.find((s) => s.speaker)!.speaker}); the order has ${ordered}.`];
+  }
+  return [];
+}
+
+// ---- Diffs --------------------------------------------------------------------------------
+
+export type DiffPart = { op: 'same' | 'add' | 'del'; text: string };
+
+const MAX_DIFF_CELLS = 4_000_000;
+const splitWords = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/** Word-level diff (longest common subsequence); very long texts get a whole replacement instead. */
+export function wordDiff(before: string, after: string): DiffPart[] {
+  const a = splitWords(before);
+  const b = splitWords(after);
+  if (a.length * b.length > MAX_DIFF_CELLS) {
+    const whole: DiffPart[] = [{ op: 'del', text: a.join(' ') }, { op: 'add', text: b.join(' ') }];
+    return whole.filter((part) => part.text);
+  }
+  // lcs[i * width + j]: the common subsequence length of a[i..] and b[j..]. It is at most
+  // min(a, b) ≤ 2000 under the cell bound, so 16 bits hold it.
+  const width = b.length + 1;
+  const lcs = new Uint16Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+    }
+  }
+  const parts: DiffPart[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      parts.push({ op: 'same', text: a[i]! });
+      i++;
+      j++;
+    } else if (j >= b.length || (i < a.length && lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) parts.push({ op: 'del', text: a[i++]! });
+    else parts.push({ op: 'add', text: b[j++]! });
+  }
+  return joinParts(parts);
+}
+
+function joinParts(parts: DiffPart[]): DiffPart[] {
+  const joined: DiffPart[] = [];
+  for (const part of parts) {
+    const last = joined.at(-1);
+    if (last?.op === part.op) last.text += ` ${part.text}`;
+    else joined.push({ ...part });
+  }
+  return joined;
+}
+
+const comparableWords = (text: string) =>
+  splitWords(text.toLowerCase()).map((w) => w.replace(/[\p{P}\p{S}]/gu, '')).filter(Boolean);
+
+/** Levenshtein distance over words, ignoring case and punctuation. */
+export function wordEditDistance(a: string, b: string): number {
+  let [long, short] = [comparableWords(a), comparableWords(b)];
+  if (short.length > long.length) [long, short] = [short, long];
+  let previous = Array.from({ length: short.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= long.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= short.length; j++) {
+      const substitution = previous[j - 1]! + (long[i - 1] === short[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[short.length]!;
+}
+
+// ---- Pay ----------------------------------------------------------------------------------
+
+/** Cents per audio minute, or per 1000 words. */
+export interface PayRate { unit: 'minute' | 'word'; cents: number }
+
+export function taskPayCents(rate: PayRate, work: { seconds: number; words: number }): number {
+  const raw = rate.unit === 'minute' ? (rate.cents * work.seconds) / 60 : (rate.cents * work.words) / 1000;
+  return Number.isFinite(raw) && raw > 0 ? Math.round(raw) : 0;
+}
+
+/** The paragraphs of a draft that start inside a part's span (a part's worker starts from these). */
+export function textInSpan(text: string, span: PartSpan): string {
+  if (text.trim() === '') return '';
+  const inside = transcriptFromEditor(text).segments.filter((s) => s.start !== undefined && s.start >= span.start && s.start < span.end);
+  return inside.length ? editorText({ segments: inside }) : '';
+}
