@@ -4,6 +4,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { priceTableSchema, type PriceTable } from './products/registry.js';
+import { payRatesSchema, type PayRates } from './products/payRates.js';
+import type { WorkbenchSettings } from './contracts/orders.js';
 import type { CallbackSettings } from './activities/deps.js';
 import type { EngineChoice } from './engines/settings.js';
 import { localEngineInstalled } from './engines/localEngine.js';
@@ -33,6 +35,10 @@ export interface Config {
   /** The codec endpoint (/codec) for the Temporal UI: origins allowed by CORS; the embedded UI on loopback needs no token. */
   codec: { uiOrigins: string[]; trustLoopbackUi: boolean };
   priceTable: PriceTable;
+  /** What workers earn per approved task (config/pay-rates.json, PAY_RATES_PATH). */
+  payRates: PayRates;
+  /** The workbench's lease (TASK_LEASE_MINUTES) and part length (TASK_PART_SECONDS). */
+  workbench: WorkbenchSettings;
   callbacks: CallbackSettings;
   qualityCheck: { probability: number; windowMs: number };
   payment: { windowMs: number; graceMs: number };
@@ -105,6 +111,11 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   if (!/^[0-9a-f]{64}$/i.test(secretHex)) throw new Error('SECRET_KEY must be 64 hexadecimal characters (32 bytes)');
   const pricePath = env.PRICE_TABLE_PATH ?? fileURLToPath(new URL('../config/prices.json', import.meta.url));
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(pricePath, 'utf8'))) as PriceTable;
+  const payRatesPath = env.PAY_RATES_PATH ?? fileURLToPath(new URL('../config/pay-rates.json', import.meta.url));
+  const payRates = payRatesSchema.parse(JSON.parse(await readFile(payRatesPath, 'utf8')));
+  const leaseMinutes = number(env, 'TASK_LEASE_MINUTES', 120);
+  const partSeconds = number(env, 'TASK_PART_SECONDS', 360);
+  if (leaseMinutes <= 0 || partSeconds < 30) throw new Error('TASK_LEASE_MINUTES must be above 0 and TASK_PART_SECONDS at least 30');
   // The first pause and the longest one of the back-off (src/domain/callbackSchedule.ts).
   const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 60_000);
   const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 10 * 3_600_000);
@@ -131,6 +142,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     codec: { uiOrigins, trustLoopbackUi: embedded },
     metrics: { port: number(env, 'METRICS_PORT', 0), temporalPort: number(env, 'TEMPORAL_METRICS_PORT', 0) },
     priceTable,
+    payRates,
+    workbench: { leaseMs: leaseMinutes * 60_000, partSeconds },
     callbacks: { retryMinMs, retryMaxMs, timeoutMs: number(env, 'CALLBACK_TIMEOUT_MS', 15_000) },
     qualityCheck: { probability, windowMs: number(env, 'QUALITY_CHECK_WINDOW_HOURS', 72) * 3_600_000 },
     // The grace covers one charge attempt (its activity's 30-second timeout) and some.

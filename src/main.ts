@@ -83,6 +83,7 @@ async function main(role: Role): Promise<void> {
       publicBaseUrl: config.publicBaseUrl,
       callbacks: config.callbacks,
       priceTable: config.priceTable,
+      payRates: config.payRates,
       engines: role === 'api' ? {} : buildEngines(choices, {
         model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
       }),
@@ -124,7 +125,7 @@ async function main(role: Role): Promise<void> {
       const app = createApp({
         ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace, dataConverter: payloadDataConverter(config.payloadKeys) }),
         taskQueue: config.temporal.taskQueue, codec: config.codec,
-        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck,
+        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck, workbench: config.workbench,
         payment: config.payment, rateLimits: config.rateLimits, log, probes: config.probes,
         readiness: {
           database: databaseCheck(database.db), temporal: temporalCheck(connection),

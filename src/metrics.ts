@@ -90,3 +90,15 @@ export async function startMetricsServer(port: number): Promise<Server> {
   });
   return server;
 }
+
+// The workbench (docs/operations.md, Workbench).
+export const taskClaims = new Counter({
+  name: 'workbench_claims_total', help: 'Tasks claimed by workers, by skill', labelNames: ['skill'] as const, registers: [registry],
+});
+export const taskLeaseExpiries = new Counter({
+  name: 'workbench_lease_expiries_total', help: 'Claims left idle past TASK_LEASE_MINUTES and returned to the queue, by skill', labelNames: ['skill'] as const, registers: [registry],
+});
+export const paidToFirstClaim = new Histogram({
+  name: 'workbench_paid_to_first_claim_seconds', help: 'From an order being paid to the first claim of one of its tasks, by product',
+  labelNames: ['product'] as const, registers: [registry], buckets: [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
+});

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
+import type { PayRates } from '../products/payRates.js';
 import type { EngineSettings } from '../engines/types.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   publicBaseUrl: string;
   callbacks: CallbackSettings;
   priceTable: PriceTable;
+  /** What workers earn per approved task (config/pay-rates.json). */
+  payRates: PayRates;
   engines: EngineSettings;
   /** Limits when an engine activity downloads a customer's media. */
   media: Limits;

@@ -9,6 +9,8 @@ import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
 import { productOf } from '../products/registry.js';
+import { workPlanOf } from '../products/shared.js';
+import { editorText } from '../domain/workbench.js';
 
 /** `unavailable`: no engine is configured, the order now waits for an operator. */
 export type EngineOutcome =
@@ -74,6 +76,31 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
         if (err instanceof EngineRejectedError) {
           return { outcome: 'rejected', reason: job.task === 'align' ? err.message : `the engine cannot transcribe the file: ${err.message}` };
         }
+        throw err;
+      } finally {
+        clearInterval(beating);
+      }
+    },
+
+    /**
+     * The machine draft of a workbench order: the speech engine's transcript of its media, with
+     * times, as editor text. Empty when no engine is configured or it hears no speech.
+     */
+    async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
+      const order = await getOrder(db, orderId);
+      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+      const mediaParam = workPlanOf(productOf(order.product).work, order.params)?.mediaParam;
+      const params = order.params as Record<string, string>;
+      if (!engines.speech || !mediaParam) return '';
+      const context = Context.current();
+      const started = Date.now();
+      const beating = setInterval(() => context.heartbeat({ phase: 'transcribing', engine: engines.speech!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+      try {
+        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.speech.name, params[mediaParam]!, params.language!, order.seconds);
+        const result = await engines.speech.transcribe(audio);
+        return isSilent(result) ? '' : editorText(engineTranscriptToModel(result));
+      } catch (err) {
+        if (err instanceof EngineRejectedError) return '';
         throw err;
       } finally {
         clearInterval(beating);

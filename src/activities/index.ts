@@ -3,9 +3,10 @@ import type { ActivityDeps } from './deps.js';
 import { createOrderActivities } from './orders.js';
 import { createCallbackActivities } from './callbacks.js';
 import { createEngineActivities } from './engines.js';
+import { createTaskActivities } from './tasks.js';
 
 export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createOrderActivities(deps), ...createCallbackActivities(deps), ...createEngineActivities(deps) };
+  return { ...createOrderActivities(deps), ...createCallbackActivities(deps), ...createEngineActivities(deps), ...createTaskActivities(deps) };
 }

@@ -6,6 +6,7 @@ import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, m
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
 import { PRODUCTS, productOf } from '../products/registry.js';
+import { orderPlan } from '../products/shared.js';
 import { crashPoint } from '../runtime/crashPoints.js';
 import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
 
@@ -87,6 +88,7 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
         turnaroundHours: target.turnaroundHours(params),
         fulfilment: target.fulfilment,
         resultKinds: target.results(params).map((r) => r.kind),
+        ...orderPlan(target, params),
       };
       const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child, handOff.refundNote));
       log.info(childOrderId ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,

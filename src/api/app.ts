@@ -10,9 +10,11 @@ import { recordsRouter } from './routes/records.js';
 import { languagesRouter } from './routes/languages.js';
 import { filesRouter } from './routes/files.js';
 import { opsRouter } from './routes/ops.js';
+import { workforceRouter } from './routes/workforce.js';
 import { codecRouter } from './routes/codec.js';
 import { openApiRouter } from './routes/openapi.js';
 import { accountArea } from '../web/router.js';
+import { workbench } from '../web/work/router.js';
 import { httpMetrics, metricsHandler } from '../metrics.js';
 import { databaseCheck, readyzHandler, temporalCheck } from './health.js';
 
@@ -47,8 +49,10 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(filesRouter(deps));
   app.use(recordsRouter(deps));
   app.use(opsRouter(deps));
+  app.use(workforceRouter(deps));
   app.use(codecRouter(deps));
   app.use('/account', accountArea(deps));
+  app.use('/work', workbench(deps));
   app.use((req, res) => void res.status(404).json(errorObject('', `no such endpoint: ${req.method} ${req.path}`)));
   app.use(limiter.countFailures);
   app.use(errorHandler(deps.log));

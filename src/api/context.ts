@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { WorkbenchSettings } from '../contracts/orders.js';
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
@@ -23,6 +24,8 @@ export interface ApiDeps {
   /** Limits when reading a customer's document (transcripts, documents to translate or type). */
   documents: Limits;
   qualityCheck: { probability: number; windowMs: number };
+  /** The workbench's lease and part length, on every order placed (src/workflows/workbench.ts). */
+  workbench: WorkbenchSettings;
   /**
    * A live order's charge must start within `windowMs`; the API waits `graceMs` longer for a
    * charge that started in time.

@@ -19,6 +19,15 @@ const USAGE = `usage:
   order-ops reject-transcript ORDER_ID                               (proofreading: the supplied transcript is too poor)
   order-ops qc ORDER_ID (--pass | --fix KIND=PATH ...)
   order-ops callbacks ORDER_ID                                   (JSON lines of delivery attempts)
+  order-ops worker create --name NAME --skills SKILLS                (prints worker_id and sign_in_token; SKILLS e.g.
+                                                                      transcription:english,review:english,translation:english>french,ocr:english)
+  order-ops worker list                                              (JSON lines)
+  order-ops worker skills WORKER_ID SKILLS                           (replaces the worker's skills)
+  order-ops worker disable WORKER_ID                                 (no more sign-in or claims; held tasks go back to the queue)
+  order-ops tasks [--status waiting|claimed] [--late]                (open tasks of the workbench, JSON lines, soonest deadline first)
+  order-ops release TASK_ID [--reason TEXT]                          (a claimed task back to the queue; its draft is kept)
+  order-ops reassign TASK_ID WORKER_ID                               (the task to another worker with the skill)
+  order-ops earnings [--since ISO_DATE]                              (workers' approved earnings as CSV)
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
 
 class UsageError extends Error {}
@@ -59,6 +68,17 @@ async function call(method: string, path: string, body?: unknown, raw?: Buffer):
   return data;
 }
 
+/** A text answer (CSV) of a GET. */
+async function callText(path: string): Promise<string> {
+  const base = (process.env.ORDER_SERVICE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const response = await fetch(base + path, { headers: { authorization: `Bearer ${await opsToken()}` } }).catch((err: Error) => {
+    throw new Error(`cannot reach the order service at ${base}: ${String(err.cause ?? err)}`);
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(text.slice(0, 300));
+  return text;
+}
+
 /** Uploads KIND=PATH files into the file store and returns their claim checks. */
 async function uploadFiles(specs: string[]): Promise<Array<{ kind: string; key: string; file_name: string }>> {
   if (specs.length === 0) throw new UsageError('at least one --file KIND=PATH is needed');
@@ -90,7 +110,7 @@ async function run(argv: string[]): Promise<void> {
     options: {
       name: { type: 'string' }, balance: { type: 'string' }, 'created-at': { type: 'string' }, 'callback-url': { type: 'string' },
       product: { type: 'string' }, file: { type: 'string', multiple: true }, fix: { type: 'string', multiple: true },
-      pass: { type: 'boolean' }, reason: { type: 'string' }, 'window-hours': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      pass: { type: 'boolean' }, reason: { type: 'string' }, skills: { type: 'string' }, status: { type: 'string' }, late: { type: 'boolean' }, since: { type: 'string' }, 'window-hours': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;
@@ -154,6 +174,41 @@ async function run(argv: string[]): Promise<void> {
       for (const attempt of attempts) print(attempt);
       return;
     }
+    case 'worker': {
+      const [sub, id, skills] = rest;
+      if (sub === 'create') {
+        if (!values.name || !values.skills) throw new UsageError('worker create needs --name and --skills');
+        return print(await call('POST', '/ops/workers', { name: values.name, skills: values.skills }));
+      }
+      if (sub === 'list') {
+        const { workers } = (await call('GET', '/ops/workers')) as { workers: unknown[] };
+        for (const worker of workers) print(worker);
+        return;
+      }
+      if (sub === 'skills') {
+        if (!id || !skills) throw new UsageError('worker skills needs WORKER_ID and SKILLS');
+        return print(await call('POST', `/ops/workers/${encodeURIComponent(id)}/skills`, { skills }));
+      }
+      if (sub === 'disable') {
+        if (!id) throw new UsageError('worker disable needs WORKER_ID');
+        return print(await call('POST', `/ops/workers/${encodeURIComponent(id)}/disable`, {}));
+      }
+      throw new UsageError(`unknown worker command: ${sub ?? '(none)'}`);
+    }
+    case 'tasks': {
+      const query = new URLSearchParams({ ...(values.status ? { status: values.status } : {}), ...(values.late ? { late: '1' } : {}) }).toString();
+      const { tasks } = (await call('GET', `/ops/tasks${query ? `?${query}` : ''}`)) as { tasks: unknown[] };
+      for (const task of tasks) print(task);
+      return;
+    }
+    case 'release':
+      if (!rest[0]) throw new UsageError('release needs TASK_ID');
+      return print(await call('POST', `/ops/tasks/${encodeURIComponent(rest[0])}/release`, values.reason ? { reason: values.reason } : {}));
+    case 'reassign':
+      if (!rest[0] || !rest[1]) throw new UsageError('reassign needs TASK_ID and WORKER_ID');
+      return print(await call('POST', `/ops/tasks/${encodeURIComponent(rest[0])}/reassign`, { worker_id: rest[1] }));
+    case 'earnings':
+      return void process.stdout.write(await callText(`/ops/earnings.csv${values.since ? `?since=${encodeURIComponent(values.since)}` : ''}`));
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

@@ -31,6 +31,36 @@ export interface OrderToPlace {
   /** Input files kept for the order by claim-check (file store keys), by name. */
   inputFiles?: Record<string, { key: string; fileName: string }>;
   parentOrderId?: number;
+  /** What people do for the order in the workbench (from its product's `work`); absent on orders placed before it. */
+  work?: WorkPlan;
+  /** What rejecting the supplied input does (proofreading); absent on orders placed before it. */
+  onReject?: 'refund' | 'hand_off';
+}
+
+/** The workbench pipeline of one order, as its product declares it for the order's parameters. */
+export interface WorkPlan {
+  /** The skill a worker needs (`transcription:english`, `translation:english>french`, `ocr:english`). */
+  skill: string;
+  reviewSkill: string;
+  /** transcript: audio with a timed text; translation: the source beside the target; ocr: the page beside the text. */
+  editor: 'transcript' | 'translation' | 'ocr';
+  /** The request parameter holding the media to hear; long media is split into parts. */
+  mediaParam?: string;
+  /** The kept input file shown beside the editor, or the draft (`draft: 'source'`). */
+  sourceFile?: string;
+  /** engine: the speech engine's transcript; source: the kept input file's text; none: an empty editor. */
+  draft: 'engine' | 'source' | 'none';
+  payUnit: 'minute' | 'word';
+  /** What Submit checks: the ordered timestamps and speaker labels. */
+  rules: { timestamping: string; numberOfSpeakers?: string };
+}
+
+/** How the workbench runs; on the input of orders placed since it (others run as before). */
+export interface WorkbenchSettings {
+  /** A claim left without a save this long returns the task to the queue. */
+  leaseMs: number;
+  /** Media longer than this is split into parts of about this length. */
+  partSeconds: number;
 }
 
 export interface OrderWorkflowInput {
@@ -48,6 +78,8 @@ export interface OrderWorkflowInput {
   qualityCheckProbability: number;
   /** How long a quality check may stay open before it closes as passed. */
   qualityCheckWindowMs: number;
+  /** Present on orders placed since the workbench: their human stages are tasks (src/workflows/task.ts). */
+  workbench?: WorkbenchSettings;
 }
 
 export interface PlacedOrder {

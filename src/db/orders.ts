@@ -1,7 +1,7 @@
 // Order records, their result files and callback attempts.
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
-import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type OrderFileRow, type OrderRow } from './schema.js';
+import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
 
 export interface StoredFile { kind: string; blobKey: string; fileName: string }
@@ -112,4 +112,9 @@ export async function setNextCallbackAttempt(db: Db, orderId: number, event: str
 
 export async function callbackAttemptsOf(db: Db, orderId: number): Promise<CallbackAttemptRow[]> {
   return db.select().from(callbackAttempts).where(eq(callbackAttempts.orderId, orderId)).orderBy(callbackAttempts.id);
+}
+
+/** Keeps one more file with the order (the workbench's copy of its media), by claim-check. */
+export async function keepInputFile(db: Db, orderId: number, name: string, file: InputFile): Promise<void> {
+  await db.update(orders).set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` }).where(eq(orders.id, orderId));
 }

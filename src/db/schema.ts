@@ -1,5 +1,5 @@
 // Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
-import { bigint, bigserial, boolean, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });
@@ -43,7 +43,7 @@ export const orders = pgTable('orders', {
 });
 
 /** An input file kept for an order, by claim-check. */
-export interface InputFile { key: string; fileName: string }
+export interface InputFile { key: string; fileName: string; contentType?: string }
 
 export const ledgerEntries = pgTable('ledger_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -104,10 +104,60 @@ export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 /** Sessions of the account area (src/db/sessions.ts): the sha256 of the cookie's id, never the id. */
 export const accountSessions = pgTable('account_sessions', {
   idHash: text('id_hash').primaryKey(),
-  accountId: integer('account_id').notNull(),
+  /** 0009: a session is an account's or a worker's (the workbench). */
+  accountId: integer('account_id'),
+  workerId: integer('worker_id'),
   csrfToken: text('csrf_token').notNull(),
   expiresAt: ts('expires_at').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
 export type AccountSessionRow = typeof accountSessions.$inferSelect;
+
+/** The people who do the human work (0009). `skills`: e.g. ['transcription:english', 'review:english']. */
+export const workers = pgTable('workers', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  skills: jsonb('skills').$type<string[]>().notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  disabledAt: ts('disabled_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export type WorkerRow = typeof workers.$inferSelect;
+
+export const tasks = pgTable('tasks', {
+  id: text('id').primaryKey(),
+  orderId: bigint('order_id', { mode: 'number' }).notNull(),
+  product: text('product').notNull(),
+  stage: text('stage').$type<'work' | 'review' | 'qc'>().notNull(),
+  partNo: integer('part_no').notNull(),
+  spanStart: doublePrecision('span_start').notNull(),
+  spanEnd: doublePrecision('span_end').notNull(),
+  words: integer('words').notNull().default(0),
+  skill: text('skill').notNull(),
+  deadline: ts('deadline').notNull(),
+  status: text('status').$type<'waiting' | 'claimed' | 'submitted' | 'approved' | 'sent_back' | 'closed'>().notNull(),
+  claimedBy: integer('claimed_by'),
+  claimedAt: ts('claimed_at'),
+  draft: text('draft').notNull().default(''),
+  baseText: text('base_text'),
+  saves: integer('saves').notNull().default(0),
+  savedAt: ts('saved_at'),
+  note: text('note'),
+  submittedBy: integer('submitted_by'),
+  payCents: integer('pay_cents').notNull().default(0),
+  leaseExpiries: integer('lease_expiries').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  closedAt: ts('closed_at'),
+});
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+export const workerEarnings = pgTable('worker_earnings', {
+  taskId: text('task_id').primaryKey(),
+  workerId: integer('worker_id').notNull(),
+  orderId: bigint('order_id', { mode: 'number' }).notNull(),
+  cents: integer('cents').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -1,5 +1,5 @@
-// Sessions of the account area. The cookie holds a random id; the table keeps its sha256, the
-// account, the session's CSRF token and when it ends. Deleting the row signs the cookie out.
+// Sessions of the account area and of the workbench. The cookie holds a random id; the table keeps
+// its sha256, the account or the worker, the session's CSRF token and when it ends. Deleting the row signs the cookie out.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from './connection.js';
@@ -9,12 +9,15 @@ const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
 export interface NewSession { id: string; csrfToken: string; expiresAt: Date }
 
-/** Starts a session for the account; the returned id goes into the cookie and nowhere else. */
-export async function createSession(db: Db, accountId: number, ttlMs: number, now = new Date()): Promise<NewSession> {
+/** Whose session it is: an account's (the account area) or a worker's (the workbench). */
+export type SessionOwner = { accountId: number } | { workerId: number };
+
+/** Starts a session; the returned id goes into the cookie and nowhere else. */
+export async function createSession(db: Db, owner: SessionOwner, ttlMs: number, now = new Date()): Promise<NewSession> {
   const id = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlMs);
-  await db.insert(accountSessions).values({ idHash: hashOf(id), accountId, csrfToken, expiresAt });
+  await db.insert(accountSessions).values({ idHash: hashOf(id), ...owner, csrfToken, expiresAt });
   return { id, csrfToken, expiresAt };
 }
 

@@ -18,7 +18,8 @@ import type { AccountRow, OrderRow } from '../db/schema.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
-import { orderWorkflowId, type OrderToPlace } from '../contracts/orders.js';
+import { orderWorkflowId, type OrderToPlace, type WorkbenchSettings } from '../contracts/orders.js';
+import { orderPlan } from '../products/shared.js';
 import { InsufficientFundsError } from '../contracts/failures.js';
 import { ordersPlaced, walletChargeFailures } from '../metrics.js';
 
@@ -37,6 +38,7 @@ export interface PlacementDeps {
   outbound: OutboundClient;
   documentReader: DocumentReader;
   qualityCheck: { probability: number; windowMs: number };
+  workbench: WorkbenchSettings;
   payment: { windowMs: number; graceMs: number };
   log: (message: string, meta: object) => void;
 }
@@ -124,11 +126,13 @@ export function createPlacement(deps: PlacementDeps) {
         id: orderId, accountId: account.id, product: product.key, priceCents: order.priceCents, seconds: order.seconds, words: order.words,
         params, callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null, turnaroundHours: order.hours,
         fulfilment: product.fulfilment, resultKinds: product.results(params).map((r) => r.kind),
+        ...orderPlan(product, params),
         ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
         ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),
       },
       qualityCheckProbability: deps.qualityCheck.probability,
       qualityCheckWindowMs: deps.qualityCheck.windowMs,
+      workbench: deps.workbench,
     }, deps.payment.windowMs + deps.payment.graceMs);
     deps.log('order placed', { orderId, accountId: account.id, workflowId: orderWorkflowId(orderId), product: product.key, priceCents: placed.chargedCents });
     ordersPlaced.inc({ product: product.key });

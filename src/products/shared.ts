@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
-import type { CallbackContext } from './types.js';
+import type { CallbackContext, HumanWork } from './types.js';
+import type { WorkPlan } from '../contracts/orders.js';
 
 export const cents = z.number().int().nonnegative();
 export const perMinuteByTurnaround = z.object(
@@ -68,4 +69,48 @@ export function finishedOnlyCallback<P>(context: CallbackContext<P>, finished: (
 export function statusCallback<P>(context: CallbackContext<P>, fields: (finished: boolean) => Record<string, string>): Record<string, string> {
   const finished = settled(context);
   return { ...head(context), status: finished ? 'finished' : context.event, ...fields(finished) };
+}
+
+interface TranscriptParams { language: string; timestamping?: string; number_of_speakers?: string }
+
+/** People type what they hear (transcription, captions, proofreading): a transcript editor on the media. */
+export function transcriptWork(mediaParam: string, draft: 'engine' | 'source' = 'engine', sourceFile?: string): HumanWork<TranscriptParams> {
+  return {
+    skill: (p) => `transcription:${p.language}`,
+    reviewSkill: (p) => `review:${p.language}`,
+    editor: 'transcript', mediaParam, draft, pay: 'minute',
+    ...(sourceFile ? { sourceFile } : {}),
+    rules: (p) => ({ timestamping: p.timestamping ?? 'not_required', ...(p.number_of_speakers ? { numberOfSpeakers: p.number_of_speakers } : {}) }),
+  };
+}
+
+interface TranslationParams { translate_from: string; translate_to: string; source?: unknown }
+
+/** People translate: the source beside the target (a document), or the media heard (subtitles, media translations). */
+export function translationWork(editor: 'transcript' | 'translation', pay: 'minute' | 'word'): HumanWork<TranslationParams> {
+  return {
+    skill: (p) => `translation:${p.translate_from}>${p.translate_to}`,
+    reviewSkill: (p) => `review:${p.translate_to}`,
+    editor, draft: 'none', pay, mediaParam: 'url', sourceFile: 'source',
+    rules: () => ({ timestamping: 'not_required' }),
+  };
+}
+
+/** What an order carries of its product's pipeline: the workbench plan and what a rejection does. */
+export function orderPlan(product: { work?: HumanWork; onReject?(params: Record<string, unknown>): 'refund' | 'hand_off' }, params: Record<string, unknown>): Pick<WorkPlanned, 'work' | 'onReject'> {
+  const work = workPlanOf(product.work, params);
+  return { ...(work ? { work } : {}), ...(product.onReject ? { onReject: product.onReject(params) } : {}) };
+}
+type WorkPlanned = { work?: WorkPlan; onReject?: 'refund' | 'hand_off' };
+
+/** The order's workbench plan from its product and parameters (measured ones included). */
+export function workPlanOf(work: HumanWork | undefined, params: Record<string, unknown>): WorkPlan | undefined {
+  if (!work) return undefined;
+  // A document to translate is read, not heard: only media is split into parts.
+  const mediaParam = work.mediaParam && !(work.sourceFile && params.source === 'document') ? work.mediaParam : undefined;
+  return {
+    skill: work.skill(params).toLowerCase(), reviewSkill: work.reviewSkill(params).toLowerCase(), editor: work.editor,
+    ...(mediaParam ? { mediaParam } : {}), ...(work.sourceFile ? { sourceFile: work.sourceFile } : {}),
+    draft: work.draft, payUnit: work.pay, rules: work.rules(params),
+  };
 }

@@ -1,7 +1,7 @@
 // The shape of a product: one definition that the API, the workflow's inputs, records and
 // callbacks all read. A product is a folder holding one of these and a line in registry.ts.
 import type { z } from 'zod';
-import type { CallbackEvent, Fulfilment } from '../contracts/orders.js';
+import type { CallbackEvent, Fulfilment, WorkPlan } from '../contracts/orders.js';
 import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
@@ -80,6 +80,28 @@ export interface HandOff {
   refundNote: string;
 }
 
+/**
+ * The people's part of a product (the workbench, src/workflows/task.ts): which skill a worker
+ * needs, what the editor shows, where the draft comes from, whether long media is split into
+ * parts, whether a reviewer approves the work, and what the work is paid by. Stages run in this
+ * order: draft (engine or input), work per part, merge, review.
+ */
+export interface HumanWork<P = Record<string, unknown>> {
+  /** e.g. `transcription:english`, `translation:english>french` (src/domain/workbench.ts). */
+  skill(params: P): string;
+  /** The reviewer's skill: `review:<language of the result>`. */
+  reviewSkill(params: P): string;
+  editor: WorkPlan['editor'];
+  /** The request parameter holding the media the worker hears; long media is split into parts. */
+  mediaParam?: string;
+  /** The kept input file the editor shows beside the text (a document, a page image) or drafts from. */
+  sourceFile?: string;
+  draft: WorkPlan['draft'];
+  pay: WorkPlan['payUnit'];
+  /** What Submit checks (timestamps, speaker labels). */
+  rules(params: P): WorkPlan['rules'];
+}
+
 export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {
   key: ProductKey;
   /** Name in messages: "'klingon' is not supported for human transcription". */
@@ -97,6 +119,10 @@ export interface ProductDefinition<Req extends Record<string, unknown> = Record<
   engineJob?: EngineJob;
   /** With `fulfilment: 'proofreading'`: the order that replaces this one when its input fails the check. */
   handOff?: HandOff;
+  /** Whether a rejection hands the order off (`handOff`) or refunds it; default refund. */
+  onReject?(params: Req): 'refund' | 'hand_off';
+  /** The workbench pipeline of a product people fulfil. */
+  work?: HumanWork<Req>;
   creationFields: readonly CreationField[];
   /** Its section of the price table (config/prices.json). */
   prices: z.ZodType<Prices, any>;

@@ -1,13 +1,18 @@
 // Content-addressed blob store on local disk. Result files travel by claim-check: workflows and
 // signals carry the key, never the bytes. An object store can stand behind the same interface.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, access } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, stat, writeFile, access } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 
 export interface FileStore {
   put(bytes: Uint8Array): Promise<string>;
   get(key: string): Promise<Buffer>;
   has(key: string): Promise<boolean>;
+  size(key: string): Promise<number>;
+  /** Bytes start..end (inclusive) of a blob, for range requests. */
+  stream(key: string, start: number, end: number): Readable;
 }
 
 const KEY = /^[0-9a-f]{64}$/;
@@ -28,6 +33,8 @@ export function localFileStore(dir: string): FileStore {
       return key;
     },
     get: (key) => readFile(pathOf(key)),
+    size: async (key) => (await stat(pathOf(key))).size,
+    stream: (key, start, end) => createReadStream(pathOf(key), { start, end }),
     async has(key) {
       try {
         await access(pathOf(key));

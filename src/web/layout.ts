@@ -1,8 +1,10 @@
-// The page shell every account page shares: header with the account navigation and the
-// sign-out form, a skip link, one <main>. Scripts and styles come from /account/assets/ only.
+// The page shell every page of the account area and the workbench shares: header with the area's
+// navigation and the sign-out form, a skip link, one <main>. Scripts and styles come from the
+// area's own assets/ only.
 import { html, type Html, type Part } from './html.js';
 
-export type Section = 'orders' | 'wallet' | 'settings' | 'sample';
+export type Section = 'orders' | 'wallet' | 'settings' | 'sample' | 'queue' | 'earnings';
+export type Area = 'account' | 'work';
 
 export interface PageOptions {
   title: string;
@@ -10,14 +12,17 @@ export interface PageOptions {
   /** The session's CSRF token; absent on pages for someone not signed in (no navigation then). */
   csrf?: string;
   current?: Section;
+  /** The account area (default) or the workbench. */
+  area?: Area;
 }
 
-const NAV: ReadonlyArray<[Section, string, string]> = [
-  ['orders', '/account/orders', 'Orders'],
-  ['wallet', '/account/wallet', 'Wallet'],
-  ['settings', '/account/settings', 'Settings'],
-  ['sample', '/account/sample-callback', 'Sample callback'],
-];
+const AREAS: Record<Area, { base: string; name: string; script: string; nav: ReadonlyArray<[Section, string, string]> }> = {
+  account: {
+    base: '/account', name: 'Order service account', script: 'app.js',
+    nav: [['orders', '/account/orders', 'Orders'], ['wallet', '/account/wallet', 'Wallet'], ['settings', '/account/settings', 'Settings'], ['sample', '/account/sample-callback', 'Sample callback']],
+  },
+  work: { base: '/work', name: 'Workbench', script: 'work.js', nav: [['queue', '/work/queue', 'Queue'], ['earnings', '/work/earnings', 'Earnings']] },
+};
 
 export const csrfInput = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
@@ -33,19 +38,20 @@ export function pager(prev: string | undefined, next: string | undefined, newer:
 
 export function layout(page: PageOptions): string {
   const signedIn = page.csrf !== undefined;
+  const area = AREAS[page.area ?? 'account'];
   const nav = signedIn ? html`
-    <nav aria-label="Account"><ul>${NAV.map(([key, href, label]) =>
+    <nav aria-label="${page.area === 'work' ? 'Workbench' : 'Account'}"><ul>${area.nav.map(([key, href, label]) =>
       html`<li><a href="${href}"${key === page.current ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
-    <form id="sign-out" method="post" action="/account/sign-out">${csrfInput(page.csrf!)}<button type="submit">Sign out</button></form>` : '';
+    <form id="sign-out" method="post" action="${area.base}/sign-out">${csrfInput(page.csrf!)}<button type="submit">Sign out</button></form>` : '';
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · Order service account</title>
-<link rel="stylesheet" href="/account/assets/app.css">
-<link rel="icon" href="/account/assets/icon.svg" type="image/svg+xml">
-<script src="/account/assets/app.js" defer></script>
+<title>${page.title} · ${area.name}</title>
+<link rel="stylesheet" href="${area.base}/assets/app.css">
+<link rel="icon" href="${area.base}/assets/icon.svg" type="image/svg+xml">
+<script src="${area.base}/assets/${area.script}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -1,1 +1,2 @@
 export { orderWorkflow } from './order.js';
+export { taskWorkflow } from './task.js';

@@ -14,6 +14,7 @@ import {
   type QualityCheck, type ResultFile, type TransitionResult,
 } from '../contracts/orders.js';
 import { resultKindsProblem } from '../domain/resultKinds.js';
+import { runQualityCheckTask, runWorkbench, type WorkbenchOrder } from './workbench.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -56,6 +57,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   let qualityCheck: QualityCheck = 'none';
   let workingOn: OrderState['workingOn'] = 'nobody';
   let engineScope: CancellationScope | undefined;
+  /** The workbench's tasks and the quality check's task, cancelled when the order settles otherwise. */
+  let workScope: CancellationScope | undefined;
+  let qualityCheckScope: CancellationScope | undefined;
+  /** The text people delivered (workbench orders): what a quality check reviews. */
+  let deliveredText: string | undefined;
+  let workbench: WorkbenchOrder | undefined;
   let retranscribedOrderId: number | undefined;
   /** When an open quality check closes as passed: the window counts from the finish. */
   let qualityCheckDeadline = 0;
@@ -94,14 +101,19 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await records.finishOrder({ orderId: order.id, files, qualityCheck: picked });
     qualityCheck = picked ? 'pending' : 'none';
     qualityCheckDeadline = Date.now() + input.qualityCheckWindowMs;
+    workScope?.cancel();
     workingOn = 'nobody';
     moveTo('finished');
     outbox.push('finished');
+    if (picked && workbench && deliveredText !== undefined) {
+      void runQualityCheck(workbench, deliveredText).catch((err) => wf.log.error('the quality check task failed', { orderId: order.id, error: String(err) }));
+    }
   };
   const refund = async (next: 'refunded' | 'canceled', reason: string | null) => {
     await records.refundOrder({ orderId: order.id, status: next, reason });
-    // Only once the money is back: a refund that failed leaves the engine working.
+    // Only once the money is back: a refund that failed leaves the engine (or the people) working.
     engineScope?.cancel();
+    workScope?.cancel();
     workingOn = 'nobody';
     moveTo(next);
     outbox.push(next);
@@ -148,9 +160,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     validator: () => requireStatus('cancellation', 'paid'),
   });
 
+  // Orders placed before onReject was on the order decide by the parameter, as they did.
+  const handsOff = order.onReject !== undefined ? order.onReject === 'hand_off' : order.params.auto_retranscribe === true;
   wf.setHandler(rejectTranscriptUpdate, () => transition(async () => {
-    if (order.params.auto_retranscribe !== true) return refund('refunded', 'the supplied transcript is too poor to proofread');
+    if (!handsOff) return refund('refunded', 'the supplied transcript is too poor to proofread');
     const child = await records.retranscribe({ orderId: order.id });
+    workScope?.cancel();
     if (child) {
       await startChildOrder(child, input);
       retranscribedOrderId = child.id;
@@ -174,6 +189,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
       qualityCheck = 'passed';
     }
+    qualityCheckScope?.cancel();
   }), {
     validator: (decision) => {
       requireStatus('a quality check', 'finished');
@@ -211,6 +227,64 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   }
   if (order.fulfilment === 'engine') {
     void runEngine().catch((err) => wf.log.error('engine work could not be settled', { orderId: order.id, error: String(err) }));
+  } else if (order.work && input.workbench && wf.patched('workbench')) {
+    // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
+    const deadline = placed?.deliveryEstimate ?? new Date(Date.now() + order.turnaroundHours * 3_600_000).toISOString();
+    workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline };
+    void runWork(workbench).catch((err) => wf.log.error('the people\'s work could not be delivered', { orderId: order.id, error: String(err) }));
+  }
+
+  /** The workbench's stages; their approved text becomes the order's files, unless a person settled it first. */
+  async function runWork(job: WorkbenchOrder): Promise<void> {
+    let text: string;
+    try {
+      text = await CancellationScope.cancellable(() => {
+        workScope = CancellationScope.current();
+        return runWorkbench(job);
+      });
+    } catch (err) {
+      if (!isCancellation(err)) wf.log.error('the workbench stopped; the order waits for an operator', { orderId: order.id, error: String(err) });
+      return;
+    } finally {
+      workScope = undefined;
+    }
+    if ((status as OrderStatus) !== 'paid') return;
+    const files = await records.deliverWork({ orderId: order.id, text });
+    await wf.condition(() => !busy);
+    if ((status as OrderStatus) !== 'paid') return;
+    deliveredText = text;
+    await transition(() => finish(files))
+      .catch((err) => wf.log.error('the approved work could not be delivered', { orderId: order.id, error: String(err) }));
+  }
+
+  /** A reviewer's edit sends the quality fix (a second callback); an approval as it stands passes the check. */
+  async function runQualityCheck(job: WorkbenchOrder, text: string): Promise<void> {
+    let outcome;
+    try {
+      outcome = await CancellationScope.cancellable(() => {
+        qualityCheckScope = CancellationScope.current();
+        return runQualityCheckTask(job, text);
+      });
+    } catch (err) {
+      if (!isCancellation(err)) throw err;
+      return;
+    } finally {
+      qualityCheckScope = undefined;
+    }
+    await wf.condition(() => !busy);
+    if ((qualityCheck as QualityCheck) !== 'pending') return;
+    const fixed = outcome.text.trim() !== text.trim() ? outcome.text : undefined;
+    await transition(async () => {
+      if (fixed !== undefined) {
+        await records.applyQualityFix({ orderId: order.id, files: await records.deliverWork({ orderId: order.id, text: fixed }) });
+        qualityCheck = 'fixed';
+        outbox.push('quality_fix');
+      } else {
+        await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
+        qualityCheck = 'passed';
+      }
+    });
+    await records.creditWorkers({ orderId: order.id });
   }
 
   /**
@@ -276,6 +350,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     if (!decided) {
       await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
       qualityCheck = 'passed';
+      qualityCheckScope?.cancel();
     }
   }
   await wf.condition(wf.allHandlersFinished);

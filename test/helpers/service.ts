@@ -13,6 +13,8 @@ import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../sr
 import type { RateLimits } from '../../src/api/rateLimit.js';
 import { createAccount } from '../../src/db/accounts.js';
 import { priceTableSchema, type PriceTable } from '../../src/products/registry.js';
+import { payRatesSchema } from '../../src/products/payRates.js';
+import type { WorkbenchSettings } from '../../src/contracts/orders.js';
 import { localFileStore } from '../../src/storage/fileStore.js';
 import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker.js';
 import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
@@ -56,6 +58,8 @@ export interface ServiceOptions {
   probes?: Partial<ProbePolicy>;
   /** The document sandbox; default: as `npm start`. */
   sandbox?: Partial<Omit<SandboxSettings, 'limits'>> & { limits?: Partial<DocumentLimits> };
+  /** The workbench's lease and part length; default: as `npm start` (120 minutes, 360 seconds). */
+  workbench?: Partial<WorkbenchSettings>;
 }
 
 export interface TestService {
@@ -106,6 +110,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   const temporal = new Client({ connection, namespace: 'default', dataConverter });
   const nativeConnection = await NativeConnection.connect({ address });
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(resolve('config/prices.json'), 'utf8'))) as PriceTable;
+  const payRates = payRatesSchema.parse(JSON.parse(await readFile(resolve('config/pay-rates.json'), 'utf8')));
   const media = { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 };
   const logged: TestService['logged'] = [];
   const log = (message: string, meta: object) => {
@@ -124,6 +129,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     publicBaseUrl: baseUrl,
     callbacks: { retryMinMs: minMs, retryMaxMs: maxMs, timeoutMs: 2000 },
     priceTable,
+    payRates,
     engines: opts.engines ?? {},
     media,
     outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
@@ -132,6 +138,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   app = createApp({
     ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
+    workbench: { leaseMs: 120 * 60_000, partSeconds: 360, ...opts.workbench },
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
     log,

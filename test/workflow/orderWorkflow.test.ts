@@ -69,7 +69,10 @@ interface Behaviour {
 /** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
 function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: Activities } {
   const calls: Calls = { chargeWallet: [], finishOrder: [], refundOrder: [], retranscribe: [], applyQualityFix: [], closeQualityCheck: [],
-    deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [] };
+    deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [],
+    // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
+    openTask: [], recordTaskClaim: [], recordTaskRelease: [], taskLease: [], recordTaskOutcome: [], closeTask: [], creditWorkers: [],
+    deliverWork: [], sourceDraft: [], draftTranscript: [] };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
   const record = async <K extends keyof Activities>(name: K, input: Parameters<Activities[K]>[0]) => {
@@ -106,6 +109,16 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async handToOperator(input) { await failable('handToOperator', input); },
     async markOrderLate(input) { await record('markOrderLate', input); return { marked: true }; },
+    async openTask(input) { await record('openTask', input); },
+    async recordTaskClaim(input) { await record('recordTaskClaim', input); },
+    async recordTaskRelease(input) { await record('recordTaskRelease', input); },
+    async taskLease(input) { await record('taskLease', input); return { saves: 0, msSinceSave: 0 }; },
+    async recordTaskOutcome(input) { await record('recordTaskOutcome', input); },
+    async closeTask(input) { await record('closeTask', input); },
+    async creditWorkers(input) { await record('creditWorkers', input); return { credited: 0 }; },
+    async deliverWork(input) { await record('deliverWork', input); return []; },
+    async sourceDraft(input) { await record('sourceDraft', input); return ''; },
+    async draftTranscript(input) { await record('draftTranscript', input); return ''; },
   };
   return { calls, activities };
 }

@@ -1,11 +1,13 @@
 // Worker tooling over HTTP (used by the order-ops CLI). Guarded by the operator token.
 // Files travel by claim-check: uploaded once into the file store, then named by key in updates.
-import express, { Router, type RequestHandler } from 'express';
-import { timingSafeEqual } from 'node:crypto';
+import express, { Router } from 'express';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
-import { AuthenticationError, RequestError } from '../../contracts/failures.js';
+import { tasksOfOrder } from '../../db/tasks.js';
+import { taskView } from './workforce.js';
+import { requireOperator } from '../auth.js';
+import { RequestError } from '../../contracts/failures.js';
 import { booleanParam, httpUrl } from '../../products/params.js';
 import { parseOrderId } from './records.js';
 import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
@@ -116,14 +118,6 @@ async function engineProgress(handle: WorkflowHandle) {
   return pending ? { ...progress, attempt: pending.attempt ?? 1 } : undefined;
 }
 
-function requireOperator(opsToken: string): RequestHandler {
-  const expected = Buffer.from(opsToken);
-  return (req, _res, next) => {
-    const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AuthenticationError('operator token missing or invalid', 401);
-    next();
-  };
-}
 
 export function opsRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -209,6 +203,7 @@ export function opsRouter(deps: ApiDeps): Router {
       files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
       callback_attempts: attempts.length,
       last_callback: lastCallback(attempts),
+      tasks: (await tasksOfOrder(deps.db, order.id)).map((t) => taskView(t)),
     });
   });
 

@@ -2,7 +2,7 @@
 // The same parameters as human transcription except `strict`: an unavailable turnaround is raised.
 import { z } from 'zod';
 import { checkSpan, transcriptionParams } from '../params.js';
-import { finishedOnlyCallback, mediaSpan, settleTurnaround, transcriptRecordFields, turnaroundHours } from '../shared.js';
+import { finishedOnlyCallback, mediaSpan, settleTurnaround, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
 import { defineProduct } from '../types.js';
 import { TRANSCRIPT_RECORD_FIELDS, transcriptionPriceCents, transcriptionPrices } from '../transcription/index.js';
 
@@ -18,6 +18,7 @@ export const captions = defineProduct({
   languageSet: 'HT',
   request: captionsRequest,
   fulfilment: 'operator',
+  work: transcriptWork('url'),
   creationFields: ['seconds'],
   // Priced like human transcription, with rates of its own.
   prices: transcriptionPrices,

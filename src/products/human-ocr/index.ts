@@ -22,6 +22,10 @@ export const humanOcr = defineProduct({
   recordType: 'human_ocr',
   request: ocrRequest,
   fulfilment: 'operator',
+  work: {
+    skill: (p) => `ocr:${p.language}`, reviewSkill: (p) => `review:${p.language}`,
+    editor: 'ocr', sourceFile: 'source', draft: 'none', pay: 'word', rules: () => ({ timestamping: 'not_required' }),
+  },
   creationFields: ['words'],
   prices: z.object({ per_1000_words_cents: cents, minimum_cents: cents }),
   async measure(request, tools) {

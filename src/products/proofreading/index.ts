@@ -2,7 +2,7 @@
 // refunded, or with auto_retranscribe handed to a new human transcription order (a child workflow).
 import { z } from 'zod';
 import { booleanParam, callbackUrlParam, commentParam, enumParam, httpUrl, languageParam } from '../params.js';
-import { cents, perMinute, perMinuteByTurnaround, settleTurnaround, statusCallback, transcriptRecordFields, turnaroundHours } from '../shared.js';
+import { cents, perMinute, perMinuteByTurnaround, settleTurnaround, statusCallback, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
 import { countWords } from '../../documents/measure.js';
 import { defineProduct, type ResultField } from '../types.js';
 
@@ -38,6 +38,9 @@ export const proofreading = defineProduct({
   languageSet: 'HT',
   request: proofreadingRequest,
   fulfilment: 'proofreading',
+  // The proofreader starts from the supplied transcript.
+  work: transcriptWork('audio_url', 'source', 'transcription'),
+  onReject: (p) => (p.auto_retranscribe ? 'hand_off' : 'refund'),
   // The human transcription of the same audio, with the proofreading order's own choices.
   handOff: {
     to: 'transcription',

@@ -1,7 +1,7 @@
 // Operation 7: subtitles in another language for a media file, by a subtitler.
 import { z } from 'zod';
 import { checkLanguagePair, translationParams } from '../params.js';
-import { cents, finishedOnlyCallback, perMinute } from '../shared.js';
+import { cents, finishedOnlyCallback, perMinute, translationWork } from '../shared.js';
 import { defineProduct } from '../types.js';
 
 const LABEL = 'subtitles';
@@ -16,6 +16,7 @@ export const subtitles = defineProduct({
   languageSet: 'TL',
   request: subtitlesRequest,
   fulfilment: 'operator',
+  work: translationWork('transcript', 'minute'),
   creationFields: ['seconds'],
   prices: z.object({ per_minute_cents: cents, review_per_minute_cents: cents, minimum_cents: cents }),
   async measure(request, tools) {

@@ -1,7 +1,7 @@
 // Operation 1: human transcription of a media file, fulfilled by a person with order-ops.
 import { z } from 'zod';
 import { booleanParam, checkSpan, transcriptionParams } from '../params.js';
-import { cents, finishedOnlyCallback, mediaSpan, perMinute, perMinuteByTurnaround, settleTurnaround, transcriptRecordFields, turnaroundHours } from '../shared.js';
+import { cents, finishedOnlyCallback, mediaSpan, perMinute, perMinuteByTurnaround, settleTurnaround, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
 import { defineProduct } from '../types.js';
 
 const LABEL = 'human transcription';
@@ -38,6 +38,7 @@ export const transcription = defineProduct({
   languageSet: 'HT',
   request: transcriptionRequest,
   fulfilment: 'operator',
+  work: transcriptWork('url'),
   creationFields: ['seconds'],
   prices: transcriptionPrices,
   settle: (request) => settleTurnaround(request, request.strict),

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { RequestError } from '../../contracts/failures.js';
 import { checkLanguagePair, translationParams } from '../params.js';
-import { cents, finishedOnlyCallback, perMinute, perThousandWords } from '../shared.js';
+import { cents, finishedOnlyCallback, perMinute, perThousandWords, translationWork } from '../shared.js';
 import { defineProduct, type FetchedFile, type Measured, type MeasureTools } from '../types.js';
 
 const LABEL = 'translation';
@@ -34,6 +34,7 @@ export const translation = defineProduct({
   languageSet: 'TL',
   request: translationRequest,
   fulfilment: 'operator',
+  work: translationWork('translation', 'word'),
   creationFields: ['seconds', 'words'],
   prices: translationPrices,
   measure: (request, tools) => measureDocumentOrMedia(request.url, tools,

@@ -64,7 +64,7 @@ export function signInRouter(deps: ApiDeps): Router {
     const account = typeof token === 'string' && token !== '' ? await findAccountByToken(deps.db, deps.secretKey, token) : undefined;
     if (!account) return void sendPage(res, 401, signInPage(csrf, 'That API token is not valid'));
     await expireSessions(deps.db);
-    const session = await createSession(deps.db, account.id, SESSION_TTL_MS);
+    const session = await createSession(deps.db, { accountId: account.id }, SESSION_TTL_MS);
     setCookie(res, secure(req), SESSION_COOKIE, session.id, SESSION_TTL_MS / 1000);
     setCookie(res, secure(req), SIGN_IN_COOKIE, '', 0);
     deps.log('account signed in', { accountId: account.id });

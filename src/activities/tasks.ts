@@ -1,0 +1,109 @@
+// The workbench's activities: task rows, leases, outcomes, pay, and turning approved text into the
+// order's result files. The task workflow (src/workflows/task.ts) decides; these record.
+import { ApplicationFailure, log } from '@temporalio/activity';
+import type { ActivityDeps } from './deps.js';
+import type { ResultFile } from '../contracts/orders.js';
+import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
+import { getOrder } from '../db/orders.js';
+import type { OrderRow } from '../db/schema.js';
+import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
+import { creditWorkers } from '../db/workers.js';
+import { renderJson2 } from '../domain/render/json.js';
+import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { payForTask } from '../products/payRates.js';
+import { productOf } from '../products/registry.js';
+import { workPlanOf } from '../products/shared.js';
+import { paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+
+async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
+  const order = await getOrder(deps.db, orderId);
+  if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+  return order;
+}
+
+/** The order's work plan, as its product declares it for its parameters. */
+export function planOf(order: OrderRow) {
+  const plan = workPlanOf(productOf(order.product).work, order.params);
+  if (!plan) throw ApplicationFailure.nonRetryable(`order ${order.id}: ${order.product} is not done by people`);
+  return plan;
+}
+
+export function createTaskActivities(deps: ActivityDeps) {
+  const { db, files, documentReader, payRates } = deps;
+  return {
+    async openTask(input: TaskInput): Promise<void> {
+      const order = await orderOf(deps, input.orderId);
+      const params = order.params as Record<string, string>;
+      // A task sent back is the same work again: paid once, with the work it fixes.
+      const payCents = input.assignedTo !== undefined ? 0 : payForTask(payRates, {
+        product: order.product, stage: input.stage, language: params.language ?? params.translate_to ?? '',
+        turnaround: params.turnaround_time, seconds: input.span.end - input.span.start, words: input.partNo > 0 ? 0 : order.words,
+      });
+      await openTask(db, {
+        id: input.taskId, orderId: input.orderId, product: order.product, stage: input.stage, partNo: input.partNo,
+        spanStart: input.span.start, spanEnd: input.span.end, words: order.words, skill: input.skill, deadline: new Date(input.deadline),
+        draft: input.draftText, baseText: input.baseText ?? null, note: input.note ?? null, payCents, claimedBy: input.assignedTo ?? null,
+      });
+      log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+    },
+
+    async recordTaskClaim({ taskId, workerId }: { taskId: string; workerId: number }): Promise<void> {
+      const task = await getTask(db, taskId);
+      if (!task) throw ApplicationFailure.nonRetryable(`task ${taskId} not found`);
+      const first = (await tasksOfOrder(db, task.orderId)).every((t) => t.claimedAt === null && t.submittedBy === null);
+      await recordClaim(db, taskId, workerId);
+      taskClaims.inc({ skill: task.skill });
+      const order = await getOrder(db, task.orderId);
+      if (first && order?.paidAt) paidToFirstClaim.observe({ product: order.product }, (Date.now() - order.paidAt.getTime()) / 1000);
+      log.info('task claimed', { orderId: task.orderId, taskId, workerId });
+    },
+
+    async recordTaskRelease({ taskId, expired }: { taskId: string; expired: boolean }): Promise<void> {
+      await recordRelease(db, taskId, expired);
+      const task = await getTask(db, taskId);
+      if (expired && task) taskLeaseExpiries.inc({ skill: task.skill });
+      log.info(expired ? 'task lease expired: back in the queue' : 'task released', { orderId: task?.orderId, taskId });
+    },
+
+    async taskLease({ taskId }: { taskId: string }): Promise<{ saves: number; msSinceSave: number }> {
+      return leaseState(db, taskId);
+    },
+
+    async recordTaskOutcome(input: { taskId: string; status: TaskStatus; workerId: number; text: string; note?: string }): Promise<void> {
+      await recordOutcome(db, input.taskId, input);
+      log.info(`task ${input.status}`, { taskId: input.taskId, workerId: input.workerId });
+    },
+
+    async closeTask({ taskId }: { taskId: string }): Promise<void> {
+      await closeTask(db, taskId);
+    },
+
+    /** Approved: every task of the order that was done (work, reviews, checks) is paid, once. */
+    async creditWorkers({ orderId }: { orderId: number }): Promise<{ credited: number }> {
+      const done = (await tasksOfOrder(db, orderId)).filter((t) => t.submittedBy !== null && t.status !== 'closed');
+      const credited = await creditWorkers(db, done.map((t) => ({ taskId: t.id, workerId: t.submittedBy!, orderId, cents: t.payCents })));
+      log.info('workers credited', { orderId, credited });
+      return { credited };
+    },
+
+    /** The approved text as the order's result files: a timed transcript for media, text for documents. */
+    async deliverWork({ orderId, text }: { orderId: number; text: string }): Promise<ResultFile[]> {
+      const order = await orderOf(deps, orderId);
+      const plan = planOf(order);
+      const [body, fileName] = plan.editor === 'transcript'
+        ? [renderJson2(transcriptFromEditor(text, order.seconds || undefined)), 'work.json']
+        : [text, 'work.txt'];
+      const blobKey = await files.put(Buffer.from(body));
+      return productOf(order.product).results(order.params).map(({ kind }) => ({ kind, blobKey, fileName }));
+    },
+
+    /** The draft of `draft: 'source'` plans: the kept input file's text (proofreading's supplied transcript). */
+    async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
+      const order = await orderOf(deps, orderId);
+      const name = planOf(order).sourceFile;
+      const input = name ? order.inputFiles[name] : undefined;
+      if (!input) return '';
+      return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
+    },
+  };
+}

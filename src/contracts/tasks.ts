@@ -1,0 +1,50 @@
+// Tasks of the workbench: each human stage of an order (the work on one part of its media, a
+// review, a quality check) is a child workflow of the order, `task-<order>-<name>`. Claims,
+// submissions, reviews and releases are updates on it; drafts are saved in the database
+// (src/db/tasks.ts) and renew the claim's lease there, so an autosave never touches Temporal.
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+export type TaskStage = 'work' | 'review' | 'qc';
+export type TaskStatus = 'waiting' | 'claimed' | 'submitted' | 'approved' | 'sent_back' | 'closed';
+
+export const taskWorkflowId = (orderId: number, name: string): string => `task-${orderId}-${name}`;
+
+export interface TaskInput {
+  taskId: string;
+  orderId: number;
+  stage: TaskStage;
+  skill: string;
+  /** 1-based part number of the order's media; 0 for a task on the whole order. */
+  partNo: number;
+  /** The part of the media, in seconds. */
+  span: { start: number; end: number };
+  words: number;
+  /** The order's delivery estimate: the queue lists the soonest first. */
+  deadline: string;
+  /** The text the editor starts from (machine draft, merged parts, work to review). */
+  draftText: string;
+  /** For a review: the text the work started from, for the diff. */
+  baseText?: string;
+  /** A task sent back goes to the worker who did it, with the reviewer's note. */
+  assignedTo?: number;
+  note?: string;
+  leaseMs: number;
+}
+
+export interface TaskOutcome {
+  workerId: number;
+  text: string;
+  /** Reviews and quality checks: approved as it stands (text possibly edited), or sent back with a note. */
+  decision?: 'approve' | 'send_back';
+  note?: string;
+}
+
+export interface TaskState { status: TaskStatus; claimedBy: number | null }
+
+/** `skills`: the claiming worker's skills, as the API read them from the database. */
+export const claimTaskUpdate = defineUpdate<TaskState, [{ workerId: number; skills: string[] }]>('claimTask');
+export const submitTaskUpdate = defineUpdate<TaskState, [{ workerId: number; text: string }]>('submitTask');
+export const reviewTaskUpdate = defineUpdate<TaskState, [{ workerId: number; text: string; decision: 'approve' | 'send_back'; note?: string }]>('reviewTask');
+/** An operator (or the worker) gives the task back; `to` reassigns it at once. */
+export const releaseTaskUpdate = defineUpdate<TaskState, [{ reason: string; to?: { workerId: number; skills: string[] } }]>('releaseTask');
+export const taskStateQuery = defineQuery<TaskState>('taskState');

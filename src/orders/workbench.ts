@@ -1,0 +1,171 @@
+// The workbench's use cases, between the task workflows and the adapters (the /work pages, the
+// operators' routes): the queue, claims, autosaves, submissions, reviews, releases, and the media a
+// worker hears. Claims, submissions and reviews are updates on the task's workflow, whose
+// validators decide; a refusal comes back as a TaskRefusedError with the workflow's reason.
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { RequestError } from '../contracts/failures.js';
+import {
+  claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState,
+} from '../contracts/tasks.js';
+import type { Db } from '../db/connection.js';
+import { getOrder, keepInputFile } from '../db/orders.js';
+import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
+import { getTask, queueOf, saveDraft } from '../db/tasks.js';
+import { getWorker, workerIsEnabled } from '../db/workers.js';
+import { RESULT_KIND_DEFINITIONS, isResultKind } from '../domain/resultKinds.js';
+import { submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
+import type { Limits, OutboundClient } from '../net/outbound.js';
+import { productOf } from '../products/registry.js';
+import { workPlanOf } from '../products/shared.js';
+import type { FileStore } from '../storage/fileStore.js';
+
+export interface WorkbenchDeps {
+  db: Db;
+  temporal: Client;
+  files: FileStore;
+  outbound: OutboundClient;
+  media: Limits;
+}
+
+/** The task cannot be done this way now (taken, not yours, wrong skill): 409 with the reason. */
+export class TaskRefusedError extends RequestError {
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+
+/** Submit found what the order asked for missing: each problem named (422). */
+export class SubmissionProblemsError extends RequestError {
+  constructor(readonly problems: string[]) {
+    super(problems.join(' '), 422);
+  }
+}
+
+export async function requireTask(db: Db, taskId: string): Promise<TaskRow> {
+  const task = /^task-\d+-[a-z0-9-]+$/.test(taskId) ? await getTask(db, taskId) : undefined;
+  if (!task) throw new RequestError(`task ${taskId} not found`, 404);
+  return task;
+}
+
+export function planOfOrder(order: OrderRow) {
+  return workPlanOf(productOf(order.product).work, order.params);
+}
+
+async function update<A>(deps: WorkbenchDeps, taskId: string, run: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<A>): Promise<A> {
+  try {
+    return await run(deps.temporal.workflow.getHandle(taskId));
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new TaskRefusedError(err.cause.message);
+    if (err instanceof WorkflowNotFoundError) throw new TaskRefusedError(`task ${taskId} is no longer open`);
+    throw err;
+  }
+}
+
+export function queueFor(deps: WorkbenchDeps, worker: WorkerRow) {
+  return queueOf(deps.db, worker.id, worker.skills);
+}
+
+export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: string): Promise<TaskState> {
+  await requireTask(deps.db, taskId);
+  return update(deps, taskId, (h) => h.executeUpdate(claimTaskUpdate, { args: [{ workerId: worker.id, skills: worker.skills }] }));
+}
+
+/** The soonest-due task the worker may take; another worker's faster claim moves on to the next. */
+export async function claimNextTask(deps: WorkbenchDeps, worker: WorkerRow): Promise<TaskRow | undefined> {
+  const { waiting } = await queueFor(deps, worker);
+  for (const task of waiting) {
+    try {
+      await claimTask(deps, worker, task.id);
+      return task;
+    } catch (err) {
+      if (!(err instanceof TaskRefusedError)) throw err;
+    }
+  }
+  return undefined;
+}
+
+/** An autosave: only while the worker holds the claim (the lease is renewed by it). */
+export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, text: string): Promise<void> {
+  if (text.length > 2_000_000) throw new RequestError('text: longer than 2,000,000 characters', 413);
+  if (!(await saveDraft(deps.db, taskId, worker.id, text))) throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
+}
+
+/** Problems Submit finds against what the order asked for; none: the text can go. */
+export async function checkSubmission(db: Db, task: TaskRow, text: string): Promise<string[]> {
+  const order = await getOrder(db, task.orderId);
+  const plan = order && planOfOrder(order);
+  if (!order || !plan) return [];
+  if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
+  const problems = submissionProblems(text, plan.rules);
+  // Captions are cues: every paragraph needs its start time (timing by the aligner is issue 20).
+  const needsCues = productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
+  if (needsCues && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
+    problems.push('Captions need a [hh:mm:ss] mark at the start of every paragraph.');
+  }
+  return problems;
+}
+
+export async function submitWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, text: string): Promise<TaskState> {
+  const task = await requireTask(deps.db, taskId);
+  await saveWork(deps, worker, taskId, text);
+  const problems = await checkSubmission(deps.db, task, text);
+  if (problems.length) throw new SubmissionProblemsError(problems);
+  return update(deps, taskId, (h) => h.executeUpdate(submitTaskUpdate, { args: [{ workerId: worker.id, text }] }));
+}
+
+export async function reviewWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, review: { decision: 'approve' | 'send_back'; text: string; note?: string }): Promise<TaskState> {
+  await requireTask(deps.db, taskId);
+  await saveWork(deps, worker, taskId, review.text);
+  return update(deps, taskId, (h) => h.executeUpdate(reviewTaskUpdate, { args: [{ workerId: worker.id, ...review }] }));
+}
+
+/** An operator releases a claim, or gives it to another worker (who needs the skill). */
+export async function releaseTask(deps: WorkbenchDeps, taskId: string, reason: string, toWorkerId?: number): Promise<TaskState> {
+  await requireTask(deps.db, taskId);
+  let to: { workerId: number; skills: string[] } | undefined;
+  if (toWorkerId !== undefined) {
+    const worker = await getWorker(deps.db, toWorkerId);
+    if (!workerIsEnabled(worker)) throw new RequestError(`worker: ${toWorkerId} is not an enabled worker`, 404);
+    to = { workerId: worker.id, skills: worker.skills };
+  }
+  return update(deps, taskId, (h) => h.executeUpdate(releaseTaskUpdate, { args: [{ reason, ...(to ? { to } : {}) }] }));
+}
+
+/** A worker may open a task they hold, or (reading only) one waiting in their queue. */
+export async function taskForWorker(db: Db, worker: WorkerRow, taskId: string): Promise<{ task: TaskRow; order: OrderRow; holds: boolean }> {
+  const task = await requireTask(db, taskId);
+  const holds = task.status === 'claimed' && task.claimedBy === worker.id;
+  if (!holds && !(task.status === 'waiting' && worker.skills.includes(task.skill))) throw new RequestError(`task ${taskId} is not open to you`, 403);
+  const order = await getOrder(db, task.orderId);
+  if (!order) throw new RequestError(`task ${taskId} not found`, 404);
+  return { task, order, holds };
+}
+
+const fetching = new Map<string, Promise<string>>();
+
+/**
+ * The order's media (or source file) for the editor: read from the customer's server once through
+ * the guarded client, kept with the order (claim-check, `input_files.<name>`), served from the store
+ * with range requests. The worker never sees the customer's URL.
+ */
+export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'media' | 'source'): Promise<string | undefined> {
+  const kept = order.inputFiles[name];
+  if (kept) return kept.key;
+  const plan = planOfOrder(order);
+  if (name === 'source') return undefined;
+  const url = plan?.mediaParam ? (order.params as Record<string, unknown>)[plan.mediaParam] : undefined;
+  if (typeof url !== 'string') return undefined;
+  const cacheKey = `${order.id}`;
+  let pending = fetching.get(cacheKey);
+  if (!pending) {
+    pending = (async () => {
+      const fetched = await deps.outbound.fetchCustomerFile(url, 'media', deps.media);
+      const key = await deps.files.put(fetched.bytes);
+      await keepInputFile(deps.db, order.id, 'media', { key, fileName: 'media', ...(fetched.contentType ? { contentType: fetched.contentType } : {}) });
+      return key;
+    })().finally(() => fetching.delete(cacheKey));
+    fetching.set(cacheKey, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,37 @@
+// What people are paid (config/pay-rates.json): per product, cents per audio minute or per 1,000
+// words, a language's own rate where it differs, a factor for faster turnarounds, and the
+// reviewer's rate in the same unit. Pure: the activities credit what this computes on approval.
+import { z } from 'zod';
+import { ENUMS } from '../domain/catalog.js';
+import { taskPayCents } from '../domain/workbench.js';
+import type { ProductKey } from './types.js';
+
+const cents = z.number().int().nonnegative();
+const productRates = z.strictObject({
+  unit: z.enum(['minute', 'word']),
+  cents,
+  review_cents: cents,
+  languages: z.record(z.string(), cents).default({}),
+  turnaround_factor: z.partialRecord(z.enum(ENUMS.turnaround_time), z.number().positive().max(10)).default({}),
+});
+
+export const payRatesSchema = z.partialRecord(z.string(), productRates);
+export type PayRates = z.infer<typeof payRatesSchema>;
+
+export interface PaidWork {
+  product: ProductKey | string;
+  stage: 'work' | 'review' | 'qc';
+  language: string;
+  turnaround?: string;
+  seconds: number;
+  words: number;
+}
+
+/** The cents a task earns once approved; 0 for a product without rates. */
+export function payForTask(rates: PayRates, work: PaidWork): number {
+  const rate = rates[work.product];
+  if (!rate) return 0;
+  const base = work.stage === 'work' ? rate.languages[work.language] ?? rate.cents : rate.review_cents;
+  const factor = work.turnaround ? rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1 : 1;
+  return taskPayCents({ unit: rate.unit, cents: Math.round(base * factor) }, work);
+}

@@ -1,0 +1,116 @@
+// The workbench editor: the player's hotkeys, seeking from the draft's segments, autosave to the
+// service every few seconds and when the page is left, and zoom for page images. The pages work
+// as plain forms without it.
+(() => {
+  'use strict';
+  const player = document.getElementById('player');
+  const text = document.getElementById('work-text');
+  const form = document.getElementById('work-form');
+  const status = document.getElementById('save-status');
+  const clockOut = document.getElementById('clock');
+  const speedOut = document.getElementById('speed');
+
+  const pad = (n) => String(n).padStart(2, '0');
+  const mark = (seconds) => {
+    const s = Math.max(0, Math.floor(seconds));
+    return `[${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}]`;
+  };
+
+  if (player) {
+    // A part starts where its audio starts.
+    const start = Number(player.dataset.start) || 0;
+    if (start > 0) player.addEventListener('loadedmetadata', () => { if (player.currentTime < start) player.currentTime = start; }, { once: true });
+    player.addEventListener('timeupdate', () => { if (clockOut) clockOut.textContent = mark(player.currentTime); });
+  }
+
+  const seek = (seconds) => { if (player) player.currentTime = Math.max(0, seconds); };
+  const togglePlay = () => {
+    if (!player) return;
+    if (player.paused) {
+      // Resuming rewinds a second, so the last words are heard again.
+      if (player.currentTime > 0) seek(player.currentTime - 1);
+      void player.play().catch(() => {});
+    } else player.pause();
+  };
+  const setSpeed = (delta) => {
+    if (!player) return;
+    player.playbackRate = Math.min(2, Math.max(0.5, Math.round((player.playbackRate + delta) * 4) / 4));
+    if (speedOut) speedOut.textContent = `${player.playbackRate}×`;
+  };
+  const insert = (snippet) => {
+    if (!text) return;
+    const { selectionStart: a, selectionEnd: b, value } = text;
+    text.value = value.slice(0, a) + snippet + value.slice(b);
+    text.selectionStart = text.selectionEnd = a + snippet.length;
+    text.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  const now = () => (player ? player.currentTime : 0);
+
+  document.addEventListener('keydown', (e) => {
+    let handled = true;
+    if (e.key === 'Escape') togglePlay();
+    else if (e.ctrlKey && e.code === 'BracketLeft') seek(now() - 5);
+    else if (e.ctrlKey && e.code === 'BracketRight') seek(now() + 5);
+    else if (e.altKey && e.code === 'Comma') setSpeed(-0.25);
+    else if (e.altKey && e.code === 'Period') setSpeed(0.25);
+    else if (e.altKey && e.code === 'KeyT') insert(`${mark(now())} `);
+    else if (e.altKey && e.code === 'KeyI') insert(`[inaudible ${mark(now()).slice(1, -1)}] `);
+    else if (e.altKey && /^Digit[1-9]$/.test(e.code)) insert(`Speaker ${e.code.slice(5)}: `);
+    else handled = false;
+    if (handled) e.preventDefault();
+  });
+
+  for (const button of document.querySelectorAll('[data-seek]')) {
+    button.addEventListener('click', () => { seek(Number(button.dataset.seek)); text?.focus(); });
+  }
+
+  // Page images: zoom in steps, the frame scrolls.
+  const image = document.getElementById('page-image');
+  let zoom = 1;
+  for (const button of document.querySelectorAll('[data-zoom]')) {
+    button.addEventListener('click', () => {
+      zoom = Math.min(4, Math.max(0.5, zoom * (Number(button.dataset.zoom) > 0 ? 1.25 : 0.8)));
+      if (image) image.style.width = `${Math.round(zoom * 100)}%`;
+    });
+  }
+
+  if (!form || !text) return;
+  const saveUrl = form.dataset.saveUrl;
+  const csrf = form.dataset.csrf;
+  let saved = text.value;
+  let saving = false;
+  const say = (message) => { if (status) status.textContent = message; };
+  async function save() {
+    if (saving || text.value === saved) return;
+    saving = true;
+    const sending = text.value;
+    try {
+      const response = await fetch(saveUrl, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+        body: JSON.stringify({ text: sending }),
+      });
+      if (response.status === 204) {
+        saved = sending;
+        say(`Saved at ${new Date().toLocaleTimeString()}`);
+      } else {
+        const body = await response.json().catch(() => ({}));
+        say(`Not saved: ${body.error || `the service answered ${response.status}`}. Copy your text before leaving the page.`);
+      }
+    } catch {
+      say('Not saved: the service cannot be reached. Your text stays here; saving again in a moment.');
+    } finally {
+      saving = false;
+    }
+  }
+  setInterval(save, 3000);
+  // Leaving the page (closing the tab, reloading, navigating): the last words go out with the page.
+  const flush = () => {
+    if (text.value === saved) return;
+    navigator.sendBeacon(saveUrl, new Blob([JSON.stringify({ text: text.value, csrf })], { type: 'application/json' }));
+    saved = text.value;
+  };
+  addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flush(); });
+  form.addEventListener('submit', () => { saved = text.value; });
+})();

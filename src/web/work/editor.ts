@@ -1,0 +1,113 @@
+// The task pages: the transcript editor (audio through the service, hotkeys, the draft's segments,
+// autosave), the translation editor (source beside target), the OCR editor (page beside text, with
+// zoom), and the review page (a diff against the draft, Approve or Send back). Behaviour is
+// assets/work.js; these pages work as forms without it (no autosave, no hotkeys).
+import type { OrderRow, TaskRow } from '../../db/schema.js';
+import type { WorkPlan } from '../../contracts/orders.js';
+import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
+import { usd } from '../format.js';
+import { html, type Html } from '../html.js';
+import { alert, csrfInput, layout } from '../layout.js';
+import { clock, productLabel, timeLeft } from './queue.js';
+import { WORK_PATH } from './session.js';
+
+export interface TaskPage {
+  task: TaskRow;
+  order: OrderRow;
+  plan: WorkPlan;
+  csrf: string;
+  holds: boolean;
+  /** The text of a source document (translation), when it has one. */
+  sourceText?: string;
+  hasMedia: boolean;
+  hasSourceImage: boolean;
+  /** What Submit found missing, and the text as it was sent. */
+  problems?: string[];
+  text?: string;
+}
+
+export const HOTKEYS: ReadonlyArray<[string, string]> = [
+  ['Esc', 'Play or pause (playing again rewinds 1 second)'],
+  ['Ctrl+[ and Ctrl+]', 'Back or forward 5 seconds'],
+  ['Alt+, and Alt+.', 'Slower or faster (0.5× to 2×)'],
+  ['Alt+T', 'Insert a timestamp [hh:mm:ss] at the current time'],
+  ['Alt+1 … Alt+9', 'Insert “Speaker N: ”'],
+  ['Alt+I', 'Mark [inaudible hh:mm:ss] at the current time'],
+];
+
+function player(page: TaskPage): Html {
+  if (!page.hasMedia) return html``;
+  const base = `${WORK_PATH}/tasks/${page.task.id}`;
+  return html`<section class="player" aria-label="Player">
+<audio id="player" controls preload="auto" src="${base}/media" data-start="${page.task.spanStart}"></audio>
+<p>Time <span id="clock">${formatMark(page.task.spanStart)}</span> · Speed <output id="speed">1×</output></p>
+<details id="hotkeys"><summary>Hotkeys</summary><dl>${HOTKEYS.map(([keys, what]) => html`<dt><kbd>${keys}</kbd></dt><dd>${what}</dd>`)}</dl></details>
+</section>`;
+}
+
+/** The draft's timed paragraphs as buttons that seek the player. */
+function segments(page: TaskPage): Html {
+  if (!page.hasMedia || !page.task.draft.trim()) return html``;
+  let timed;
+  try {
+    timed = transcriptFromEditor(page.task.baseText ?? page.task.draft).segments.filter((s) => s.start !== undefined);
+  } catch {
+    return html``;
+  }
+  if (!timed.length) return html``;
+  return html`<nav aria-label="Draft segments" class="segments"><ol>${timed.map((s) =>
+    html`<li><button type="button" data-seek="${s.start}">${formatMark(s.start!)} ${s.speaker ? `${s.speaker}: ` : ''}${s.text.slice(0, 80)}</button></li>`)}</ol></nav>`;
+}
+
+function beside(page: TaskPage): Html {
+  if (page.plan.editor === 'translation' && page.sourceText !== undefined) {
+    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Source</h2><div class="source-text" tabindex="0">${page.sourceText}</div></section>`;
+  }
+  if (page.plan.editor === 'ocr' && page.hasSourceImage) {
+    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Page</h2>
+<p><button type="button" data-zoom="-1">Zoom out</button> <button type="button" data-zoom="1">Zoom in</button></p>
+<div class="page-frame" tabindex="0"><img id="page-image" src="${WORK_PATH}/tasks/${page.task.id}/source" alt="The page to type, order ${page.order.id}"></div></section>`;
+  }
+  return html``;
+}
+
+const textLabel = (plan: WorkPlan) => (plan.editor === 'translation' ? 'Translation' : plan.editor === 'ocr' ? 'Text' : 'Transcript');
+
+function diff(before: string, after: string): Html {
+  return html`<section aria-labelledby="diff-title"><h2 id="diff-title">Changes against the draft</h2><p class="diff">${wordDiff(before, after).map((part) =>
+    part.op === 'same' ? html`${part.text} ` : part.op === 'add' ? html`<ins>${part.text}</ins> ` : html`<del>${part.text}</del> `)}</p></section>`;
+}
+
+export function taskPage(page: TaskPage): string {
+  const { task, plan, csrf } = page;
+  const base = `${WORK_PATH}/tasks/${task.id}`;
+  const text = page.text ?? task.draft;
+  const reviewing = task.stage !== 'work';
+  const label = textLabel(plan);
+  const title = `${reviewing ? (task.stage === 'qc' ? 'Quality check' : 'Review') : 'Work'}: ${productLabel(task.product)}, order ${task.orderId}`;
+  const problems = page.problems?.length ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : '';
+  const form = !page.holds ? html`<p>This task is waiting in the queue.</p><form method="post" action="${base}/claim">${csrfInput(csrf)}<button type="submit">Claim</button></form>`
+    : html`<form id="work-form" method="post" action="${base}/${reviewing ? 'review' : 'submit'}" data-save-url="${base}/save" data-csrf="${csrf}">
+${csrfInput(csrf)}
+<p><label for="work-text">${label}</label>
+<textarea id="work-text" name="text" rows="18" spellcheck="true">${text}</textarea></p>
+<p id="save-status" role="status"></p>
+${reviewing ? html`<p><label for="note">Note for the worker (needed to send back)</label>
+<textarea id="note" name="note" rows="3"></textarea></p>
+<p><button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="send_back">Send back</button></p>`
+    : html`<p><button type="submit">Submit</button></p>`}
+</form>
+<form method="post" action="${base}/release">${csrfInput(csrf)}<button type="submit" class="secondary">Give the task back</button></form>`;
+  return layout({
+    area: 'work', title, csrf, current: 'queue',
+    body: html`<h1>${title}</h1>
+<p class="meta">${task.partNo > 0 ? `Part ${task.partNo}: ${clock(task.spanStart)}–${clock(task.spanEnd)}. ` : ''}Skill ${task.skill}. Time left ${timeLeft(task.deadline)}. Pay ${usd(task.payCents)}.
+${plan.rules.timestamping !== 'not_required' ? ` Timestamps: ${plan.rules.timestamping.replace(/_/g, ' ')}.` : ''}${plan.rules.numberOfSpeakers ? ` Speakers: ${plan.rules.numberOfSpeakers.replace(/_/g, ' ')}.` : ''}</p>
+${task.note && !reviewing ? alert(`Sent back by the reviewer: ${task.note}`) : ''}
+${!task.draft.trim() && !reviewing && task.stage === 'work' && plan.draft !== 'none' ? html`<p class="muted">There is no machine draft for this task.</p>` : ''}
+${problems}
+${player(page)}
+<div class="workspace">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>
+${reviewing && task.baseText !== null ? diff(task.baseText, task.draft) : ''}`,
+  });
+}

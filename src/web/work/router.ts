@@ -1,0 +1,27 @@
+// The workbench (/work): pages for the people who do the human work. Mounted by src/api/app.ts;
+// answers every /work path itself (HTML errors included).
+import { Router } from 'express';
+import type { ApiDeps } from '../../api/context.js';
+import { PageError, webErrorHandler } from '../errors.js';
+import { assets } from '../router.js';
+import { earningsRouter } from './earnings.js';
+import { queueRouter } from './queue.js';
+import { requireWorker, WORK_PATH } from './session.js';
+import { workSignInRouter } from './signIn.js';
+import { taskRouter } from './task.js';
+
+export function workbench(deps: ApiDeps): Router {
+  const router = Router();
+  router.get('/assets/:name', assets());
+  router.use(workSignInRouter(deps));
+  router.use(requireWorker(deps));
+  router.get('/', (_req, res) => void res.redirect(303, `${WORK_PATH}/queue`));
+  router.use(queueRouter(deps));
+  router.use(taskRouter(deps));
+  router.use(earningsRouter(deps));
+  router.use(() => {
+    throw new PageError(404, 'There is no such page in the workbench.');
+  });
+  router.use(webErrorHandler(deps.log));
+  return router;
+}

@@ -1,0 +1,23 @@
+// The workbench's session realm: the account area's session code, with a worker behind the cookie.
+import type { RequestHandler, Response } from 'express';
+import type { ApiDeps } from '../../api/context.js';
+import type { WorkerRow } from '../../db/schema.js';
+import { getWorker, workerIsEnabled } from '../../db/workers.js';
+import { requireRealmSession, type SessionRealm } from '../session.js';
+
+export const WORK_SESSION_COOKIE = 'work_session';
+export const WORK_PATH = '/work';
+
+export interface SignedWorker { worker: WorkerRow; csrf: string; sessionId: string }
+
+const workRealm: SessionRealm<WorkerRow> = {
+  cookie: WORK_SESSION_COOKIE, signInPath: `${WORK_PATH}/sign-in`,
+  // A disabled worker's sessions end with the next request.
+  load: async (db, session) => (session.workerId != null ? getWorker(db, session.workerId).then((w) => (workerIsEnabled(w) ? w : undefined)) : undefined),
+};
+
+export function requireWorker(deps: ApiDeps): RequestHandler {
+  return requireRealmSession(deps, workRealm, (worker, csrf, sessionId) => ({ worker, csrf, sessionId }) satisfies SignedWorker);
+}
+
+export const signedWorker = (res: Response): SignedWorker => res.locals.signed as SignedWorker;

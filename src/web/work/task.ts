@@ -1,0 +1,132 @@
+// A task's page and its actions: autosave (JSON, from work.js or sendBeacon), Submit, review,
+// release, and the files the editor shows (the media with range requests, the page image), read
+// from the service's copy: a worker never sees a customer's URL.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../../api/context.js';
+import { FetchError } from '../../net/outbound.js';
+import { planOfOrder, releaseTask, reviewWork, saveWork, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile } from '../../orders/workbench.js';
+import { editorText } from '../../domain/workbench.js';
+import { PageError, sendPage } from '../errors.js';
+import { setFlash } from '../session.js';
+import { taskPage, type TaskPage } from './editor.js';
+import { signedWorker, WORK_PATH } from './session.js';
+
+const IMAGE = /^image\/(png|jpeg|gif|webp|bmp|tiff)$/;
+const text = z.string({ error: 'text: must be text' }).max(2_000_000, 'text: longer than 2,000,000 characters');
+const reviewForm = z.object({
+  decision: z.enum(['approve', 'send_back'], { error: 'decision: approve or send_back' }),
+  text, note: z.string().max(10_000).optional(),
+});
+
+export function taskRouter(deps: ApiDeps): Router {
+  const router = Router();
+
+  async function pageOf(req: Request, res: Response, extra: Partial<TaskPage> = {}): Promise<TaskPage> {
+    const { worker, csrf } = signedWorker(res);
+    const { task, order, holds } = await taskForWorker(deps.db, worker, String(req.params.id));
+    const plan = planOfOrder(order);
+    if (!plan) throw new PageError(404, 'This order is not done in the workbench.');
+    const source = order.inputFiles.source;
+    let sourceText: string | undefined;
+    if (plan.editor === 'translation' && source) {
+      sourceText = editorText(await deps.documentReader.importDocument(await deps.files.get(source.key), source.fileName)).replace(/\n\n/g, '\n');
+    }
+    const sourceIsImage = !!source && /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(source.fileName);
+    return { task, order, plan, csrf, holds, hasMedia: !!plan.mediaParam, hasSourceImage: sourceIsImage, ...(sourceText !== undefined ? { sourceText } : {}), ...extra };
+  }
+
+  router.get('/tasks/:id', async (req, res) => {
+    sendPage(res, 200, taskPage(await pageOf(req, res)));
+  });
+
+  // Autosave: 204, or 409 when the claim is gone (the page tells the worker to keep their text).
+  router.post('/tasks/:id/save', async (req, res) => {
+    const body = text.safeParse((req.body as Record<string, unknown> | undefined)?.text);
+    if (!body.success) return void res.status(400).json({ error: body.error.issues[0]!.message });
+    try {
+      await saveWork(deps, signedWorker(res).worker, String(req.params.id), body.data);
+    } catch (err) {
+      if (err instanceof TaskRefusedError) return void res.status(409).json({ error: err.message });
+      throw err;
+    }
+    res.status(204).end();
+  });
+
+  router.post('/tasks/:id/submit', async (req, res) => {
+    const given = text.parse((req.body as Record<string, unknown>).text ?? '');
+    try {
+      await submitWork(deps, signedWorker(res).worker, String(req.params.id), given);
+    } catch (err) {
+      if (err instanceof SubmissionProblemsError) return void sendPage(res, 422, taskPage(await pageOf(req, res, { problems: err.problems, text: given })));
+      if (err instanceof TaskRefusedError) throw new PageError(409, err.message);
+      throw err;
+    }
+    setFlash(req, res, deps.publicBaseUrl, 'submitted');
+    res.redirect(303, `${WORK_PATH}/queue`);
+  });
+
+  router.post('/tasks/:id/review', async (req, res) => {
+    const form = reviewForm.safeParse(req.body);
+    if (!form.success) throw new PageError(400, form.error.issues[0]!.message);
+    try {
+      await reviewWork(deps, signedWorker(res).worker, String(req.params.id), { ...form.data, note: form.data.note?.trim() || undefined });
+    } catch (err) {
+      if (err instanceof TaskRefusedError) return void sendPage(res, 409, taskPage(await pageOf(req, res, { problems: [err.message], text: form.data.text })));
+      throw err;
+    }
+    setFlash(req, res, deps.publicBaseUrl, form.data.decision === 'approve' ? 'approved' : 'sent-back');
+    res.redirect(303, `${WORK_PATH}/queue`);
+  });
+
+  router.post('/tasks/:id/release', async (req, res) => {
+    const { worker } = signedWorker(res);
+    const { holds } = await taskForWorker(deps.db, worker, String(req.params.id));
+    if (!holds) throw new PageError(409, 'You do not hold this task.');
+    await releaseTask(deps, String(req.params.id), `given back by worker ${worker.id}`).catch((err) => {
+      throw err instanceof TaskRefusedError ? new PageError(409, err.message) : err;
+    });
+    setFlash(req, res, deps.publicBaseUrl, 'released');
+    res.redirect(303, `${WORK_PATH}/queue`);
+  });
+
+  const serveFile = (name: 'media' | 'source') => async (req: Request, res: Response) => {
+    const { order } = await taskForWorker(deps.db, signedWorker(res).worker, String(req.params.id));
+    let key: string | undefined;
+    try {
+      key = await workFile(deps, order, name);
+    } catch (err) {
+      if (err instanceof FetchError) throw new PageError(502, 'The media cannot be read from the customer\'s server now; try again later.');
+      throw err;
+    }
+    if (!key) throw new PageError(404, `This task has no ${name} file.`);
+    const kept = name === 'media' ? order.inputFiles.media : order.inputFiles.source;
+    const type = kept?.contentType && (name === 'media' || IMAGE.test(kept.contentType)) ? kept.contentType : name === 'media' ? 'application/octet-stream' : imageType(kept?.fileName ?? '');
+    await sendRange(req, res, deps, key, type);
+  };
+  router.get('/tasks/:id/media', serveFile('media'));
+  router.get('/tasks/:id/source', serveFile('source'));
+  return router;
+}
+
+function imageType(fileName: string): string {
+  const ext = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  return ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'tif' || ext === 'tiff' ? 'image/tiff' : ext ? `image/${ext}` : 'application/octet-stream';
+}
+
+/** The blob, whole or one `Range: bytes=a-b` (the player seeks with these). */
+async function sendRange(req: Request, res: Response, deps: ApiDeps, key: string, type: string): Promise<void> {
+  const size = await deps.files.size(key);
+  res.set({ 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
+  let [start, end] = [0, size - 1];
+  if (range && (range[1] || range[2])) {
+    start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start > end || start >= size) return void res.status(416).set('Content-Range', `bytes */${size}`).end();
+    res.status(206).set('Content-Range', `bytes ${start}-${end}/${size}`);
+  }
+  res.set('Content-Length', String(end - start + 1));
+  if (req.method === 'HEAD' || size === 0) return void res.end();
+  deps.files.stream(key, start, end).pipe(res);
+}

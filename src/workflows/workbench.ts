@@ -1,0 +1,77 @@
+// The human stages of an order in the workbench, as its product's WorkPlan declares them: a
+// draft, the work (one task per part of long media, in parallel child workflows), the merge in
+// time order, then review rounds until a reviewer approves. Returns the approved text.
+import * as wf from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.js';
+import { engineTaskQueue, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
+import { taskWorkflowId, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
+import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
+import { taskWorkflow } from './task.js';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+
+export interface WorkbenchOrder { order: OrderToPlace & { work: WorkPlan }; settings: WorkbenchSettings; deadline: string }
+
+/** The draft the first worker starts from; best effort: without it the editor starts empty. */
+async function draftOf({ order }: WorkbenchOrder): Promise<string> {
+  if (order.work.draft === 'none') return '';
+  try {
+    if (order.work.draft === 'source') return await records.sourceDraft({ orderId: order.id });
+    const engine = wf.proxyActivities<Activities>({
+      taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
+      startToCloseTimeout: 120_000 + order.seconds * 2_000,
+      heartbeatTimeout: '1 minute',
+      retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
+    });
+    return await engine.draftTranscript({ orderId: order.id });
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    return '';
+  }
+}
+
+export async function runWorkbench(job: WorkbenchOrder): Promise<string> {
+  const { order, settings } = job;
+  const draft = await draftOf(job);
+  const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
+  const task = (name: string, fields: Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span'> & Partial<TaskInput>): Promise<TaskOutcome> => {
+    const taskId = taskWorkflowId(order.id, name);
+    return wf.executeChild(taskWorkflow, {
+      workflowId: taskId,
+      args: [{ taskId, orderId: order.id, deadline: job.deadline, leaseMs: settings.leaseMs, words: order.words, partNo: 0, span: { start: 0, end: order.seconds }, ...fields }],
+    });
+  };
+
+  const parts = await Promise.all(spans.map((span, i) => spans.length === 1
+    ? task('work', { stage: 'work', skill: order.work.skill, draftText: draft })
+    : task(`part-${i + 1}`, { stage: 'work', skill: order.work.skill, partNo: i + 1, span, draftText: textInSpan(draft, span) })));
+  let text = parts.length === 1 ? parts[0]!.text : mergeParts(parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
+
+  for (let round = 1; ; round++) {
+    const review = await task(`review-${round}`, { stage: 'review', skill: order.work.reviewSkill, draftText: text, baseText: draft });
+    text = review.text;
+    if (review.decision === 'approve') break;
+    // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note.
+    const fix = await task(`fix-${round}`, {
+      stage: 'work', skill: order.work.skill, draftText: text, assignedTo: parts[0]!.workerId, note: review.note ?? '',
+    });
+    text = fix.text;
+  }
+  await records.creditWorkers({ orderId: order.id });
+  return text;
+}
+
+/** A finished order picked for the quality check: a reviewer approves it, edited or not. */
+export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string): Promise<TaskOutcome> {
+  const taskId = taskWorkflowId(job.order.id, 'qc');
+  return wf.executeChild(taskWorkflow, {
+    workflowId: taskId,
+    args: [{
+      taskId, orderId: job.order.id, stage: 'qc', skill: job.order.work.reviewSkill, partNo: 0, span: { start: 0, end: job.order.seconds },
+      words: job.order.words, deadline: job.deadline, draftText: finishedText, baseText: finishedText, leaseMs: job.settings.leaseMs,
+    }],
+  });
+}
