@@ -1,0 +1,163 @@
+// The workbench (/work) in a real browser (Debian's Chromium through playwright-core) against the
+// service as tests run it: a human transcription order drafted by the user's own speech engine (an
+// OpenAI-compatible server on loopback), claimed, heard, edited, saved, reloaded and submitted by a
+// worker; sent back and approved by a reviewer; delivered to the customer's callback receiver with
+// the worker's words. Every page passes axe; the run writes docs/screenshots/workbench-*.png.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeNeeding } from '../helpers/legs.js';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
+import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
+import { waitFor } from '../helpers/net.js';
+import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
+import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
+
+const DRAFT_WORDS: Array<[string, number, number]> = [['Hello', 1, 1.4], ['from', 1.5, 1.8], ['the', 1.9, 2], ['machine.', 2.1, 2.6], ['Second', 12, 12.5], ['sentence.', 12.6, 13.2]];
+
+describeNeeding('chromium', 'the workbench in Chromium', () => {
+  let service: TestService;
+  let media: MediaServer;
+  let receiver: CallbackReceiver;
+  let engine: EngineServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    [media, receiver, engine, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), launchBrowser()]);
+    engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
+    service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) }, rateLimits: { signInPerMinute: 10_000 } });
+    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french']]) {
+      const created = await service.ops('POST', '/ops/workers', { name, skills });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      tokens[name] = created.body.sign_in_token;
+    }
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await Promise.all([service?.close(), media?.close(), receiver?.close(), engine?.close()]);
+  });
+
+  async function signIn(name: string): Promise<Page> {
+    const context = await newContext(browser, service.baseUrl);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto('/work/sign-in');
+    await axeCheck(page);
+    await page.getByLabel('Worker token').fill(tokens[name]!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/work/queue');
+    return page;
+  }
+
+  const textBox = (page: Page) => page.getByLabel('Transcript');
+
+  it('a worker claims, hears, edits, reloads, submits; a reviewer sends it back, then approves; the customer gets the worker\'s words', async () => {
+    const account = await service.createAccount(20);
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: account.token, mode: 'live', url: media.audio(40), language: 'english', callback_url: receiver.url,
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const orderId = placed.body.order_id as number;
+    // The task opens once the engine's draft is in.
+    const workTaskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+
+    // A worker without the skill never sees it.
+    const fran = await signIn('Fran');
+    expect(await fran.locator('main').textContent()).not.toContain(`order ${orderId}`);
+
+    const ann = await signIn('Ann');
+    await expect.poll(async () => (await ann.reload(), await ann.locator('main').textContent())).toContain(`order ${orderId}`);
+    await axeCheck(ann);
+    await screenshot(ann, 'workbench-queue');
+    await ann.getByRole('button', { name: 'Claim next task' }).click();
+    await ann.waitForURL(`**/work/tasks/${workTaskId}`);
+    await axeCheck(ann);
+
+    // The machine draft with its times, and segments that seek the player.
+    await expect.poll(() => textBox(ann).inputValue()).toContain('[00:00:01] Hello from the machine.');
+    expect(await textBox(ann).inputValue()).toContain('[00:00:12] Second sentence.');
+    await ann.getByRole('button', { name: /Second sentence/ }).click();
+    const time = () => ann.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime);
+    await expect.poll(time).toBeGreaterThanOrEqual(11.9);
+
+    // Hotkeys: play (the player's time advances), ±5 s, speed, timestamp, speaker, inaudible.
+    await textBox(ann).click();
+    await ann.keyboard.press('Escape');
+    await expect.poll(time, { timeout: 8_000 }).toBeGreaterThan(12.5);
+    await ann.keyboard.press('Escape');
+    const paused = await time();
+    await ann.keyboard.press('Control+BracketRight');
+    await expect.poll(time).toBeGreaterThanOrEqual(paused + 4.9);
+    await ann.keyboard.press('Control+BracketLeft');
+    await expect.poll(time).toBeLessThan(paused + 0.5);
+    await ann.keyboard.press('Alt+Period');
+    await expect.poll(() => ann.locator('#speed').textContent()).toBe('1.25×');
+    await textBox(ann).press('Control+End');
+    await ann.keyboard.press('Alt+t');
+    await ann.keyboard.press('Alt+2');
+    await ann.keyboard.press('Alt+i');
+    expect(await textBox(ann).inputValue()).toMatch(/\[00:00:1\d\] Speaker 2: \[inaudible 00:00:1\d\] $/);
+    expect(await ann.locator('#hotkeys').textContent()).toContain('Insert a timestamp');
+    await screenshot(ann, 'workbench-editor');
+
+    // An edit is saved on the server by itself and survives a reload.
+    await textBox(ann).fill('[00:00:01] Hello, here are the worker\'s own words.');
+    await expect.poll(async () => (await getTask(service.database.db, workTaskId))!.draft, { timeout: 10_000 }).toContain('worker\'s own words');
+    expect(await ann.locator('#save-status').textContent()).toContain('Saved at');
+    await ann.reload();
+    expect(await textBox(ann).inputValue()).toBe('[00:00:01] Hello, here are the worker\'s own words.');
+
+    // Submit names what the order asked for and is missing (speaker labels), then takes the fix.
+    await ann.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => ann.getByRole('alert').first().textContent()).toContain('Speaker labels are missing');
+    await axeCheck(ann);
+    await textBox(ann).fill('[00:00:01] Speaker 1: Hello, here are the worker\'s own wrods.');
+    await ann.getByRole('button', { name: 'Submit' }).click();
+    await ann.waitForURL('**/work/queue');
+
+    // The reviewer sees the diff against the draft and sends it back with a note.
+    const rita = await signIn('Rita');
+    await expect.poll(async () => (await rita.reload(), await rita.locator('main').textContent())).toContain(`order ${orderId}`);
+    await rita.getByRole('button', { name: 'Claim next task' }).click();
+    await rita.waitForURL('**/work/tasks/task-*-review-1');
+    expect((await rita.locator('.diff del').allTextContents()).join(' ')).toContain('machine.');
+    expect((await rita.locator('.diff ins').allTextContents()).join(' ')).toContain('wrods.');
+    await axeCheck(rita);
+    await screenshot(rita, 'workbench-review');
+    await rita.getByLabel('Note for the worker').fill('Spelling: "wrods".');
+    await rita.getByRole('button', { name: 'Send back' }).click();
+    await rita.waitForURL('**/work/queue');
+
+    // The worker finds it among their tasks with the note, fixes it and submits again.
+    const fixLink = ann.getByRole('link', { name: `Work: human transcription, order ${orderId}` });
+    await expect.poll(async () => (await ann.reload(), await fixLink.count())).toBe(1);
+    await fixLink.click();
+    await expect.poll(() => ann.getByRole('alert').first().textContent()).toContain('Spelling: "wrods"');
+    await textBox(ann).fill('[00:00:01] Speaker 1: Hello, here are the worker\'s own words.');
+    await ann.getByRole('button', { name: 'Submit' }).click();
+    await ann.waitForURL('**/work/queue');
+
+    await expect.poll(async () => (await rita.reload(), await rita.locator('main').textContent())).toContain(`order ${orderId}`);
+    await rita.getByRole('button', { name: 'Claim next task' }).click();
+    await rita.waitForURL('**/work/tasks/task-*-review-2');
+    await rita.getByRole('button', { name: 'Approve' }).click();
+    await rita.waitForURL('**/work/queue');
+
+    // The customer's callback, and the transcript it points to, hold the worker's words.
+    const callback = await waitFor(() => receiver.received.find((c) => c.fields.order_id === String(orderId)), 'the callback', 30_000);
+    expect(callback.fields.transcription_url).toContain(`/api/v4/orders/${orderId}/files/transcription`);
+    const transcript = await fetch(`${callback.fields.transcription_url}&format=text`).then((r) => r.text());
+    expect(transcript).toContain('Hello, here are the worker\'s own words.');
+
+    // Paid on approval.
+    await ann.goto('/work/earnings');
+    await axeCheck(ann);
+    expect(await ann.locator('#total-earned').textContent()).not.toBe('$0.00');
+    await screenshot(ann, 'workbench-earnings');
+  });
+});
