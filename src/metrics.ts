@@ -4,7 +4,7 @@
 // runtime's port (TEMPORAL_METRICS_PORT, src/temporal/runtime.ts).
 import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -101,4 +101,34 @@ export const taskLeaseExpiries = new Counter({
 export const paidToFirstClaim = new Histogram({
   name: 'workbench_paid_to_first_claim_seconds', help: 'From an order being paid to the first claim of one of its tasks, by product',
   labelNames: ['product'] as const, registers: [registry], buckets: [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
+});
+
+type QueueStats = Array<{ skill: string; waiting: number; oldestMs: number }>;
+let queueStatsSource: (() => Promise<QueueStats>) | undefined;
+let latestStats: Promise<QueueStats> | undefined;
+/** One query per scrape for both gauges; none (empty) when no source is set or it fails. */
+const readQueueStats = () => (latestStats ??= (queueStatsSource?.() ?? Promise.resolve([])).catch(() => [])
+  .finally(() => setTimeout(() => { latestStats = undefined; }, 500).unref()));
+
+/**
+ * Queue depth and the oldest waiting task per skill are read from the database when /metrics is
+ * scraped, through `source`, which the process serving the API gives (this module reads no database).
+ */
+export function setQueueStatsSource(source: () => Promise<QueueStats>): void {
+  queueStatsSource = source;
+}
+
+new Gauge({
+  name: 'workbench_queue_depth', help: 'Tasks waiting for a worker, by skill', labelNames: ['skill'] as const, registers: [registry],
+  async collect() {
+    this.reset();
+    for (const s of await readQueueStats()) this.set({ skill: s.skill }, s.waiting);
+  },
+});
+new Gauge({
+  name: 'workbench_oldest_waiting_seconds', help: 'Age of the oldest waiting task, by skill', labelNames: ['skill'] as const, registers: [registry],
+  async collect() {
+    this.reset();
+    for (const s of await readQueueStats()) this.set({ skill: s.skill }, Math.round(s.oldestMs / 1000));
+  },
 });

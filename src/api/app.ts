@@ -15,7 +15,8 @@ import { codecRouter } from './routes/codec.js';
 import { openApiRouter } from './routes/openapi.js';
 import { accountArea } from '../web/router.js';
 import { workbench } from '../web/work/router.js';
-import { httpMetrics, metricsHandler } from '../metrics.js';
+import { httpMetrics, metricsHandler, setQueueStatsSource } from '../metrics.js';
+import { queueStats } from '../db/tasks.js';
 import { databaseCheck, readyzHandler, temporalCheck } from './health.js';
 
 export function createApp(deps: ApiDeps): express.Express {
@@ -33,6 +34,7 @@ export function createApp(deps: ApiDeps): express.Express {
   });
   // Request counts and latencies by route pattern; /metrics (Prometheus) before the parsers and the rate limiter (docs/decisions.md).
   app.use(httpMetrics());
+  setQueueStatsSource(() => queueStats(deps.db));
   app.get('/metrics', metricsHandler());
   // Orders have a few dozen fields at most: bounded parsing work per request (over a limit: 413).
   app.use(readingBody(express.json({ limit: '1mb' }), 'json'));

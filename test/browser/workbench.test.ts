@@ -30,7 +30,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     [media, receiver, engine, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), launchBrowser()]);
     engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) }, rateLimits: { signInPerMinute: 10_000 } });
-    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french']]) {
+    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french']] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       tokens[name] = created.body.sign_in_token;

@@ -27,12 +27,16 @@ export interface MediaServer {
   url: string;
   /** URL of a WAV file `seconds` long. */
   audio(seconds: number): string;
+  /** The paths requested so far, in order. */
+  hits: string[];
   close(): Promise<void>;
 }
 
 export async function startMediaServer(): Promise<MediaServer> {
+  const hits: string[] = [];
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
+    hits.push(path);
     const audio = /^\/audio-(\d+)\.wav$/.exec(path);
     if (audio) {
       const body = wavFile(Number(audio[1]));
@@ -54,5 +58,5 @@ export async function startMediaServer(): Promise<MediaServer> {
     res.writeHead(404).end('not found');
   });
   const url = await listen(server);
-  return { url, audio: (seconds) => `${url}/audio-${seconds}.wav`, close: () => close(server) };
+  return { url, hits, audio: (seconds) => `${url}/audio-${seconds}.wav`, close: () => close(server) };
 }

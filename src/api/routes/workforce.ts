@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { RequestError } from '../../contracts/failures.js';
 import type { TaskRow, WorkerRow } from '../../db/schema.js';
+import type { TaskState } from '../../contracts/tasks.js';
 import { openTasks } from '../../db/tasks.js';
 import { allEarnings, createWorker, disableWorker, listWorkers, setWorkerSkills } from '../../db/workers.js';
 import { formatUtc } from '../../domain/time.js';
@@ -37,6 +38,8 @@ export const taskView = (t: TaskRow, now = Date.now()) => ({
   status: t.status, claimed_by: t.claimedBy, claimed_at: t.claimedAt && formatUtc(t.claimedAt), saved_at: t.savedAt && formatUtc(t.savedAt),
   deadline: formatUtc(t.deadline), late: t.deadline.getTime() < now, lease_expiries: t.leaseExpiries, pay_cents: t.payCents,
 });
+
+const stateView = (taskId: string, state: TaskState) => ({ task_id: taskId, status: state.status, claimed_by: state.claimedBy });
 
 export function workforceRouter(deps: ApiDeps): Router {
   const router = Router();
@@ -76,12 +79,12 @@ export function workforceRouter(deps: ApiDeps): Router {
 
   router.post('/ops/tasks/:id/release', async (req, res) => {
     const body = z.object({ reason: z.string().max(500).optional() }).parse(req.body ?? {});
-    res.json(await releaseTask(deps, String(req.params.id), body.reason ?? 'released by an operator'));
+    res.json(stateView(String(req.params.id), await releaseTask(deps, String(req.params.id), body.reason ?? 'released by an operator')));
   });
 
   router.post('/ops/tasks/:id/reassign', async (req, res) => {
     const body = z.object({ worker_id: z.coerce.number({ error: 'worker_id: a worker id' }).int().positive() }).parse(req.body ?? {});
-    res.json(await releaseTask(deps, String(req.params.id), `reassigned by an operator to worker ${body.worker_id}`, body.worker_id));
+    res.json(stateView(String(req.params.id), await releaseTask(deps, String(req.params.id), `reassigned by an operator to worker ${body.worker_id}`, body.worker_id)));
   });
 
   router.get('/ops/earnings.csv', async (req, res) => {
