@@ -8,6 +8,7 @@ import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.
 import { PRODUCTS, productOf } from '../products/registry.js';
 import { orderPlan } from '../products/shared.js';
 import { crashPoint } from '../runtime/crashPoints.js';
+import { closeOpenTasks } from '../db/tasks.js';
 import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
 
 async function typed<T>(work: () => Promise<T>): Promise<T> {
@@ -51,12 +52,14 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
         await requireStoredFiles(input.files);
         return finishInDb(db, input.orderId, input.files, input.qualityCheck ? 'pending' : null);
       });
+      await closeOpenTasks(db, input.orderId);
       countSettled('finished', order.product);
       log.info('order finished', { orderId: input.orderId, accountId: order.accountId, qualityCheck: input.qualityCheck });
     },
 
     async refundOrder(input: { orderId: number; status: 'refunded' | 'canceled'; reason: string | null }): Promise<{ balanceCents: number }> {
       const refunded = await typed(() => refundInDb(db, input.orderId, input.status, input.reason));
+      await closeOpenTasks(db, input.orderId);
       crashPoint('after-refund-commit');
       const order = await getOrder(db, input.orderId);
       if (order) countSettled(input.status, order.product);
@@ -91,6 +94,7 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
         ...orderPlan(target, params),
       };
       const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child, handOff.refundNote));
+      await closeOpenTasks(db, parent.id);
       log.info(childOrderId ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
         { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId });
       return childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id };
@@ -101,11 +105,13 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
         await requireStoredFiles(input.files);
         await applyFixInDb(db, input.orderId, input.files);
       });
+      await closeOpenTasks(db, input.orderId);
       log.info('quality check fixed result files', { orderId: input.orderId, kinds: input.files.map((f) => f.kind) });
     },
 
     async closeQualityCheck(input: { orderId: number; result: 'passed' }): Promise<void> {
       await setQualityCheck(db, input.orderId, input.result);
+      await closeOpenTasks(db, input.orderId);
     },
 
     /** The order is still open at its delivery estimate: `late_at` set once (order-ops pending lists it first). */

@@ -95,3 +95,13 @@ export async function queueStats(db: Db): Promise<Array<{ skill: string; waiting
   }).from(tasks).where(eq(tasks.status, 'waiting')).groupBy(tasks.skill);
   return rows.map((r) => ({ skill: r.skill, waiting: Number(r.waiting), oldestMs: Number(r.oldestMs) }));
 }
+
+/**
+ * Every open task of an order closes (unpaid) when the order is finished, refunded or its quality
+ * check decided by other means: its workflow may be ended with the order's before it can say so.
+ */
+export async function closeOpenTasks(db: Db, orderId: number): Promise<number> {
+  const closed = await db.update(tasks).set({ status: 'closed', closedAt: new Date(), claimedBy: null })
+    .where(and(eq(tasks.orderId, orderId), inArray(tasks.status, ['waiting', 'claimed']))).returning({ id: tasks.id });
+  return closed.length;
+}

@@ -11,6 +11,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
+import { pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
@@ -22,15 +23,17 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   let media: MediaServer;
   let receiver: CallbackReceiver;
   let engine: EngineServer;
+  let docs: DocumentServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    [media, receiver, engine, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), launchBrowser()]);
+    [media, receiver, engine, docs, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), startDocumentServer(), launchBrowser()]);
     engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) }, rateLimits: { signInPerMinute: 10_000 } });
-    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french']] as const) {
+    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french'],
+      ['Tom', 'translation:english>french'], ['Olga', 'ocr:english']] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       tokens[name] = created.body.sign_in_token;
@@ -39,7 +42,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
-    await Promise.all([service?.close(), media?.close(), receiver?.close(), engine?.close()]);
+    await Promise.all([service?.close(), media?.close(), receiver?.close(), engine?.close(), docs?.close()]);
   });
 
   async function signIn(name: string): Promise<Page> {
@@ -159,5 +162,38 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await axeCheck(ann);
     expect(await ann.locator('#total-earned').textContent()).not.toBe('$0.00');
     await screenshot(ann, 'workbench-earnings');
+  });
+
+  it('translation shows the source beside the target; OCR shows the page, with zoom', async () => {
+    const account = await service.createAccount(50);
+    const translation = await service.post('/api/v4/translations', {
+      api_token: account.token, mode: 'live', url: docs.serve('/letter.txt', 'Dear customer,\n\nyour order is ready.', 'text/plain'),
+      translate_from: 'english', translate_to: 'french',
+    });
+    expect(translation.status, JSON.stringify(translation.body)).toBe(200);
+    const ocr = await service.post('/api/v4/human-ocr', { api_token: account.token, mode: 'live', url: docs.serve('/page.png', pngImage(300, 200), 'image/png'), language: 'english' });
+    expect(ocr.status, JSON.stringify(ocr.body)).toBe(200);
+    for (const id of [translation.body.order_id, ocr.body.order_id]) await waitFor(async () => (await tasksOfOrder(service.database.db, id))[0], 'the task');
+
+    const tom = await signIn('Tom');
+    await tom.getByRole('button', { name: 'Claim next task' }).click();
+    await tom.waitForURL('**/work/tasks/**');
+    expect(await tom.getByRole('region', { name: 'Source' }).textContent()).toContain('your order is ready.');
+    await tom.getByLabel('Translation').fill('Cher client, votre commande est prête.');
+    await axeCheck(tom);
+    await screenshot(tom, 'workbench-translation');
+
+    const olga = await signIn('Olga');
+    await olga.getByRole('button', { name: 'Claim next task' }).click();
+    await olga.waitForURL('**/work/tasks/**');
+    const image = olga.getByRole('img', { name: /The page to type/ });
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(300);
+    const width = () => image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width);
+    const before = await width();
+    await olga.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(width).toBeGreaterThan(before * 1.2);
+    expect(await olga.getByLabel('Text', { exact: true }).inputValue()).toBe('');
+    await axeCheck(olga);
+    await screenshot(olga, 'workbench-ocr');
   });
 });

@@ -14,10 +14,9 @@ import type { TestService } from './service.js';
 
 export const HISTORIES_DIR = 'test/histories';
 
-/** Waits for the order's workflow to close and keeps its history, when recording is asked for. */
-export async function recordHistory(service: TestService, orderId: number, name: string): Promise<void> {
+/** Waits for the order's workflow (or another, e.g. a task's) to close and keeps its history, when recording is asked for. */
+export async function recordHistory(service: TestService, orderId: number, name: string, workflowId = orderWorkflowId(orderId)): Promise<void> {
   if (!process.env.RECORD_HISTORIES) return;
-  const workflowId = orderWorkflowId(orderId);
   await service.temporal.workflow.getHandle(workflowId).result();
   // The Temporal CLI writes the history as protobuf JSON, the form replay reads. Payloads are
   // encrypted with the test service's keys: the CLI decodes them through the service's codec

@@ -4,7 +4,10 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine';
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'gitHistory';
+
+/** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
+export const BEFORE_WORKBENCH = 'df2236f';
 
 export interface LegInfo {
   /** What the title marker says: `[needs <label>]`. */
@@ -54,6 +57,12 @@ export const LEGS: Record<Leg, LegInfo> = {
     present: () => existsSync(`${ENGINES_DIR}/manifest.json`) && commandRuns('espeak-ng'),
     missing: `${ENGINES_DIR}/manifest.json (npm install without ENGINES=none) or espeak-ng is missing`,
     howToRun: 'apt-get install -y espeak-ng; npm install (without ENGINES=none), then npm test',
+  },
+  gitHistory: {
+    label: 'the git history',
+    present: () => spawnSync('git', ['cat-file', '-e', `${BEFORE_WORKBENCH}^{commit}`]).status === 0,
+    missing: `commit ${BEFORE_WORKBENCH} is not in this clone (a shallow checkout)`,
+    howToRun: 'git fetch --unshallow, then npm test',
   },
 };
 

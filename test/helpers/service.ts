@@ -81,6 +81,8 @@ export interface TestService {
   outbound: OutboundClient;
   /** The document sandbox of its API and worker. */
   documentReader: DocumentReader;
+  /** What its worker's activities are built from (a test may run a worker of its own on them). */
+  activityDeps: ActivityDeps;
   createAccount(balanceUsd: number, extra?: { createdAt?: Date; callbackUrl?: string }): Promise<{ accountId: number; token: string }>;
   /** POSTs a form to the API (the way curl -d does). */
   post(path: string, fields: Record<string, unknown>): Promise<{ status: number; body: any; headers: Headers }>;
@@ -168,7 +170,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   };
 
   const service: TestService = {
-    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound, documentReader: deps.documentReader,
+    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound, documentReader: deps.documentReader, activityDeps: deps,
     app: app as ReturnType<typeof createApp>,
     async createAccount(balanceUsd, extra = {}) {
       const created = await createAccount(database.db, secretKey, { name: 'test', balanceCents: Math.round(balanceUsd * 100), ...extra });

@@ -104,10 +104,11 @@ describe('service logs', () => {
       expect(lines.filter((l) => l.includes(secret)), `${name} in the output`).toEqual([]);
     }
 
-    // Every line about the order names it, its account and its workflow.
+    // Every line about the order names it, its account and its workflow (the order's, or one of its tasks' in the workbench).
     const workflowId = `order-${orderId}`;
+    const ownWorkflow = new RegExp(`^(order-${orderId}|task-${orderId}-[a-z0-9-]+)$`);
     const aboutOrder = entries.filter((e) => e.orderId === orderId || e.workflowId === workflowId);
-    for (const entry of aboutOrder) expect(entry, String(entry.msg)).toMatchObject({ orderId, accountId, workflowId });
+    for (const entry of aboutOrder) expect(entry, String(entry.msg)).toMatchObject({ orderId, accountId, workflowId: expect.stringMatching(ownWorkflow) });
     const messages = aboutOrder.map((e) => e.msg);
     for (const msg of ['order placed', 'order paid', 'order finished', 'callback delivered', 'order updated by an operator']) expect(messages).toContain(msg);
     // The workflow's lines (wf.log, here its lifecycle at debug, through the SDK's logger sink) and the activities' (the SDK's activity logger).

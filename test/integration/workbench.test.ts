@@ -9,6 +9,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
+import { recordHistory } from '../helpers/histories.js';
 
 const LEASE_MS = 2_500;
 
@@ -64,7 +65,7 @@ describe('the workbench through the running service', () => {
   const workers: Record<string, { worker_id: number; sign_in_token: string }> = {};
 
   beforeAll(async () => {
-    [service, media] = await Promise.all([startService({ workbench: { leaseMs: LEASE_MS } }), startMediaServer()]);
+    [service, media] = await Promise.all([startService(), startMediaServer()]);
     env = { ...process.env, ORDER_SERVICE_URL: service.baseUrl, OPS_TOKEN: service.opsToken };
     for (const [name, skills] of [['ann', 'transcription:english'], ['bob', 'Transcription:English, review:english'], ['fran', 'transcription:french']] as const) {
       workers[name] = await json('worker', 'create', '--name', name, '--skills', skills);
@@ -74,12 +75,12 @@ describe('the workbench through the running service', () => {
     await Promise.all([service?.close(), media?.close()]);
   });
 
-  async function placeOrder(seconds = 30): Promise<{ orderId: number; taskId: string }> {
-    const account = await service.createAccount(20);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(seconds), language: 'english' });
+  async function placeOrder(seconds = 30, on = service): Promise<{ orderId: number; taskId: string }> {
+    const account = await on.createAccount(20);
+    const placed = await on.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(seconds), language: 'english' });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     const orderId = placed.body.order_id as number;
-    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const taskId = await waitFor(async () => (await tasksOfOrder(on.database.db, orderId))[0]?.id, 'the work task');
     return { orderId, taskId };
   }
 
@@ -118,20 +119,34 @@ describe('the workbench through the running service', () => {
   });
 
   it('an idle claim expires (lease short here): back in the queue with its draft for the next worker', async () => {
-    const { taskId } = await placeOrder();
-    const [ann, bob] = await Promise.all(['ann', 'bob'].map((w) => WorkerSession.signIn(service.baseUrl, workers[w]!.sign_in_token)));
+    // A service of its own: its lease is seconds long.
+    const short = await startService({ workbench: { leaseMs: LEASE_MS } });
+    try {
+      await expireLease(short);
+    } finally {
+      await short.close();
+    }
+  });
+
+  async function expireLease(short: TestService): Promise<void> {
+    const { taskId } = await placeOrder(30, short);
+    const tokens = await Promise.all(['transcription:english', 'transcription:english'].map(async (skills, i) =>
+      (await short.ops('POST', '/ops/workers', { name: `w${i}`, skills })).body.sign_in_token as string));
+    const [ann, bob] = await Promise.all(tokens.map((token) => WorkerSession.signIn(short.baseUrl, token)));
     await ann!.request('POST', `/work/tasks/${taskId}/claim`, {});
     expect((await ann!.request('POST', `/work/tasks/${taskId}/save`, { text: 'Speaker 1: started by Ann' }, true)).status).toBe(204);
-    await waitFor(async () => (await getTask(service.database.db, taskId))?.status === 'waiting', 'the lease expiry', 20_000);
-    expect(await getTask(service.database.db, taskId)).toMatchObject({ claimedBy: null, leaseExpiries: 1, draft: 'Speaker 1: started by Ann' });
+    await waitFor(async () => (await getTask(short.database.db, taskId))?.status === 'waiting', 'the lease expiry', 20_000);
+    expect(await getTask(short.database.db, taskId)).toMatchObject({ claimedBy: null, leaseExpiries: 1, draft: 'Speaker 1: started by Ann' });
     expect((await ann!.request('POST', `/work/tasks/${taskId}/save`, { text: 'too late' }, true)).status).toBe(409);
-    expect((await bob!.request('POST', `/work/tasks/${taskId}/claim`, {})).location).toBe(`/work/tasks/${taskId}`);
-    expect((await bob!.request('GET', `/work/tasks/${taskId}`)).text).toContain('Speaker 1: started by Ann');
-    const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+    // Claims, the expiry, and the task waiting again: in /metrics.
+    const metrics = await (await fetch(`${short.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/workbench_lease_expiries_total\{skill="transcription:english"\} [1-9]/);
     expect(metrics).toMatch(/workbench_claims_total\{skill="transcription:english"\} [1-9]/);
     expect(metrics).toContain('workbench_paid_to_first_claim_seconds_count');
-  });
+    expect(metrics).toMatch(/workbench_queue_depth\{skill="transcription:english"\} [1-9]/);
+    expect((await bob!.request('POST', `/work/tasks/${taskId}/claim`, {})).location).toBe(`/work/tasks/${taskId}`);
+    expect((await bob!.request('GET', `/work/tasks/${taskId}`)).text).toContain('Speaker 1: started by Ann');
+  }
 
   it('serves the media from the service: the customer\'s server read once, ranges answered', async () => {
     const { orderId, taskId } = await placeOrder(20);
@@ -175,5 +190,8 @@ describe('the workbench through the running service', () => {
     expect(csv).toContain(`,${workers.bob!.worker_id},bob,${orderId},${taskId},`);
     expect(csv).toContain(`,${orderId},${reviewId},`);
     expect((await json('show', String(orderId))).tasks.map((t: { status: string }) => t.status)).toEqual(['submitted', 'approved']);
+    await recordHistory(service, orderId, 'transcription-workbench-finished');
+    await recordHistory(service, orderId, 'task-work-submitted', taskId);
+    await recordHistory(service, orderId, 'task-review-approved', reviewId);
   });
 });
