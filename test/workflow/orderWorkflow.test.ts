@@ -1,24 +1,21 @@
 // The order workflow on the time-skipping test server with mocked activities: the timers
 // (quality-check window, payment window, callback and engine retry pauses) that tests cannot wait for.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import type { createActivities } from '../../src/activities/index.js';
 import type { EngineOutcome } from '../../src/activities/engines.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
 import { callbackPauseMs, callbackWindowMs } from '../../src/domain/callbackSchedule.js';
 import {
-  cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTE_FLAGS,
-  SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
+  cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
 } from '../../src/contracts/orders.js';
 import { waitFor } from '../helpers/net.js';
+import { startTimeSkipping } from '../helpers/timeSkipping.js';
 import { decodePayloads, ENCRYPTED_ENCODING, payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -164,21 +161,8 @@ const events = (calls: Calls, orderId: number) => calls.deliverCallback.filter((
 const complete = (handle: Handle, files: ResultFile[]) => handle.executeUpdate(completeUpdate, { args: [{ files }] });
 
 beforeAll(async () => {
-  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? resolve('.temporal/bin/temporal-test-server');
-  if (!existsSync(path)) throw new Error(`the time-skipping test server is missing at ${path} (npm install fetches it)`);
-  // Retried callbacks and engine faults are expected here: keep workflow and core warnings out of the output.
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } }, client: { dataConverter } });
+  env = await startTimeSkipping(dataConverter);
   noSkip = new Client({ connection: env.connection, dataConverter });
-  // The test server knows none of the service's search attributes (the dev server gets them as flags).
-  const { IndexedValueType } = temporal.api.enums.v1;
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_FLAGS.map((flag) => {
-      const [name, type] = flag.split('=') as [string, string];
-      return [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]];
-    })),
-  });
 });
 
 afterAll(async () => { await env?.teardown(); });

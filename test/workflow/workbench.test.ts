@@ -2,19 +2,17 @@
 // database (PGlite) and file store: leases (expiry, renewal by saves), parts and their merge, review
 // rounds with send-backs, the quality-check pick, and an operator completing an order mid-work.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { createActivities, type ActivityDeps } from '../../src/activities/index.js';
 import {
-  completeUpdate, engineTaskQueue, orderWorkflowId, placeOrderUpdate, SEARCH_ATTRIBUTE_FLAGS, startSearchAttributes, statusQuery,
+  completeUpdate, engineTaskQueue, orderWorkflowId, placeOrderUpdate, startSearchAttributes, statusQuery,
   type OrderWorkflowInput,
 } from '../../src/contracts/orders.js';
 import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, taskStateQuery, taskWorkflowId } from '../../src/contracts/tasks.js';
@@ -32,6 +30,7 @@ import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { waitFor } from '../helpers/net.js';
+import { startTimeSkipping } from '../helpers/timeSkipping.js';
 
 const MINUTE = 60_000;
 const LEASE_MS = 10 * MINUTE;
@@ -48,19 +47,8 @@ let nextOrderId = 91_000;
 const workers: Record<'ann' | 'bob' | 'rita' | 'outsider', { id: number; skills: string[] }> = {} as never;
 
 beforeAll(async () => {
-  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? resolve('.temporal/bin/temporal-test-server');
-  if (!existsSync(path)) throw new Error(`the time-skipping test server is missing at ${path} (npm install fetches it)`);
-  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } }, client: { dataConverter } });
+  env = await startTimeSkipping(dataConverter);
   noSkip = new Client({ connection: env.connection, dataConverter });
-  const { IndexedValueType } = temporal.api.enums.v1;
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_FLAGS.map((flag) => {
-      const [name, type] = flag.split('=') as [string, string];
-      return [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]];
-    })),
-  });
   database = await freshDatabase('pglite');
   dataDir = await mkdtemp(join(tmpdir(), 'workbench-wf-'));
   const secretKey = randomBytes(32);
