@@ -152,12 +152,13 @@ const fetching = new Map<string, Promise<string>>();
 export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'media' | 'source'): Promise<string | undefined> {
   const kept = order.inputFiles[name];
   if (kept) return kept.key;
-  const plan = planOfOrder(order);
   if (name === 'source') return undefined;
+  const plan = planOfOrder(order);
   const url = plan?.mediaParam ? (order.params as Record<string, unknown>)[plan.mediaParam] : undefined;
   if (typeof url !== 'string') return undefined;
   const cacheKey = `${order.id}`;
   let pending = fetching.get(cacheKey);
+  // (The copy is read into memory within MEDIA_MAX_BYTES before it is stored; streaming it to the store is left to do.)
   if (!pending) {
     pending = (async () => {
       const fetched = await deps.outbound.fetchCustomerFile(url, 'media', deps.media);
