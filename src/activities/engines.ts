@@ -8,8 +8,7 @@ import { ISO_639_1 } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
-import { productOf } from '../products/registry.js';
-import { workPlanOf } from '../products/shared.js';
+import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText } from '../domain/workbench.js';
 
 /** `unavailable`: no engine is configured, the order now waits for an operator. */
@@ -89,7 +88,7 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
     async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
       const order = await getOrder(db, orderId);
       if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
-      const mediaParam = workPlanOf(productOf(order.product).work, order.params)?.mediaParam;
+      const mediaParam = workPlanOfOrder(order)?.mediaParam;
       const params = order.params as Record<string, string>;
       if (!engines.speech || !mediaParam) return '';
       const context = Context.current();

@@ -11,8 +11,7 @@ import { creditWorkers } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { payForTask } from '../products/payRates.js';
-import { productOf } from '../products/registry.js';
-import { workPlanOf } from '../products/shared.js';
+import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
@@ -23,7 +22,7 @@ async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
 
 /** The order's work plan, as its product declares it for its parameters. */
 export function planOf(order: OrderRow) {
-  const plan = workPlanOf(productOf(order.product).work, order.params);
+  const plan = workPlanOfOrder(order);
   if (!plan) throw ApplicationFailure.nonRetryable(`order ${order.id}: ${order.product} is not done by people`);
   return plan;
 }

@@ -16,8 +16,7 @@ import { getWorker, workerIsEnabled } from '../db/workers.js';
 import { RESULT_KIND_DEFINITIONS, isResultKind } from '../domain/resultKinds.js';
 import { submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
-import { productOf } from '../products/registry.js';
-import { workPlanOf } from '../products/shared.js';
+import { productOf, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 
 export interface WorkbenchDeps {
@@ -46,10 +45,6 @@ export async function requireTask(db: Db, taskId: string): Promise<TaskRow> {
   const task = /^task-\d+-[a-z0-9-]+$/.test(taskId) ? await getTask(db, taskId) : undefined;
   if (!task) throw new RequestError(`task ${taskId} not found`, 404);
   return task;
-}
-
-export function planOfOrder(order: OrderRow) {
-  return workPlanOf(productOf(order.product).work, order.params);
 }
 
 async function update<A>(deps: WorkbenchDeps, taskId: string, run: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<A>): Promise<A> {
@@ -94,7 +89,7 @@ export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: s
 /** Problems Submit finds against what the order asked for; none: the text can go. */
 export async function checkSubmission(db: Db, task: TaskRow, text: string): Promise<string[]> {
   const order = await getOrder(db, task.orderId);
-  const plan = order && planOfOrder(order);
+  const plan = order && workPlanOfOrder(order);
   if (!order || !plan) return [];
   if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
   const problems = submissionProblems(text, plan.rules);
@@ -153,7 +148,7 @@ export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'medi
   const kept = order.inputFiles[name];
   if (kept) return kept.key;
   if (name === 'source') return undefined;
-  const plan = planOfOrder(order);
+  const plan = workPlanOfOrder(order);
   const url = plan?.mediaParam ? (order.params as Record<string, unknown>)[plan.mediaParam] : undefined;
   if (typeof url !== 'string') return undefined;
   const cacheKey = `${order.id}`;

@@ -13,6 +13,8 @@ import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
 import type { ProductDefinition, ProductKey } from './types.js';
 import { parameterNames } from './requestFields.js';
+import { workPlanOf } from './shared.js';
+import type { WorkPlan } from '../contracts/orders.js';
 
 export type { ProductDefinition, ProductKey } from './types.js';
 
@@ -39,6 +41,11 @@ export function isProductKey(value: string): value is ProductKey {
 export function productOf(key: string): ProductDefinition {
   if (!isProductKey(key)) throw new Error(`unknown product ${key}`);
   return PRODUCTS[key];
+}
+
+/** An order's workbench plan, from its product and its parameters; undefined when no person does it. */
+export function workPlanOfOrder(order: { product: string; params: Record<string, unknown> }): WorkPlan | undefined {
+  return workPlanOf(productOf(order.product).work, order.params);
 }
 
 /** The price table: a section per product, each validated by its product's own schema. */

@@ -5,8 +5,9 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../../api/context.js';
 import { FetchError } from '../../net/outbound.js';
-import { planOfOrder, releaseTask, reviewWork, saveWork, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile } from '../../orders/workbench.js';
+import { releaseTask, reviewWork, saveWork, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile } from '../../orders/workbench.js';
 import { editorText } from '../../domain/workbench.js';
+import { workPlanOfOrder } from '../../products/registry.js';
 import { PageError, sendPage } from '../errors.js';
 import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
@@ -25,7 +26,7 @@ export function taskRouter(deps: ApiDeps): Router {
   async function pageOf(req: Request, res: Response, extra: Partial<TaskPage> = {}): Promise<TaskPage> {
     const { worker, csrf } = signedWorker(res);
     const { task, order, holds } = await taskForWorker(deps.db, worker, String(req.params.id));
-    const plan = planOfOrder(order);
+    const plan = workPlanOfOrder(order);
     if (!plan) throw new PageError(404, 'This order is not done in the workbench.');
     const source = order.inputFiles.source;
     let sourceText: string | undefined;
