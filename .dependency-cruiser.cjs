@@ -8,10 +8,11 @@ const LAYERS = [
   ['storage, db', '^src/(storage|db)/'],
   ['net', '^src/net/'],
   ['engines', '^src/engines/'],
+  // The use cases (place, deliver, hand off, the workbench): below them only the adapters.
+  ['orders', '^src/orders/'],
   ['activities', '^src/activities/'],
   ['workflow', '^src/workflows/'],
   ['temporal', '^src/temporal/'],
-  ['orders', '^src/orders/'],
   ['api', '^src/api/(?!app\\.ts$)'],
   ['web', '^src/web/'],
   // The composition roots: the process roles, the CLI, and the HTTP app that mounts api and web.

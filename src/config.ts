@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { priceTableSchema, type PriceTable } from './products/registry.js';
 import { payRatesSchema, type PayRates } from './products/payRates.js';
 import type { WorkbenchSettings } from './contracts/orders.js';
-import type { CallbackSettings } from './activities/deps.js';
+import type { CallbackSettings } from './orders/deliverCallback.js';
 import type { EngineChoice } from './engines/settings.js';
 import { localEngineInstalled } from './engines/localEngine.js';
 import { parseAllowCidrs } from './net/addressGuard.js';

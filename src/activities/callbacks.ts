@@ -1,5 +1,5 @@
 // Callback delivery as a Temporal activity: one signed multipart POST per attempt (the attempt
-// itself is callbackDelivery.ts; docs/callbacks.md), success only on the answer `ok`. The
+// itself is orders/deliverCallback.ts; docs/callbacks.md), success only on the answer `ok`. The
 // workflow's retry policy allows 10 attempts; each failed attempt asks for its pause: the
 // jittered exponential back-off of src/domain/callbackSchedule.ts (workflows started since it;
 // older ones keep their random pauses of up to 10 minutes), or the receiver's Retry-After (429,
@@ -10,9 +10,9 @@ import { getAccount } from '../db/accounts.js';
 import { getOrder, setNextCallbackAttempt } from '../db/orders.js';
 import { CALLBACK_ATTEMPTS, callbackPauseMs } from '../domain/callbackSchedule.js';
 import type { CallbackEvent } from '../contracts/orders.js';
-import { attemptCallback, callbackMessageId, callbackUrlOf } from './callbackDelivery.js';
+import { attemptCallback, callbackMessageId, callbackUrlOf } from '../orders/deliverCallback.js';
 
-export { callbackMessageId, MAX_ANSWER_BYTES, retryAfterMs } from './callbackDelivery.js';
+export { callbackMessageId, MAX_ANSWER_BYTES, retryAfterMs } from '../orders/deliverCallback.js';
 
 export type DeliveryResult = { delivered: true; attempt: number } | { delivered: false; reason: string };
 

@@ -5,17 +5,10 @@ import type { PayRates } from '../products/payRates.js';
 import type { EngineSettings } from '../engines/types.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
+import type { CallbackSettings } from '../orders/deliverCallback.js';
 
 export type { EngineSettings } from '../engines/types.js';
-
-export interface CallbackSettings {
-  /** The pause after the first failed attempt; later pauses grow threefold (src/domain/callbackSchedule.ts). */
-  retryMinMs: number;
-  /** The longest pause, and the longest Retry-After honoured. */
-  retryMaxMs: number;
-  /** How long one attempt may take. */
-  timeoutMs: number;
-}
+export type { CallbackSettings } from '../orders/deliverCallback.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -35,8 +28,4 @@ export interface ActivityDeps {
   outbound: OutboundClient;
   /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */
   documentReader: DocumentReader;
-}
-
-export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {
-  return `${publicBaseUrl}/api/v4/orders/${orderId}/files/${kind}?api_token=${encodeURIComponent(token)}`;
 }

@@ -1,12 +1,11 @@
 // Activities that change orders and money. Typed failures become non-retryable ApplicationFailures.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
-import { chargeWalletForOrder, nextOrderId, refundOrder as refundInDb, retranscribe as retranscribeInDb } from '../db/wallet.js';
+import { chargeWalletForOrder, refundOrder as refundInDb } from '../db/wallet.js';
 import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, markOrderLate as markLateInDb, setQualityCheck } from '../db/orders.js';
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
-import { PRODUCTS, productOf } from '../products/registry.js';
-import { orderPlan } from '../products/shared.js';
+import { handOrderOn } from '../orders/handOff.js';
 import { crashPoint } from '../runtime/crashPoints.js';
 import { closeOpenTasks } from '../db/tasks.js';
 import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
@@ -73,31 +72,10 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
      * order for its own workflow, or null when the wallet could not pay for it.
      */
     async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
-      const parent = await getOrder(db, input.orderId);
-      if (!parent) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, FAILURE_TYPES.orderState);
-      const handOff = productOf(parent.product).handOff;
-      if (!handOff) throw ApplicationFailure.nonRetryable(`order ${parent.id}: ${parent.product} hands off to no product`, FAILURE_TYPES.orderState);
-      const target = PRODUCTS[handOff.to];
-      const params = target.request.parse(handOff.params(parent.params));
-      const child: OrderToPlace = {
-        id: parent.retranscribedOrderId ?? await nextOrderId(db),
-        accountId: parent.accountId,
-        product: target.key,
-        priceCents: target.price(priceTable[target.key], params, { seconds: parent.seconds, words: 0 }),
-        seconds: parent.seconds,
-        words: 0,
-        params: { ...params, retranscription_of: parent.id },
-        callbackUrl: parent.callbackUrl,
-        turnaroundHours: target.turnaroundHours(params),
-        fulfilment: target.fulfilment,
-        resultKinds: target.results(params).map((r) => r.kind),
-        ...orderPlan(target, params),
-      };
-      const { childOrderId } = await typed(() => retranscribeInDb(db, parent.id, child, handOff.refundNote));
-      await closeOpenTasks(db, parent.id);
-      log.info(childOrderId ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
-        { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId });
-      return childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id };
+      const { parent, target, child } = await typed(() => handOrderOn(db, priceTable, input.orderId));
+      log.info(child ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
+        { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId: child?.id ?? null });
+      return child;
     },
 
     async applyQualityFix(input: { orderId: number; files: ResultFile[] }): Promise<void> {

@@ -6,7 +6,7 @@ import type { PriceTable } from '../products/registry.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import type { ProbePolicy } from '../orders/measureTools.js';
 import type { RateLimits } from './rateLimit.js';
-import type { CallbackSettings } from '../activities/deps.js';
+import type { CallbackSettings } from '../orders/deliverCallback.js';
 import type { ReadinessChecks } from './health.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 
@@ -38,7 +38,7 @@ export interface ApiDeps {
   outbound: OutboundClient;
   /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */
   documentReader: DocumentReader;
-  /** Callback delivery settings: the account pages resend callbacks and send samples (activities/callbackDelivery.ts). */
+  /** Callback delivery settings: the account pages resend callbacks and send samples (orders/deliverCallback.ts). */
   callbacks: CallbackSettings;
   /** Quotes' lower probe limits and the per-account cap on probes at once. */
   probes: ProbePolicy;

@@ -105,7 +105,7 @@ export function createPlacement(deps: PlacementDeps) {
       throw new InsufficientFundsError(dueCents, balanceCents);
     }
     const placed = await placeLive(product, account, {
-      priceCents, seconds: measured.seconds, words: measured.words, params, hours, rate, inputFiles: await keep(measured),
+      priceCents, seconds: measured.seconds, words: measured.words, params, rate, inputFiles: await keep(measured),
     }, onOrderId);
     return {
       mode, status: 'success', order_id: placed.orderId,
@@ -114,7 +114,7 @@ export function createPlacement(deps: PlacementDeps) {
   }
 
   async function placeLive(product: ProductDefinition, account: AccountRow, order: {
-    priceCents: number; seconds: number; words: number; params: Record<string, unknown>; hours: number; rate?: number;
+    priceCents: number; seconds: number; words: number; params: Record<string, unknown>; rate?: number;
     inputFiles: OrderToPlace['inputFiles'];
   }, onOrderId: (id: number) => Promise<void>) {
     const { callback_url: callbackUrl, ...params } = order.params;
@@ -123,9 +123,8 @@ export function createPlacement(deps: PlacementDeps) {
     const placed = await startAndPayOrder(deps.temporal, deps.taskQueue, {
       payment: { by: 'customer', payBy: new Date(Date.now() + deps.payment.windowMs).toISOString() },
       order: {
-        id: orderId, accountId: account.id, product: product.key, priceCents: order.priceCents, seconds: order.seconds, words: order.words,
-        params, callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null, turnaroundHours: order.hours,
-        fulfilment: product.fulfilment, resultKinds: product.results(params).map((r) => r.kind),
+        id: orderId, accountId: account.id, priceCents: order.priceCents, seconds: order.seconds, words: order.words,
+        params, callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null,
         ...orderPlan(product, params),
         ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
         ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import type { orderWorkflow } from '../workflows/order.js';
 import { orderWorkflowId, placeOrderUpdate, startSearchAttributes, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
 import { PaymentUnconfirmedError } from '../contracts/failures.js';
 import { log } from '../log.js';
@@ -19,7 +18,8 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
   // The update names this request's placement, so it can only ever charge the workflow started here.
   const placement = randomUUID();
   const placed: OrderWorkflowInput = input.payment.by === 'customer' ? { ...input, payment: { ...input.payment, placement } } : input;
-  const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
+  // The workflow by its name: the workflow code is a layer below the use cases (docs/architecture.md).
+  const start = new WithStartWorkflowOperation<(input: OrderWorkflowInput) => Promise<unknown>>('orderWorkflow', {
     workflowId: orderWorkflowId(order.id),
     taskQueue,
     args: [placed],

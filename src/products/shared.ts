@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
-import type { CallbackContext, HumanWork } from './types.js';
-import type { WorkPlan } from '../contracts/orders.js';
+import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
+import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
 export const cents = z.number().int().nonnegative();
 export const perMinuteByTurnaround = z.object(
@@ -96,12 +96,18 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
   };
 }
 
-/** What an order carries of its product's pipeline: the workbench plan and what a rejection does. */
-export function orderPlan(product: { work?: HumanWork; onReject?(params: Record<string, unknown>): 'refund' | 'hand_off' }, params: Record<string, unknown>): Pick<WorkPlanned, 'work' | 'onReject'> {
+/**
+ * What an order carries of its product, so that the workflow and activities name no product: how it
+ * is fulfilled, its result kinds, the turnaround, the workbench plan and what a rejection does.
+ */
+export function orderPlan(product: ProductDefinition, params: Record<string, unknown>): Pick<OrderToPlace, 'product' | 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'> {
   const work = workPlanOf(product.work, params);
-  return { ...(work ? { work } : {}), ...(product.onReject ? { onReject: product.onReject(params) } : {}) };
+  return {
+    product: product.key, fulfilment: product.fulfilment, resultKinds: product.results(params).map((r) => r.kind),
+    turnaroundHours: product.turnaroundHours(params),
+    ...(work ? { work } : {}), ...(product.onReject ? { onReject: product.onReject(params) } : {}),
+  };
 }
-type WorkPlanned = { work?: WorkPlan; onReject?: 'refund' | 'hand_off' };
 
 /** The order's workbench plan from its product and parameters (measured ones included). */
 export function workPlanOf(work: HumanWork | undefined, params: Record<string, unknown>): WorkPlan | undefined {

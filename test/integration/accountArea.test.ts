@@ -442,7 +442,7 @@ describe('account area', () => {
       expect(rows[0]!.querySelector('td[data-field="status-code"]')!.text).toBe('500');
       expect(rows[0]!.querySelector('td[data-field="outcome"]')!.text).toBe('http error');
       const answer = rows[0]!.querySelector('td[data-field="answer"]')!.text;
-      // The receiver's answer, cut to its first 80 characters when recorded, the cut marked (src/activities/callbackDelivery.ts).
+      // The receiver's answer, cut to its first 80 characters when recorded, the cut marked (src/orders/deliverCallback.ts).
       expect(answer).toBe(`answered 500: ${JSON.stringify(`${LONG_ANSWER.slice(0, 80)}…`)}`);
       expect(answer).not.toContain(LONG_ANSWER.slice(80, 120));
       expect(rows[1]!.querySelector('td[data-field="status-code"]')!.text).toBe('200');

@@ -91,8 +91,7 @@ async function placeTranscription(taskQueue: string, seconds: number, extra: { q
   const id = (nextOrderId += 10);
   const input: OrderWorkflowInput = {
     order: {
-      id, accountId, product: 'transcription', priceCents: 100, seconds, words: 0, params, callbackUrl: null, turnaroundHours: 72,
-      fulfilment: product.fulfilment, resultKinds: ['transcription'], ...orderPlan(product, params),
+      id, accountId, priceCents: 100, seconds, words: 0, params, callbackUrl: null, ...orderPlan(product, params),
     },
     payment: { by: 'customer', payBy: new Date((await env.currentTimeMs()) + 3_600_000).toISOString() },
     qualityCheckProbability: extra.qualityCheckProbability ?? 0,

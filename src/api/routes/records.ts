@@ -7,7 +7,7 @@ import { RequestError } from '../../contracts/failures.js';
 import { modeParam } from '../../products/params.js';
 import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
 import { orderRecord, type RecordSource } from '../../products/records.js';
-import { resultFileUrl } from '../../activities/deps.js';
+import { resultFileUrl } from '../../orders/deliverCallback.js';
 import { SAMPLE_ID_RANGE, SAMPLE_ORDERS, sampleOrderById } from '../../products/samples.js';
 
 const DEFAULT_PAGE_SIZE = 20;

@@ -2,7 +2,7 @@
 // form that delivers its last callback again.
 import { Router, type Response } from 'express';
 import type { ApiDeps } from '../../api/context.js';
-import { resendLastCallback } from '../../activities/callbackDelivery.js';
+import { resendLastCallback } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
 import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';

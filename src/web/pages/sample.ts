@@ -2,7 +2,7 @@
 // callback URL or one typed in; the page shows what the receiver answered.
 import { Router, type Response } from 'express';
 import type { ApiDeps } from '../../api/context.js';
-import { SAMPLE_EVENTS, sampleCallbackFields, sendSampleCallback, type AttemptOutcome, type SampleEvent } from '../../activities/callbackDelivery.js';
+import { SAMPLE_EVENTS, sampleCallbackFields, sendSampleCallback, type AttemptOutcome, type SampleEvent } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
 import { isProductKey, PRODUCT_LIST, type ProductKey } from '../../products/registry.js';
 import { sendPage } from '../errors.js';

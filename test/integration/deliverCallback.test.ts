@@ -1,4 +1,4 @@
-// The callback services of the account pages (src/activities/callbackDelivery.ts): resending an
+// The callback services of the account pages (src/orders/deliverCallback.ts): resending an
 // order's last callback (same webhook-id, recorded as the next attempt), sample callbacks of every
 // product and event (verified by the independent `standardwebhooks` library, the real shape), the
 // guard's check of a destination, API token rotation and the account's callback settings.
@@ -13,7 +13,7 @@ import { waitFor } from '../helpers/net.js';
 import {
   classifyAnswer, resendLastCallback, sampleCallbackFields, sampleOrder, sampleResultUrl, sendSampleCallback, SAMPLE_EVENTS,
   type CallbackDeliveryDeps,
-} from '../../src/activities/callbackDelivery.js';
+} from '../../src/orders/deliverCallback.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { getAccount, rotateApiToken, setCallbackSettings } from '../../src/db/accounts.js';
 import { RequestError, AccountNotFoundError } from '../../src/contracts/failures.js';

@@ -1,14 +1,13 @@
-// One callback attempt, without Temporal: the product's callback fields, the multipart body
-// serialised once, signed (Standard Webhooks, docs/callbacks.md), POSTed through the guarded client
-// and recorded. The deliverCallback activity (callbacks.ts) wraps it with the retry policy; the
-// account pages resend an order's last callback and send sample callbacks with it.
+// Delivering a callback, the use case: one attempt, without Temporal: the product's callback
+// fields, the multipart body serialised once, signed (Standard Webhooks, docs/callbacks.md), POSTed
+// through the guarded client and recorded. The deliverCallback activity (activities/callbacks.ts)
+// wraps it with the retry policy; the account pages resend an order's last callback and send
+// sample callbacks with it.
 import { randomBytes } from 'node:crypto';
 import { FormData, Response } from 'undici';
 import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
 import { isAddressRefusal, type OutboundClient } from '../net/outbound.js';
-import type { CallbackSettings } from './deps.js';
-import { resultFileUrl } from './deps.js';
 import { getAccount, webhookSecretsOf } from '../db/accounts.js';
 import { callbackAttemptsOf, getAccountOrder, recordCallbackAttempt } from '../db/orders.js';
 import type { CallbackEvent } from '../contracts/orders.js';
@@ -20,6 +19,20 @@ import { webhookHeaders } from '../domain/webhookSignature.js';
 import { crashPoint } from '../runtime/crashPoints.js';
 import { SAMPLE_ORDERS } from '../products/samples.js';
 import { callbackAttempts } from '../metrics.js';
+
+export interface CallbackSettings {
+  /** The pause after the first failed attempt; later pauses grow threefold (src/domain/callbackSchedule.ts). */
+  retryMinMs: number;
+  /** The longest pause, and the longest Retry-After honoured. */
+  retryMaxMs: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+}
+
+/** A result file's URL as the API serves it (the callback's and the order record's links). */
+export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {
+  return `${publicBaseUrl}/api/v4/orders/${orderId}/files/${kind}?api_token=${encodeURIComponent(token)}`;
+}
 
 /** The most of a receiver's answer that is read: `ok` and a glimpse for operators. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
