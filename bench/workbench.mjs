@@ -411,35 +411,37 @@ try {
   }));
   rows.floor = summary('floor: bare Express, save-shaped JSON → 204, same schedule', floorSaves);
 
-  // 6. The service's memory holding OPEN more open tasks.
-  await quiet('before the open tasks');
-  const waitingBefore = (await waiting()).length;
-  const before = await rssMiB(pid);
-  log(`open tasks: ${waitingBefore} waiting; RSS ${before.service.toFixed(0)} MiB (children ${before.children.toFixed(0)} MiB); placing ${OPEN} orders at ${OPEN_C} in flight`);
-  let peak = before.service;
-  const sampler = setInterval(() => void rssKiB(pid).then((k) => { peak = Math.max(peak, k / 1024); }, () => undefined), 1000);
-  done = await phase();
-  const placedAll = await measure(`place ${OPEN} live orders for open tasks`, OPEN, OPEN_C, live);
-  const placedAt = now();
-  let waitingAfter = 0;
-  for (;;) {
-    waitingAfter = (await waiting()).length;
-    if (waitingAfter >= waitingBefore + OPEN) break;
-    if (now() - placedAt > 180_000) { note(`open tasks: only ${waitingAfter - waitingBefore} of ${OPEN} tasks waiting 3 minutes after the last order`); break; }
-    await sleep(2000);
+  // 6. The service's memory holding OPEN more open tasks (--open-tasks 0: skipped).
+  if (OPEN > 0) {
+    await quiet('before the open tasks');
+    const waitingBefore = (await waiting()).length;
+    const before = await rssMiB(pid);
+    log(`open tasks: ${waitingBefore} waiting; RSS ${before.service.toFixed(0)} MiB (children ${before.children.toFixed(0)} MiB); placing ${OPEN} orders at ${OPEN_C} in flight`);
+    let peak = before.service;
+    const sampler = setInterval(() => void rssKiB(pid).then((k) => { peak = Math.max(peak, k / 1024); }, () => undefined), 1000);
+    done = await phase();
+    const placedAll = await measure(`place ${OPEN} live orders for open tasks`, OPEN, OPEN_C, live);
+    const placedAt = now();
+    let waitingAfter = 0;
+    for (;;) {
+      waitingAfter = (await waiting()).length;
+      if (waitingAfter >= waitingBefore + OPEN) break;
+      if (now() - placedAt > 180_000) { note(`open tasks: only ${waitingAfter - waitingBefore} of ${OPEN} tasks waiting 3 minutes after the last order`); break; }
+      await sleep(2000);
+    }
+    const tasksOpenAfterMs = now() - placedAt;
+    phases.open = await done(`${OPEN} orders at ${OPEN_C} in flight, until their tasks wait`);
+    clearInterval(sampler);
+    await sleep(5000);
+    const after = await rssMiB(pid);
+    Object.assign(facts, { waitingBefore, waitingAfter, before, after, peak, tasksOpenAfterMs, placedAll });
+    console.log(JSON.stringify({
+      name: `service RSS holding ${OPEN} more open tasks`, waiting_before: waitingBefore, waiting_after: waitingAfter,
+      rss_before_mib: +before.service.toFixed(1), rss_after_mib: +after.service.toFixed(1), rss_peak_mib: +peak.toFixed(1),
+      growth_mib: +(after.service - before.service).toFixed(1), children_before_mib: +before.children.toFixed(1), children_after_mib: +after.children.toFixed(1),
+      tasks_waiting_after_last_order_ms: Math.round(tasksOpenAfterMs),
+    }));
   }
-  const tasksOpenAfterMs = now() - placedAt;
-  phases.open = await done(`${OPEN} orders at ${OPEN_C} in flight, until their tasks wait`);
-  clearInterval(sampler);
-  await sleep(5000);
-  const after = await rssMiB(pid);
-  Object.assign(facts, { waitingBefore, waitingAfter, before, after, peak, tasksOpenAfterMs, placedAll });
-  console.log(JSON.stringify({
-    name: `service RSS holding ${OPEN} more open tasks`, waiting_before: waitingBefore, waiting_after: waitingAfter,
-    rss_before_mib: +before.service.toFixed(1), rss_after_mib: +after.service.toFixed(1), rss_peak_mib: +peak.toFixed(1),
-    growth_mib: +(after.service - before.service).toFixed(1), children_before_mib: +before.children.toFixed(1), children_after_mib: +after.children.toFixed(1),
-    tasks_waiting_after_last_order_ms: Math.round(tasksOpenAfterMs),
-  }));
 
   // Tables.
   const cpu = cpus();
@@ -471,12 +473,15 @@ try {
   const within = (k) => d[k] <= hi(k) + (hi(k) - lo(k));
   console.log(`Placement: alone ${lo('p50_ms')}–${hi('p50_ms')} ms p50, ${lo('p99_ms')}–${hi('p99_ms')} ms p99; during ${d.p50_ms} ms p50, ${d.p99_ms} ms p99: `
     + `${within('p50_ms') && within('p99_ms') ? 'within' : 'BEYOND'} the run's noise (during ≤ the worse of A and B plus their spread).`);
-  console.log(`\n| service process (node dist/main.js: API + Temporal worker) | waiting tasks | RSS MiB | dev server (child) RSS MiB |\n|---|---|---|---|`);
-  console.log(`| at start | 0 | ${facts.rssAtStart.service.toFixed(0)} | ${facts.rssAtStart.children.toFixed(0)} |`);
-  console.log(`| before placing ${OPEN} orders | ${waitingBefore} | ${before.service.toFixed(0)} | ${before.children.toFixed(0)} |`);
-  console.log(`| after, their tasks waiting | ${waitingAfter} | ${after.service.toFixed(0)} | ${after.children.toFixed(0)} |`);
-  console.log(`| growth | +${waitingAfter - waitingBefore} | +${(after.service - before.service).toFixed(0)} (peak ${peak.toFixed(0)}) | +${(after.children - before.children).toFixed(0)} |`);
-  console.log(`\n${OPEN} orders placed at ${placedAll.per_second}/s (p50 ${placedAll.p50_ms} ms, p99 ${placedAll.p99_ms} ms, ${OPEN_C} in flight); all their tasks waiting ${(tasksOpenAfterMs / 1000).toFixed(1)} s after the last.`);
+  if (OPEN > 0) {
+    const { waitingBefore, waitingAfter, before, after, peak, tasksOpenAfterMs, placedAll } = facts;
+    console.log(`\n| service process (node dist/main.js: API + Temporal worker) | waiting tasks | RSS MiB | dev server (child) RSS MiB |\n|---|---|---|---|`);
+    console.log(`| at start | 0 | ${facts.rssAtStart.service.toFixed(0)} | ${facts.rssAtStart.children.toFixed(0)} |`);
+    console.log(`| before placing ${OPEN} orders | ${waitingBefore} | ${before.service.toFixed(0)} | ${before.children.toFixed(0)} |`);
+    console.log(`| after, their tasks waiting | ${waitingAfter} | ${after.service.toFixed(0)} | ${after.children.toFixed(0)} |`);
+    console.log(`| growth | +${waitingAfter - waitingBefore} | +${(after.service - before.service).toFixed(0)} (peak ${peak.toFixed(0)}) | +${(after.children - before.children).toFixed(0)} |`);
+    console.log(`\n${OPEN} orders placed at ${placedAll.per_second}/s (p50 ${placedAll.p50_ms} ms, p99 ${placedAll.p99_ms} ms, ${OPEN_C} in flight); all their tasks waiting ${(tasksOpenAfterMs / 1000).toFixed(1)} s after the last.`);
+  }
   console.log(`Placement failures: A ${alone.failures}, during ${during.failures}, B ${aloneB.failures}.`);
   console.log(Object.keys(odd).length ? `Odd outcomes: ${JSON.stringify(odd)}` : 'Odd outcomes: none (every claim won, every save 204, every submit 303).');
 } finally {

@@ -24,7 +24,8 @@ export async function getTask(db: Db, taskId: string): Promise<TaskRow | undefin
 }
 
 export async function recordClaim(db: Db, taskId: string, workerId: number): Promise<void> {
-  await db.update(tasks).set({ status: 'claimed', claimedBy: workerId, claimedAt: new Date(), savedAt: null }).where(eq(tasks.id, taskId));
+  // The lease counts this claim's saves from zero (the task workflow needs no read of them at a claim).
+  await db.update(tasks).set({ status: 'claimed', claimedBy: workerId, claimedAt: new Date(), savedAt: null, saves: 0 }).where(eq(tasks.id, taskId));
 }
 
 /** Back to the queue; the draft stays for the next worker. */

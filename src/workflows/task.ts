@@ -115,7 +115,8 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
         continue;
       }
       const epoch = claimEpoch;
-      let seenSaves = (await records.taskLease({ taskId })).saves;
+      // A claim sets the saves to zero; before that patch, the lease read the count at each claim.
+      let seenSaves = wf.patched('lease-counts-from-claim') ? 0 : (await records.taskLease({ taskId })).saves;
       let wait = input.leaseMs;
       for (;;) {
         if (await wf.condition(() => claimEpoch !== epoch || status !== 'claimed', wait)) break;
