@@ -1,7 +1,7 @@
 // Worker tooling over HTTP (used by the order-ops CLI). Guarded by the operator token.
 // Files travel by claim-check: uploaded once into the file store, then named by key in updates.
 import express, { Router } from 'express';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { tasksOfOrder } from '../../db/tasks.js';
@@ -12,18 +12,14 @@ import { booleanParam, httpUrl } from '../../products/params.js';
 import { parseOrderId } from './records.js';
 import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
 import { grantAiMinutes } from '../../db/wallet.js';
-import { callbackAttemptsOf, filesOf, getOrder, pendingOrders } from '../../db/orders.js';
+import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
-import { isProductKey, productOf } from '../../products/registry.js';
-import { RESULT_KINDS, resultKindsProblem, type ResultKind } from '../../domain/resultKinds.js';
-import { TimingError } from '../../domain/render/index.js';
-import { TranscriptImportError } from '../../domain/transcript.js';
+import { isProductKey } from '../../products/registry.js';
+import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
-import {
-  cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate, statusQuery,
-  type EngineProgress, type OrderState,
-} from '../../contracts/orders.js';
+import { orderWorkflowId, statusQuery, type EngineProgress, type OrderState } from '../../contracts/orders.js';
+import { createFulfilment, resultKindsOf } from '../../orders/fulfil.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decodePayloads } from '../../temporal/payloadCodec.js';
 
@@ -64,29 +60,10 @@ const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObjec
 
 const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ kind: f.kind, blobKey: f.key, fileName: f.file_name }));
 
-/** Refuses result files the order does not take, or that cannot be served in every format of their kind. */
-async function checkFiles(deps: ApiDeps, order: OrderRow, files: z.infer<typeof resultFile>[], completing: boolean): Promise<void> {
-  const problem = resultKindsProblem(resultKindsOf(order), files.map((f) => f.kind), completing);
-  if (problem) throw new RequestError(problem);
-  for (const f of files) {
-    const bytes = await deps.files.get(f.key).catch(() => {
-      throw new RequestError(`files: ${f.key} is not in the file store (upload it with PUT /ops/files)`);
-    });
-    try {
-      await deps.documentReader.checkResultFile(f.kind as ResultKind, bytes, f.file_name);
-    } catch (err) {
-      if (err instanceof TranscriptImportError || err instanceof TimingError) throw new RequestError(`${f.kind} file: ${err.message}`);
-      throw err;
-    }
-  }
-}
-
 function parseAccountId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw new RequestError(`account_id: '${raw}' is not an account id`);
   return Number(raw);
 }
-
-const resultKindsOf = (order: OrderRow) => productOf(order.product).results(order.params).map((r) => r.kind);
 
 /** The last callback attempt, and when the next is due if it failed and one is planned. */
 function lastCallback(attempts: CallbackAttemptRow[]) {
@@ -123,25 +100,8 @@ export function opsRouter(deps: ApiDeps): Router {
   const router = Router();
   router.use('/ops', requireOperator(deps.opsToken));
 
-  async function requireOrder(rawId: string): Promise<OrderRow> {
-    const id = parseOrderId(rawId);
-    const order = await getOrder(deps.db, id);
-    if (!order) throw new RequestError(`order ${id} not found`);
-    return order;
-  }
-
-  /** Runs an update on the order's workflow; a settled order is named as such. */
-  async function updateOrder<T>(order: OrderRow, update: (handle: WorkflowHandle) => Promise<T>): Promise<T> {
-    try {
-      const result = await update(deps.temporal.workflow.getHandle(orderWorkflowId(order.id)));
-      deps.log('order updated by an operator', { orderId: order.id, accountId: order.accountId, workflowId: orderWorkflowId(order.id) });
-      return result;
-    } catch (err) {
-      // A closed workflow answers updates with "not found".
-      if (err instanceof WorkflowNotFoundError) throw new RequestError(`order ${order.id} is ${order.status} and takes no further changes`);
-      throw err;
-    }
-  }
+  const fulfilment = createFulfilment(deps);
+  const requireOrder = (rawId: string) => fulfilment.requireOrder(parseOrderId(rawId));
 
   router.post('/ops/accounts', async (req, res) => {
     const input = newAccount.parse(req.body ?? {});
@@ -227,26 +187,21 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.post('/ops/orders/:id/complete', async (req, res) => {
     const { files } = filesBody.parse(req.body ?? {});
-    const order = await requireOrder(req.params.id);
-    await checkFiles(deps, order, files, true);
-    res.json(await updateOrder(order, (h) => h.executeUpdate(completeUpdate, { args: [{ files: toClaims(files) }] })));
+    res.json(await fulfilment.complete(parseOrderId(req.params.id), toClaims(files)));
   });
   router.post('/ops/orders/:id/refund', async (req, res) => {
     const { reason } = refundBody.parse(req.body ?? {});
-    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })));
+    res.json(await fulfilment.refund(parseOrderId(req.params.id), reason));
   });
   router.post('/ops/orders/:id/reject-transcript', async (req, res) => {
-    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(rejectTranscriptUpdate, { args: [] })));
+    res.json(await fulfilment.rejectTranscript(parseOrderId(req.params.id)));
   });
   router.post('/ops/orders/:id/cancel', async (req, res) => {
-    res.json(await updateOrder(await requireOrder(req.params.id), (h) => h.executeUpdate(cancelUpdate, { args: [] })));
+    res.json(await fulfilment.cancel(parseOrderId(req.params.id)));
   });
   router.post('/ops/orders/:id/qc', async (req, res) => {
     const decision = qcBody.parse(req.body ?? {});
-    const order = await requireOrder(req.params.id);
-    if ('fix' in decision) await checkFiles(deps, order, decision.fix, false);
-    const arg = 'pass' in decision ? { pass: true as const } : { fix: toClaims(decision.fix) };
-    res.json(await updateOrder(order, (h) => h.executeUpdate(qualityCheckUpdate, { args: [arg] })));
+    res.json(await fulfilment.qualityCheck(parseOrderId(req.params.id), 'pass' in decision ? { pass: true } : { fix: toClaims(decision.fix) }));
   });
   return router;
 }
