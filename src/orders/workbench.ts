@@ -18,6 +18,7 @@ import { submissionProblems, transcriptFromEditor } from '../domain/workbench.js
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
 
 export interface WorkbenchDeps {
   db: Db;
@@ -25,6 +26,7 @@ export interface WorkbenchDeps {
   files: FileStore;
   outbound: OutboundClient;
   media: Limits;
+  documentReader: DocumentReader;
 }
 
 /** The task cannot be done this way now (taken, not yours, wrong skill): 409 with the reason. */
@@ -164,4 +166,20 @@ export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'medi
     fetching.set(cacheKey, pending);
   }
   return pending;
+}
+
+const isPdf = (fileName: string) => /\.pdf$/i.test(fileName);
+
+/** How many pages the order's PDF source has (an OCR order's scanned pages); undefined when it is no PDF. */
+export async function sourcePdfPages(deps: WorkbenchDeps, order: OrderRow): Promise<number | undefined> {
+  const source = order.inputFiles.source;
+  if (!source || !isPdf(source.fileName)) return undefined;
+  return (await deps.documentReader.ocrEstimate(await deps.files.get(source.key), source.fileName, 'document')).pages;
+}
+
+/** Page `page` of the order's PDF source drawn as a PNG, in the sandbox (the file is the customer's). */
+export async function sourcePdfPage(deps: WorkbenchDeps, order: OrderRow, page: number): Promise<Buffer> {
+  const source = order.inputFiles.source;
+  if (!source || !isPdf(source.fileName)) throw new RequestError('this task has no PDF source', 404);
+  return deps.documentReader.renderPdfPage(await deps.files.get(source.key), page);
 }

@@ -11,7 +11,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
-import { pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { blankPdf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
@@ -32,7 +32,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     [media, receiver, engine, docs, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), startDocumentServer(), launchBrowser()]);
     engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) }, rateLimits: { signInPerMinute: 10_000 } });
-    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french'],
+    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french'], ['Gus', 'transcription:german'],
       ['Tom', 'translation:english>french'], ['Olga', 'ocr:english']] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -195,5 +195,62 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(await olga.getByLabel('Text', { exact: true }).inputValue()).toBe('');
     await axeCheck(olga);
     await screenshot(olga, 'workbench-ocr');
+
+    // A scanned PDF: each of its pages drawn (in the sandbox) beside the text.
+    const scanned = await service.post('/api/v4/human-ocr', { api_token: account.token, mode: 'live', url: docs.serve('/scan.pdf', await blankPdf(2), 'application/pdf'), language: 'english' });
+    expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
+    await waitFor(async () => (await tasksOfOrder(service.database.db, scanned.body.order_id))[0], 'the PDF task');
+    await olga.goto('/work/queue');
+    await olga.getByRole('button', { name: 'Claim next task' }).click();
+    await olga.waitForURL(`**/work/tasks/task-${scanned.body.order_id}-work`);
+    for (const n of [1, 2]) {
+      const pageImage = olga.getByRole('img', { name: `The page to type: page ${n} of 2, order ${scanned.body.order_id}` });
+      await pageImage.scrollIntoViewIfNeeded();
+      await expect.poll(() => pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1400);
+    }
+    await axeCheck(olga);
+  });
+
+  it('the queue lists soonest deadline first with length, time left and pay; captions open with their draft; words typed just before the tab closes are kept', async () => {
+    const account = await service.createAccount(50);
+    const place = async (path: string, seconds: number, turnaround: string) => {
+      const placed = await service.post(`/api/v4/${path}`, {
+        api_token: account.token, mode: 'live', url: media.audio(seconds), language: 'german', turnaround_time: turnaround,
+      });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const orderId = placed.body.order_id as number;
+      await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the task of order ${orderId}`);
+      return orderId;
+    };
+    // Placed later but due sooner: it leads the queue.
+    const later = await place('transcriptions', 90, '5_days');
+    const sooner = await place('captions', 30, '3_days');
+
+    const gus = await signIn('Gus');
+    const rows = gus.getByRole('table').last().getByRole('row');
+    await expect.poll(() => rows.count()).toBe(3); // the heading row and the two tasks
+    const first = (await rows.nth(1).getByRole('cell').allTextContents()).map((c) => c.trim());
+    const second = (await rows.nth(2).getByRole('cell').allTextContents()).map((c) => c.trim());
+    expect(first.slice(0, 3)).toEqual([`Work: captions, order ${sooner}`, 'transcription:german', '0:30']);
+    expect(second.slice(0, 3)).toEqual([`Work: human transcription, order ${later}`, 'transcription:german', '1:30']);
+    expect(first[3]).toMatch(/^(71 h 5\d|72 h 0) min$/);
+    expect(second[3]).toMatch(/^(119 h 5\d|120 h 0) min$/);
+    for (const row of [first, second]) expect(row[4]).toMatch(/^\$\d+\.\d\d$/);
+    expect(first[4]).not.toBe('$0.00');
+
+    // Claim next task takes the captions; their editor is the transcript editor with the draft.
+    await gus.getByRole('button', { name: 'Claim next task' }).click();
+    await gus.waitForURL(`**/work/tasks/task-${sooner}-work`);
+    await expect.poll(() => textBox(gus).inputValue()).toContain('[00:00:01] Hello from the machine.');
+    await axeCheck(gus);
+
+    // The page's timers stand still (no autosave can run): only the beacon on leaving can save.
+    await gus.clock.install();
+    await gus.reload();
+    await expect.poll(() => textBox(gus).inputValue()).toContain('Hello from the machine.');
+    await textBox(gus).fill('[00:00:01] Speaker 1: Typed a moment before the tab closed.');
+    await gus.close({ runBeforeUnload: true });
+    await expect.poll(async () => (await getTask(service.database.db, `task-${sooner}-work`))!.draft, { timeout: 10_000 })
+      .toBe('[00:00:01] Speaker 1: Typed a moment before the tab closed.');
   });
 });

@@ -65,6 +65,11 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
       const [kind, bytes, fileName, format, options, limits] = args as [ResultKind, Uint8Array, string, ResultFormat, RenderOptions, DocumentLimits];
       return renderResult(kind, await importDocument(bytes, fileName, limits), format, options);
     }
+    case 'renderPdfPage': {
+      const { renderPdfPage } = await import('../pdf.js');
+      const [bytes, page, limits] = args as [Uint8Array, number, DocumentLimits];
+      return renderPdfPage(bytes, page, limits);
+    }
     case 'mediaDuration': {
       // Registered before the first await: the chunks follow the request at once.
       const input = new PassThrough();

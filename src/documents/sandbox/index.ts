@@ -40,6 +40,8 @@ export interface DocumentReader {
   importDocument(bytes: Uint8Array, fileName: string): Promise<Transcript>;
   checkResultFile(kind: ResultKind, bytes: Uint8Array, fileName: string): Promise<void>;
   renderResult(kind: ResultKind, bytes: Uint8Array, fileName: string, format: ResultFormat, options: RenderOptions): Promise<RenderedFile>;
+  /** Page `page` (from 1) of a PDF drawn as a PNG, for the person who types it. */
+  renderPdfPage(bytes: Uint8Array, page: number): Promise<Buffer>;
   /**
    * A media stream's container and duration, from its chunks as they arrive. Probes share a child
    * (they mostly wait for the network); `alone` gives one a child of its own, for the retry of a
@@ -82,6 +84,10 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
       const rendered = await run<RenderedFile>('renderResult', kind, bytes, fileName, format, options);
       // Across processes a Buffer arrives as a plain Uint8Array.
       return { ...rendered, body: Buffer.from(rendered.body.buffer, rendered.body.byteOffset, rendered.body.length) };
+    },
+    async renderPdfPage(bytes, page) {
+      const png = await run<Uint8Array>('renderPdfPage', bytes, page);
+      return Buffer.from(png.buffer, png.byteOffset, png.length);
     },
     mediaDuration: (input, mediaInput, alone = false) =>
       counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),

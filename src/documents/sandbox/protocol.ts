@@ -5,7 +5,7 @@ import { TranscriptImportError } from '../../domain/transcript.js';
 import { TimingError } from '../../domain/render/captions.js';
 import { DocumentRefusedError, type RefusalReason } from '../limits.js';
 
-export type JobOp = 'documentWords' | 'ocrEstimate' | 'importDocument' | 'checkResultFile' | 'renderResult' | 'mediaDuration';
+export type JobOp = 'documentWords' | 'ocrEstimate' | 'importDocument' | 'checkResultFile' | 'renderResult' | 'renderPdfPage' | 'mediaDuration';
 
 export interface JobRequest { id: number; op: JobOp; args: unknown[] }
 /** A chunk of a job's input stream, or its end. */

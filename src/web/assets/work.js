@@ -65,12 +65,12 @@
   }
 
   // Page images: zoom in steps, the frame scrolls.
-  const image = document.getElementById('page-image');
+  const images = document.querySelectorAll('.page-image');
   let zoom = 1;
   for (const button of document.querySelectorAll('[data-zoom]')) {
     button.addEventListener('click', () => {
       zoom = Math.min(4, Math.max(0.5, zoom * (Number(button.dataset.zoom) > 0 ? 1.25 : 0.8)));
-      if (image) image.style.width = `${Math.round(zoom * 100)}%`;
+      for (const image of images) image.style.width = `${Math.round(zoom * 100)}%`;
     });
   }
 

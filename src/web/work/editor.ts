@@ -21,6 +21,8 @@ export interface TaskPage {
   sourceText?: string;
   hasMedia: boolean;
   hasSourceImage: boolean;
+  /** OCR of a PDF: its page count (each page drawn as an image). */
+  sourcePages?: number;
   /** What Submit found missing, and the text as it was sent. */
   problems?: string[];
   text?: string;
@@ -63,10 +65,14 @@ function beside(page: TaskPage): Html {
   if (page.plan.editor === 'translation' && page.sourceText !== undefined) {
     return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Source</h2><div class="source-text" tabindex="0">${page.sourceText}</div></section>`;
   }
-  if (page.plan.editor === 'ocr' && page.hasSourceImage) {
-    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Page</h2>
+  if (page.plan.editor === 'ocr' && (page.hasSourceImage || page.sourcePages)) {
+    const base = `${WORK_PATH}/tasks/${page.task.id}/source`;
+    const images = page.sourcePages
+      ? Array.from({ length: page.sourcePages }, (_, i) => html`<img class="page-image" loading="lazy" src="${base}/pages/${i + 1}" alt="The page to type: page ${i + 1} of ${page.sourcePages}, order ${page.order.id}">`)
+      : [html`<img class="page-image" src="${base}" alt="The page to type, order ${page.order.id}">`];
+    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">${page.sourcePages ? 'Pages' : 'Page'}</h2>
 <p><button type="button" data-zoom="-1">Zoom out</button> <button type="button" data-zoom="1">Zoom in</button></p>
-<div class="page-frame" tabindex="0"><img id="page-image" src="${WORK_PATH}/tasks/${page.task.id}/source" alt="The page to type, order ${page.order.id}"></div></section>`;
+<div class="page-frame" tabindex="0">${images}</div></section>`;
   }
   return html``;
 }

@@ -5,7 +5,11 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../../api/context.js';
 import { FetchError } from '../../net/outbound.js';
-import { releaseTask, reviewWork, saveWork, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile } from '../../orders/workbench.js';
+import {
+  releaseTask, reviewWork, saveWork, sourcePdfPage, sourcePdfPages, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile,
+} from '../../orders/workbench.js';
+import { DocumentRefusedError } from '../../documents/limits.js';
+import { TranscriptImportError } from '../../domain/transcript.js';
 import { editorText } from '../../domain/workbench.js';
 import { workPlanOfOrder } from '../../products/registry.js';
 import { PageError, sendPage } from '../errors.js';
@@ -29,12 +33,17 @@ export function taskRouter(deps: ApiDeps): Router {
     const plan = workPlanOfOrder(order);
     if (!plan) throw new PageError(404, 'This order is not done in the workbench.');
     const source = order.inputFiles.source;
+    const sourceIsImage = !!source && /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(source.fileName);
+    // OCR types from the page: an image as it is, a PDF's pages drawn; other sources are shown as text.
+    const sourcePages = plan.editor === 'ocr' ? await sourcePdfPages(deps, order) : undefined;
     let sourceText: string | undefined;
-    if (plan.editor === 'translation' && source) {
+    if (source && plan.editor !== 'transcript' && !sourceIsImage && sourcePages === undefined) {
       sourceText = editorText(await deps.documentReader.importDocument(await deps.files.get(source.key), source.fileName)).replace(/\n\n/g, '\n');
     }
-    const sourceIsImage = !!source && /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i.test(source.fileName);
-    return { task, order, plan, csrf, holds, hasMedia: !!plan.mediaParam, hasSourceImage: sourceIsImage, ...(sourceText !== undefined ? { sourceText } : {}), ...extra };
+    return {
+      task, order, plan, csrf, holds, hasMedia: !!plan.mediaParam, hasSourceImage: sourceIsImage,
+      ...(sourceText !== undefined ? { sourceText } : {}), ...(sourcePages !== undefined ? { sourcePages } : {}), ...extra,
+    };
   }
 
   router.get('/tasks/:id', async (req, res) => {
@@ -107,6 +116,19 @@ export function taskRouter(deps: ApiDeps): Router {
   };
   router.get('/tasks/:id/media', serveFile('media'));
   router.get('/tasks/:id/source', serveFile('source'));
+  // A PDF source's page, drawn in the sandbox (the file is the customer's).
+  router.get('/tasks/:id/source/pages/:page', async (req, res) => {
+    const { order } = await taskForWorker(deps.db, signedWorker(res).worker, String(req.params.id));
+    const page = /^\d{1,5}$/.test(String(req.params.page)) ? Number(req.params.page) : NaN;
+    let png: Buffer;
+    try {
+      png = await sourcePdfPage(deps, order, page);
+    } catch (err) {
+      if (err instanceof TranscriptImportError || err instanceof DocumentRefusedError) throw new PageError(404, `This page cannot be shown: ${err.message}.`);
+      throw err;
+    }
+    res.set({ 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' }).send(png);
+  });
   return router;
 }
 
