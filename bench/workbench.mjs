@@ -1,5 +1,5 @@
 // The workbench under its people, beside the live-order load, and the memory of open tasks.
-// Usage: npm run build && npm run bench:workbench [-- --workers 50 --seconds 60 --save-every 5 --pace 2
+// Usage: npm run build && npm run bench:workbench [-- --workers 50 --seconds 60 --submit-spread 0 --save-every 5 --pace 2
 //          --baseline-seconds 60 --floor-seconds 30 --open-tasks 1000 --open-concurrency 8 --cache N]
 // The embedded service (`node dist/main.js`, its own dev server on a SQLite file, AI_ENGINE=operator
 // ALIGN_ENGINE=operator: each paid transcription order gets an empty draft and opens its task at
@@ -15,7 +15,8 @@
 //   3 workbench: the same placement load, and the workers start spread over one autosave interval;
 //     each claims its own waiting task (POST /work/tasks/:id/claim), autosaves every --save-every
 //     seconds (JSON, X-CSRF-Token, the text growing each time) for --seconds, then submits
-//     (`Speaker 1: ...`, which passes Submit's checks). Placement and autosaves are also split by
+//     (`Speaker 1: ...`, which passes Submit's checks); with --submit-spread S, worker i holds its task
+//     i/workers × S seconds longer, so the submits come over S seconds instead of at once. Placement and autosaves are also split by
 //     what the workers were doing when each started: claiming, only autosaving, submitting.
 //   4 placement alone again (B), as 2: A against B is the run's own noise.
 //   5 floor: bench/workbenchFloor.mjs (bare Express in its own process) answering 204 to the same
@@ -35,6 +36,7 @@ const { values } = parseArgs({
   options: {
     workers: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '60' }, // each worker holds its task this long, autosaving
+    'submit-spread': { type: 'string', default: '0' }, // worker i holds i/workers of this many seconds longer: submits spread over them
     'save-every': { type: 'string', default: '5' },
     pace: { type: 'string', default: '2' }, // live orders per second, in phases 2–4
     'baseline-seconds': { type: 'string', default: '60' },
@@ -49,6 +51,7 @@ const { values } = parseArgs({
 });
 const WORKERS = Number(values.workers);
 const HOLD_MS = Number(values.seconds) * 1000;
+const SPREAD_MS = Number(values['submit-spread']) * 1000;
 const EVERY_MS = Number(values['save-every']) * 1000;
 const PACE = Number(values.pace);
 const BASE_MS = Number(values['baseline-seconds']) * 1000;
@@ -307,7 +310,7 @@ try {
     await sleep(500);
   }
   facts.waitingAtWorkbench = free.length;
-  log(`workbench: ${WORKERS} workers, ${free.length} waiting tasks, hold ${HOLD_MS / 1000} s, autosave every ${EVERY_MS / 1000} s, placement ${PACE}/s`);
+  log(`workbench: ${WORKERS} workers, ${free.length} waiting tasks, hold ${HOLD_MS / 1000} s (+ up to ${SPREAD_MS / 1000} s), autosave every ${EVERY_MS / 1000} s, placement ${PACE}/s`);
   const claims = [];
   const claimNexts = [];
   const saves = [];
@@ -338,8 +341,9 @@ try {
       taskId = decodeURIComponent(m[1]);
     }
     const path = `${base}/work/tasks/${encodeURIComponent(taskId)}`;
+    const hold = HOLD_MS + (i * SPREAD_MS) / WORKERS;
     let text = 'Speaker 1:';
-    for (let k = 1; k * EVERY_MS < HOLD_MS; k++) {
+    for (let k = 1; k * EVERY_MS < hold; k++) {
       const due = start + k * EVERY_MS;
       await sleepUntil(due);
       workerLate = Math.max(workerLate, now() - due);
@@ -351,7 +355,7 @@ try {
       saveStarts.push(t);
       if (saved.status !== 204) note(`save ${saved.status}`);
     }
-    await sleepUntil(start + HOLD_MS);
+    await sleepUntil(start + hold);
     text += ' and that is the end.';
     t = now();
     submitsFrom = Math.min(submitsFrom, t);

@@ -206,7 +206,8 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     for (const n of [1, 2]) {
       const pageImage = olga.getByRole('img', { name: `The page to type: page ${n} of 2, order ${scanned.body.order_id}` });
       await pageImage.scrollIntoViewIfNeeded();
-      await expect.poll(() => pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1400);
+      // Drawn on request in a reader process: the first one also loads pdf.js and the canvas library.
+      await expect.poll(() => pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 30_000 }).toBe(1400);
     }
     await axeCheck(olga);
   });
