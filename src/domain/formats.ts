@@ -11,6 +11,9 @@ export const FILE_TYPES = {
   json2: { extension: 'json', contentType: 'application/json; charset=utf-8' },
   srt: { extension: 'srt', contentType: 'application/x-subrip; charset=utf-8' },
   vtt: { extension: 'vtt', contentType: 'text/vtt; charset=utf-8' },
+  ttml: { extension: 'ttml', contentType: 'application/ttml+xml; charset=utf-8' },
+  // DFXP is TTML's earlier name; players that ask for it take the same document.
+  dfxp: { extension: 'dfxp', contentType: 'application/ttaf+xml; charset=utf-8' },
 } as const;
 
 export type ResultFormat = keyof typeof FILE_TYPES;

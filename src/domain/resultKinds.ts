@@ -16,7 +16,7 @@ export interface ResultKindDefinition {
 }
 
 const TRANSCRIPT: readonly ResultFormat[] = ['docx', 'doc', 'pdf', 'text', 'html', 'json', 'json2'];
-const CAPTIONS: readonly ResultFormat[] = ['srt', 'vtt'];
+const CAPTIONS: readonly ResultFormat[] = ['srt', 'vtt', 'ttml', 'dfxp'];
 const DOCUMENT: readonly ResultFormat[] = ['docx', 'pdf', 'text'];
 
 export const RESULT_KIND_DEFINITIONS: Readonly<Record<ResultKind, ResultKindDefinition>> = {

@@ -1,6 +1,7 @@
 // Every format of every result kind, read back by an independent reader and compared with the
 // source text: mammoth (docx), unpdf (pdf), node-html-parser (html), the subtitle parser
-// (srt, vtt), JSON Schema (json, json2, alignment) and LibreOffice (doc).
+// (srt, vtt), ttconv (ttml, dfxp: TTML read and written out as SRT), JSON Schema (json, json2,
+// alignment) and LibreOffice (doc).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
@@ -13,6 +14,7 @@ import type { ResultFormat } from '../../src/domain/formats.js';
 import { renderResult } from '../../src/domain/render/index.js';
 import type { Transcript } from '../../src/domain/transcript.js';
 import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
+import { ttmlToSrt } from '../helpers/ttconv.js';
 
 const words = (start: number, text: string) => text.split(' ').map((t, i) => ({ text: t, start: start + i * 0.5, end: start + (i + 1) * 0.5 }));
 const lines = ['Bonjour à tous, et bienvenue.', 'Спасибо, что пришли сегодня — «добро пожаловать».', 'Grüße aus Köln: 3 < 4 & "quotes" {braces} \\back\\slash.'];
@@ -39,6 +41,9 @@ const valid = (validate: (typeof schemas)['json'], data: unknown) => {
   expect(validate(data), ajv.errorsText(validate.errors)).toBe(true);
 };
 
+/** The cues' text of an SRT file, as the subtitle parser reads it. */
+const srtText = (srt: string) => parseSync(srt).filter((n) => n.type === 'cue').map((n) => (n.data as { text: string }).text).join(' ');
+
 /** What an independent reader finds in the file, as text. */
 async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): Promise<string> {
   switch (format) {
@@ -62,6 +67,9 @@ async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): P
         .map((n) => (n.data as { text: string }).text.replace(/<v [^>]+>/g, ''))
         // A WebVTT reader decodes character references; SRT has none.
         .map((t) => (format === 'vtt' ? t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : t)).join(' ');
+    case 'ttml':
+    case 'dfxp':
+      return srtText(await ttmlToSrt(body));
     case 'json': {
       const data = JSON.parse(body.toString('utf8'));
       if (kind === 'forced_alignment') {
@@ -85,7 +93,7 @@ const cases = RESULT_KINDS.flatMap((kind) => RESULT_KIND_DEFINITIONS[kind].forma
 describe('every result format, read back independently', () => {
   it('covers every kind', () => {
     expect(new Set(cases.map(([kind]) => kind))).toEqual(new Set(RESULT_KINDS));
-    expect(cases).toHaveLength(26);
+    expect(cases).toHaveLength(32);
   });
 
   it.each(cases)('%s as %s', async (kind, format) => {
@@ -103,5 +111,20 @@ describe('every result format, read back independently', () => {
     const html = parseHtml((await renderResult('transcription', SOURCE, 'html', { title: TITLE, timestamping: 'change_of_speaker' })).body.toString());
     expect(html.querySelectorAll('strong.speaker').map((s) => s.text)).toEqual(['Zoë:', 'Иван:']);
     expect(html.querySelectorAll('span.time').map((s) => s.text)).toEqual(['[00:00:00]', '[00:00:03]', '[00:00:07]']);
+  });
+
+  it('TTML and DFXP: the cues, their times and their speakers as ttconv reads them, the same as the SRT', async () => {
+    const cuesOf = (srt: string) => parseSync(srt).filter((n) => n.type === 'cue').map((n) => n.data as { start: number; end: number; text: string });
+    const srt = cuesOf((await renderResult('captions', SOURCE, 'srt', { title: TITLE, timestamping: 'not_required' })).body.toString('utf8'));
+    for (const format of ['ttml', 'dfxp'] as const) {
+      const rendered = await renderResult('captions', SOURCE, format, { title: TITLE, timestamping: 'not_required', language: 'fr' });
+      expect(rendered.contentType).toBe(format === 'ttml' ? 'application/ttml+xml; charset=utf-8' : 'application/ttaf+xml; charset=utf-8');
+      const read = cuesOf(await ttmlToSrt(rendered.body));
+      expect(read.map((c) => [c.start, c.end, c.text])).toEqual(srt.map((c) => [c.start, c.end, c.text]));
+      const xml = rendered.body.toString('utf8');
+      expect(xml).toContain('xml:lang="fr"');
+      expect(xml).toContain('<ttm:name type="full">Zoë</ttm:name>');
+      expect(xml.match(/ttm:agent="speaker-2"/g)?.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 
-const SCHEMATHESIS = '.tools/schemathesis/bin/schemathesis';
+const SCHEMATHESIS = '.tools/test-tools/bin/schemathesis';
 const EXAMPLES_PER_OPERATION = Number(process.env.FUZZ_EXAMPLES ?? 8);
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
@@ -26,7 +26,7 @@ describe('schemathesis against the OpenAPI document', () => {
   let service: TestService;
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: npm install puts it there (scripts/install-fuzzer.mjs)`);
+    if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: npm install puts it there (scripts/install-test-tools.mjs)`);
     service = await startService();
     dir = await mkdtemp(join(tmpdir(), 'fuzz-'));
   });

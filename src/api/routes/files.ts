@@ -15,6 +15,7 @@ import type { OrderRow } from '../../db/schema.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import { productOf } from '../../products/registry.js';
+import { resultLanguageTag } from '../../products/shared.js';
 import type { Timestamping } from '../../domain/render/layout.js';
 import { renderResult, type RenderedFile } from '../../domain/render/index.js';
 import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
@@ -48,14 +49,15 @@ export async function sendResultFile(
 
   const timestamping = (definition.timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
   const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
+  const language = resultLanguageTag(order.params);
   // Everything the rendering depends on; a quality fix changes the content key.
-  const key = [file.blobKey, file.fileName, kind, format, timestamping, title].join('\n');
+  const key = [file.blobKey, file.fileName, kind, format, timestamping, title, language].join('\n');
   const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
   res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
   const rendered = await cacheOf(deps).get(key, async () =>
-    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping }));
+    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language }));
   send(res, rendered, id, kind);
 }
 
@@ -84,7 +86,8 @@ async function sendSampleFile(req: Request, res: Response, id: number, kind: Res
   const format = checkFormat(kind, req.query.format);
   const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
-  send(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping }), id, kind);
+  const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, language: resultLanguageTag(order.params) };
+  send(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options), id, kind);
 }
 
 export function filesRouter(deps: ApiDeps): Router {

@@ -1,4 +1,4 @@
-// Captions and subtitles (SRT, WebVTT) and the forced-alignment JSON, from timed transcripts.
+// Captions and subtitles (SRT, WebVTT, TTML/DFXP) and the forced-alignment JSON, from timed transcripts.
 // Cues hold at most 2 lines of 42 characters and last 1 to 7 seconds, the usual broadcast limits.
 import { timedWords, type Segment, type Transcript, type Word } from '../transcript.js';
 
@@ -86,6 +86,31 @@ export function renderVtt(t: Transcript): string {
     return `${timestamp(c.start, '.')} --> ${timestamp(c.end, '.')}\n${lines.join('\n')}\n`;
   });
   return ['WEBVTT\n', ...cues].join('\n');
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * TTML 1 (W3C Timed Text; DFXP is its earlier name, the same document): one `<p>` per cue, its lines
+ * joined by `<br/>`, speakers declared once as `ttm:agent`s and named on their cues. `language` is
+ * the BCP 47 tag of `xml:lang` ('' when unknown, as TTML allows).
+ */
+export function renderTtml(t: Transcript, language: string): string {
+  const cues = buildCues(t);
+  const agents = [...new Set(cues.map((c) => c.speaker).filter((s): s is string => !!s))];
+  const agentId = (speaker: string) => `speaker-${agents.indexOf(speaker) + 1}`;
+  const head = agents.length
+    ? `  <head>\n    <metadata>\n${agents.map((a) => `      <ttm:agent xml:id="${agentId(a)}" type="person"><ttm:name type="full">${escapeXml(a)}</ttm:name></ttm:agent>\n`).join('')}    </metadata>\n  </head>\n`
+    : '';
+  const body = cues.map((c) => `      <p begin="${timestamp(c.start, '.')}" end="${timestamp(c.end, '.')}"${c.speaker ? ` ttm:agent="${agentId(c.speaker)}"` : ''}>${c.lines.map(escapeXml).join('<br/>')}</p>\n`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="${escapeXml(language)}">
+${head}  <body>
+    <div>
+${body}    </div>
+  </body>
+</tt>
+`;
 }
 
 /** Forced alignment: every word with its begin and end, in seconds (millisecond precision). */

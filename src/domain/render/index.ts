@@ -2,7 +2,7 @@
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../resultKinds.js';
 import { FILE_TYPES, type ResultFormat } from '../formats.js';
 import type { Transcript } from '../transcript.js';
-import { renderAlignment, renderSrt, renderVtt } from './captions.js';
+import { renderAlignment, renderSrt, renderTtml, renderVtt } from './captions.js';
 import { renderDocx, renderPdf } from './documents.js';
 import { renderJson, renderJson2 } from './json.js';
 import { layoutTranscript, type Timestamping } from './layout.js';
@@ -16,6 +16,8 @@ export interface RenderOptions {
   title: string;
   /** Timestamp marks of document formats; results other than transcriptions use not_required. */
   timestamping: Timestamping;
+  /** BCP 47 tag of the text's language, where a format states it (TTML's xml:lang); '' or absent: unknown. */
+  language?: string;
 }
 
 export async function renderResult(kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions): Promise<RenderedFile> {
@@ -32,6 +34,7 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
     case 'json2': body = utf8(renderJson2(t)); break;
     case 'srt': body = utf8(renderSrt(t)); break;
     case 'vtt': body = utf8(renderVtt(t)); break;
+    case 'ttml': case 'dfxp': body = utf8(renderTtml(t, options.language ?? '')); break;
   }
   return { body, ...FILE_TYPES[format] };
 }
