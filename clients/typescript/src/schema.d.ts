@@ -1480,8 +1480,8 @@ export interface operations {
                 api_token?: string;
                 /** @description test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed */
                 mode?: "test";
-                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt; proofread_captions: srt, vtt; subtitles: srt, vtt; translation: docx, pdf, text; human_ocr: docx, pdf, text; forced_alignment: json. */
-                format?: "docx" | "doc" | "pdf" | "text" | "html" | "json" | "json2" | "srt" | "vtt";
+                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt, ttml, dfxp; proofread_captions: srt, vtt, ttml, dfxp; subtitles: srt, vtt, ttml, dfxp; translation: docx, pdf, text; human_ocr: docx, pdf, text; forced_alignment: json. */
+                format?: "docx" | "doc" | "pdf" | "text" | "html" | "json" | "json2" | "srt" | "vtt" | "ttml" | "dfxp";
             };
             header?: never;
             path: {
@@ -1506,6 +1506,8 @@ export interface operations {
                     "application/json": unknown;
                     "application/x-subrip": string;
                     "text/vtt": string;
+                    "application/ttml+xml": string;
+                    "application/ttaf+xml": string;
                 };
             };
             /** @description Not modified (If-None-Match matched the ETag) */
