@@ -9,7 +9,8 @@ import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError } from '../engines/types.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
-import { editorText } from '../domain/workbench.js';
+import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { withWordTimes } from '../domain/timing.js';
 
 /** `unavailable`: no engine is configured, the order now waits for an operator. */
 export type EngineOutcome =
@@ -101,6 +102,37 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       } catch (err) {
         if (err instanceof EngineRejectedError) return '';
         throw err;
+      } finally {
+        clearInterval(beating);
+      }
+    },
+
+    /**
+     * Times a person's approved text by the aligner (captions typed without times): its words
+     * placed on the order's audio, kept as a timed transcript. null when no aligner is configured,
+     * the language has no code, or the text does not fit the audio: the text's own marks serve then.
+     */
+    async timeWork({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
+      const order = await getOrder(db, orderId);
+      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+      const mediaParam = workPlanOfOrder(order)?.mediaParam;
+      const params = order.params as Record<string, string>;
+      if (!engines.alignment || !mediaParam || !ISO_639_1[params.language ?? '']) return null;
+      const transcript = transcriptFromEditor(text, order.seconds || undefined);
+      const context = Context.current();
+      const started = Date.now();
+      const beating = setInterval(() => context.heartbeat({ phase: 'aligning', engine: engines.alignment!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+      try {
+        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.alignment.name, params[mediaParam]!, params.language!, order.seconds);
+        const words = await engines.alignment.align({ ...audio, text: transcript.segments.map((s) => s.text).join('\n') });
+        const timed = withWordTimes(transcript, words);
+        if (!timed) throw new EngineRejectedError(`the aligner gave ${words.length} words for the text's ${transcript.segments.map((s) => s.text).join(' ').split(/\s+/).filter(Boolean).length}`);
+        log.info('the approved text is timed by the aligner', { orderId, accountId: order.accountId, words: words.length });
+        return await files.put(Buffer.from(renderJson2(timed)));
+      } catch (err) {
+        if (!(err instanceof EngineRejectedError)) throw err;
+        log.warn('the aligner could not time the approved text: its own marks serve', { orderId, accountId: order.accountId, reason: err.message });
+        return null;
       } finally {
         clearInterval(beating);
       }

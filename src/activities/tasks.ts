@@ -10,6 +10,8 @@ import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, r
 import { creditWorkers } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { spreadUntimed } from '../domain/timing.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import { payForTask } from '../products/payRates.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
@@ -85,15 +87,20 @@ export function createTaskActivities(deps: ActivityDeps) {
       return { credited };
     },
 
-    /** The approved text as the order's result files: a timed transcript for media, text for documents. */
-    async deliverWork({ orderId, text }: { orderId: number; text: string }): Promise<ResultFile[]> {
+    /**
+     * The approved text as the order's result files: for media a timed transcript (the aligner's,
+     * `timedKey`, when it timed the words; else the text's marks, and for cues every paragraph
+     * given its share of the time around it), text for documents.
+     */
+    async deliverWork({ orderId, text, timedKey }: { orderId: number; text: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
-      const plan = planOf(order);
-      const [body, fileName] = plan.editor === 'transcript'
-        ? [renderJson2(transcriptFromEditor(text, order.seconds || undefined)), 'work.json']
-        : [text, 'work.txt'];
-      const blobKey = await files.put(Buffer.from(body));
-      return productOf(order.product).results(order.params).map(({ kind }) => ({ kind, blobKey, fileName }));
+      const results = productOf(order.product).results(order.params);
+      const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
+      if (timedKey) return filesOf(timedKey, 'work.json');
+      if (planOf(order).editor !== 'transcript') return filesOf(await files.put(Buffer.from(text)), 'work.txt');
+      const transcript = transcriptFromEditor(text, order.seconds || undefined);
+      const needsCues = results.some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
+      return filesOf(await files.put(Buffer.from(renderJson2(needsCues ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
     },
 
     /** The draft of `draft: 'source'` plans: the kept input file's text (proofreading's supplied transcript). */

@@ -53,6 +53,8 @@ export interface WorkPlan {
   payUnit: 'minute' | 'word';
   /** What Submit checks: the ordered timestamps and speaker labels. */
   rules: { timestamping: string; numberOfSpeakers?: string };
+  /** aligner: the approved text is timed by the forced-alignment engine (captions typed without times). */
+  timing?: 'aligner';
 }
 
 /** How the workbench runs; on the input of orders placed since it (others run as before). */

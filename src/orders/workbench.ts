@@ -88,6 +88,9 @@ export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: s
   if (!(await saveDraft(deps.db, taskId, worker.id, text))) throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
 }
 
+const needsCues = (order: OrderRow) =>
+  productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
+
 /** Problems Submit finds against what the order asked for; none: the text can go. */
 export async function checkSubmission(db: Db, task: TaskRow, text: string): Promise<string[]> {
   const order = await getOrder(db, task.orderId);
@@ -95,10 +98,9 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   if (!order || !plan) return [];
   if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
   const problems = submissionProblems(text, plan.rules);
-  // Captions are cues: every paragraph needs its start time (timing by the aligner is issue 20).
-  const needsCues = productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
-  if (needsCues && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
-    problems.push('Captions need a [hh:mm:ss] mark at the start of every paragraph.');
+  // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
+  if (plan.timing !== 'aligner' && needsCues(order) && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
+    problems.push('Every paragraph needs a [hh:mm:ss] mark at its start: the cues are timed by them.');
   }
   return problems;
 }

@@ -118,7 +118,7 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
   return {
     skill: work.skill(params).toLowerCase(), reviewSkill: work.reviewSkill(params).toLowerCase(), editor: work.editor,
     ...(mediaParam ? { mediaParam } : {}), ...(work.sourceFile ? { sourceFile: work.sourceFile } : {}),
-    draft: work.draft, payUnit: work.pay, rules: work.rules(params),
+    draft: work.draft, payUnit: work.pay, rules: work.rules(params), ...(work.timing ? { timing: work.timing } : {}),
   };
 }
 

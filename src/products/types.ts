@@ -100,6 +100,8 @@ export interface HumanWork<P = Record<string, unknown>> {
   pay: WorkPlan['payUnit'];
   /** What Submit checks (timestamps, speaker labels). */
   rules(params: P): WorkPlan['rules'];
+  /** The approved text is timed by the aligner: the people type words, the service times them. */
+  timing?: WorkPlan['timing'];
 }
 
 export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {

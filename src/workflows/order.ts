@@ -14,7 +14,7 @@ import {
   type QualityCheck, type ResultFile, type TransitionResult,
 } from '../contracts/orders.js';
 import { resultKindsProblem } from '../domain/resultKinds.js';
-import { runQualityCheckTask, runWorkbench, type WorkbenchOrder } from './workbench.js';
+import { alignerTiming, runQualityCheckTask, runWorkbench, type WorkbenchOrder } from './workbench.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -249,7 +249,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       workScope = undefined;
     }
     if ((status as OrderStatus) !== 'paid') return;
-    const files = await records.deliverWork({ orderId: order.id, text });
+    const files = await records.deliverWork({ orderId: order.id, text, ...(await alignerTiming(job, text)) });
     await wf.condition(() => !busy);
     if ((status as OrderStatus) !== 'paid') return;
     deliveredText = text;
@@ -271,12 +271,14 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     } finally {
       qualityCheckScope = undefined;
     }
+    const fixed = outcome.text.trim() !== text.trim() ? outcome.text : undefined;
+    // Timed before the transition: the aligner may take a while, and updates wait on a transition.
+    const timing = fixed !== undefined ? await alignerTiming(job, fixed) : {};
     await wf.condition(() => !busy);
     if ((qualityCheck as QualityCheck) !== 'pending') return;
-    const fixed = outcome.text.trim() !== text.trim() ? outcome.text : undefined;
     await transition(async () => {
       if (fixed !== undefined) {
-        await records.applyQualityFix({ orderId: order.id, files: await records.deliverWork({ orderId: order.id, text: fixed }) });
+        await records.applyQualityFix({ orderId: order.id, files: await records.deliverWork({ orderId: order.id, text: fixed, ...timing }) });
         qualityCheck = 'fixed';
         outbox.push('quality_fix');
       } else {

@@ -14,18 +14,20 @@ const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute'
 
 export interface WorkbenchOrder { order: OrderToPlace & { work: WorkPlan }; settings: WorkbenchSettings; deadline: string }
 
+/** Engine work on the order's media (drafts, timing), on the engine queue, with a deadline that grows with the audio. */
+const engineFor = (order: OrderToPlace) => wf.proxyActivities<Activities>({
+  taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
+  startToCloseTimeout: 120_000 + order.seconds * 2_000,
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
+});
+
 /** The draft the first worker starts from; best effort: without it the editor starts empty. */
 async function draftOf({ order }: WorkbenchOrder): Promise<string> {
   if (order.work.draft === 'none') return '';
   try {
     if (order.work.draft === 'source') return await records.sourceDraft({ orderId: order.id });
-    const engine = wf.proxyActivities<Activities>({
-      taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
-      startToCloseTimeout: 120_000 + order.seconds * 2_000,
-      heartbeatTimeout: '1 minute',
-      retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
-    });
-    return await engine.draftTranscript({ orderId: order.id });
+    return await engineFor(order).draftTranscript({ orderId: order.id });
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
@@ -74,4 +76,21 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
       words: job.order.words, deadline: job.deadline, draftText: finishedText, baseText: finishedText, leaseMs: job.settings.leaseMs,
     }],
   });
+}
+
+/**
+ * The aligner's timing of the approved text, for plans timed by it (captions typed without times):
+ * `{ timedKey }` for deliverWork, or nothing, when the plan types its own marks or the aligner could
+ * not time the words (best effort: the text's marks, shared out by length, serve then).
+ */
+export async function alignerTiming({ order }: WorkbenchOrder, text: string): Promise<{ timedKey?: string }> {
+  if (order.work.timing !== 'aligner' || !wf.patched('timing-by-aligner')) return {};
+  try {
+    const timedKey = await engineFor(order).timeWork({ orderId: order.id, text });
+    return timedKey ? { timedKey } : {};
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    wf.log.warn('the aligner did not time the approved text: its marks serve', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    return {};
+  }
 }

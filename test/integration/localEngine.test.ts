@@ -9,6 +9,10 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { wavFile } from '../helpers/mediaServer.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { speak, wordErrorRate } from '../helpers/speech.js';
+import { WorkerSession } from '../helpers/workerSession.js';
+import { recordHistory } from '../helpers/histories.js';
+import { tasksOfOrder } from '../../src/db/tasks.js';
+import { parseSync } from 'subtitle';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
 import { buildEngines } from '../../src/engines/settings.js';
@@ -59,6 +63,48 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(Math.abs(whales.start - spokenAt)).toBeLessThan(0.5);
     const srt = await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''));
     expect(srt.body).toMatch(/^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n/);
+  });
+
+  it('times captions a worker typed without marks by the aligner: each cue starts within 0.5 s of where espeak-ng spoke its first word', async () => {
+    const speech = await speak(SAID);
+    const [typist, reviewer] = await Promise.all(['transcription:english', 'review:english'].map(async (skills) => {
+      const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
+      return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
+    }));
+    const { id } = await order('captions', { url: docs.serve('/typed.wav', speech.wav, 'audio/wav'), language: 'english' });
+    const taskOf = (name: string) => waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-${name}`), `the ${name} task`, 60_000);
+    const work = await taskOf('work');
+    expect((await typist!.request('POST', `/work/tasks/${work.id}/claim`, {})).location).toBe(`/work/tasks/${work.id}`);
+    // Plain words, no [hh:mm:ss] marks: Submit takes them, as the aligner times captions.
+    const typed = 'Speaker 1: The quick brown fox jumps over the lazy dog.\n\nSpeaker 1: Today we talk about whales and the sea.';
+    const submitted = await typist!.request('POST', `/work/tasks/${work.id}/submit`, { text: typed });
+    expect(submitted.location, `${submitted.status} ${submitted.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 600)}`).toBe('/work/queue');
+    const review = await taskOf('review-1');
+    expect((await reviewer!.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
+    expect((await reviewer!.request('POST', `/work/tasks/${review.id}/review`, { decision: 'approve', text: typed })).location).toBe('/work/queue');
+
+    const callback = await firstCallback(id);
+    await recordHistory(service, id, 'captions-workbench-timed-by-aligner');
+    const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
+    const cues = parseSync(srt).filter((n) => n.type === 'cue').map((n) => n.data as { start: number; end: number; text: string });
+    expect(cues.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).toBe(SAID);
+    // Each cue's first word, found in the said text in order, against espeak-ng's own start of it.
+    const said = SAID.split(' ');
+    let at = 0;
+    const checked = cues.map((cue) => {
+      const index = said.indexOf(cue.text.split(/\s+/)[0]!, at);
+      at = index + 1;
+      const spoken = speech.words.find((w) => w.index === index);
+      if (spoken) expect(Math.abs(cue.start / 1000 - spoken.start), `cue "${cue.text}"`).toBeLessThan(0.5);
+      return spoken !== undefined;
+    });
+    expect(checked.filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    // The aligner's words, not the share-by-length fallback (which has none): "whales" where it was said.
+    const json2 = await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=json2`);
+    const words = json2.body.segments.flatMap((seg: { words: Array<{ text: string; start: number }> }) => seg.words);
+    expect(words.map((w: { text: string }) => w.text).join(' ')).toBe(SAID);
+    const whales = words.find((w: { text: string }) => w.text === 'whales')!;
+    expect(Math.abs(whales.start - speech.words.find((w) => said[w.index] === 'whales')!.start)).toBeLessThan(0.5);
   });
 
   it('refunds a file with no speech in it', async () => {

@@ -18,7 +18,8 @@ export const captions = defineProduct({
   languageSet: 'HT',
   request: captionsRequest,
   fulfilment: 'operator',
-  work: transcriptWork('url'),
+  // People type the words; the aligner times them into cues.
+  work: { ...transcriptWork('url'), timing: 'aligner' },
   creationFields: ['seconds'],
   // Priced like human transcription, with rates of its own.
   prices: transcriptionPrices,
