@@ -7,6 +7,7 @@ behind an OpenAI-compatible HTTP interface. Standard library only, apart from th
 `node scripts/install-engines.mjs` installs the venv and the model. Endpoints:
   GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en","fr","es"]}
   POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
+  POST /v1/audio/translations     multipart: file, model, response_format (the speech in English, Whisper's translate task)
   POST /v1/audio/alignments       multipart: file, text, language (en, fr, es) -> {"words":[...], ...}
 Prints `engine listening on http://HOST:PORT` on stdout once ready; one log line per request on
 stderr (never the audio or the text). SIGTERM / SIGINT stop it (exit 0).
@@ -42,9 +43,9 @@ PHONETIC_MAX_SECONDS = 300
 # Transcription (Whisper)
 
 
-def transcribe(model, audio, language):
+def transcribe(model, audio, language, task="transcribe"):
     segments, info = model.transcribe(
-        audio, language=language, beam_size=5, word_timestamps=True, vad_filter=True,
+        audio, language=language, task=task, beam_size=5, word_timestamps=True, vad_filter=True,
         temperature=0.0, condition_on_previous_text=False)
     out, all_words = [], []
     for i, s in enumerate(segments):  # a generator: the work happens here
@@ -52,9 +53,14 @@ def transcribe(model, audio, language):
                  for w in (s.words or [])]
         all_words.extend(words)
         out.append({"id": i, "start": r3(s.start), "end": r3(s.end), "text": s.text, "words": words})
+    detected = {}
+    if language is None and info.all_language_probs:  # the engine chose: how sure it was, of the likeliest five
+        detected = {"language_probabilities": {code: r3(p) for code, p in sorted(info.all_language_probs, key=lambda lp: -lp[1])[:5]}}
     return {
-        "task": "transcribe",
+        "task": task,
         "language": info.language,
+        "language_probability": r3(info.language_probability),
+        **detected,
         "duration": r3(info.duration),
         "text": "".join(s["text"] for s in out).strip(),
         "segments": out,
@@ -229,7 +235,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _post(self):
         path = self.path.split("?")[0].rstrip("/")
-        routes = {"/v1/audio/transcriptions": self._transcriptions, "/v1/audio/alignments": self._alignments}
+        routes = {"/v1/audio/transcriptions": self._transcriptions, "/v1/audio/translations": self._translations,
+                  "/v1/audio/alignments": self._alignments}
         if path not in routes:
             self.close_connection = True  # the body is not read
             raise ApiError(404, f"no route for POST {path}")
@@ -247,16 +254,20 @@ class Handler(BaseHTTPRequestHandler):
         self._audio_seconds = audio.size / SAMPLE_RATE
         return audio
 
-    def _transcriptions(self, fields):
+    def _translations(self, fields):
+        self._transcriptions(fields, task="translate")
+
+    def _transcriptions(self, fields, task="transcribe"):
         fmt = (field(fields, "response_format") or "json").lower()
         if fmt not in RESPONSE_FORMATS:
             raise ApiError(400, f"response_format must be one of {', '.join(RESPONSE_FORMATS)}, not {fmt!r}")
-        language = (field(fields, "language") or "").lower() or None
+        # A translation is always into English: the spoken language is the engine's to find.
+        language = (field(fields, "language") or "").lower() or None if task == "transcribe" else None
         if language is not None and language not in self.engine.languages:
             raise ApiError(400, f"unknown language code {language!r} (ISO 639-1 codes such as 'en' are accepted)")
         audio = self._audio(fields)
         with self.engine.lock:
-            result = transcribe(self.engine.whisper, audio, language)
+            result = transcribe(self.engine.whisper, audio, language, task)
         if fmt == "text":
             return self._send(200, (result["text"] + "\n").encode("utf-8"), "text/plain; charset=utf-8")
         if fmt == "json":

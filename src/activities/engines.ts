@@ -2,21 +2,34 @@
 // forced alignment needs. The workflow decides what an outcome means for the order.
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
-import { assignOrder, getOrder } from '../db/orders.js';
+import { assignOrder, getOrder, noteEngineFinding } from '../db/orders.js';
 import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contracts/orders.js';
-import { ISO_639_1 } from '../domain/languages.js';
+import { ISO_639_1, languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
-import { EngineRejectedError } from '../engines/types.js';
+import { EngineRejectedError, type EngineTranscript, type TranscribeRequest } from '../engines/types.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 
-/** `unavailable`: no engine is configured, the order now waits for an operator. */
+/**
+ * An ordered language the engine gave at least this likelihood is taken as spoken even when it
+ * heard another as likelier: synthetic or accented speech spreads the likelihood (espeak-ng's
+ * Spanish: es 0.31, th 0.26), while speech truly in another language leaves the ordered one near 0.
+ */
+const PLAUSIBLE_LANGUAGE = 0.1;
+
+/** How likely the engine found `code` (its names or codes as keys); undefined when it did not say. */
+function likelihoodOf(heard: EngineTranscript, code: string): number | undefined {
+  if (!heard.languageProbabilities) return undefined;
+  return Object.entries(heard.languageProbabilities).find(([name]) => languageCodeOf(name) === code)?.[1] ?? 0;
+}
+
+/** `unavailable`: no engine is configured, or the work needs a person (`reason`): the order waits for an operator. */
 export type EngineOutcome =
   | { outcome: 'finished'; files: ResultFile[] }
   | { outcome: 'rejected'; reason: string }
-  | { outcome: 'unavailable' };
+  | { outcome: 'unavailable'; reason?: string };
 
 export function createEngineActivities({ db, files, engines, media, outbound, documentReader }: ActivityDeps) {
   /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
@@ -29,6 +42,40 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
       language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
     };
+  }
+
+  /**
+   * The transcript in the ordered language, never a forced one: the engine names the language it
+   * hears; the same one is transcribed as it is, English is Whisper's own translation of another,
+   * and any other pair needs a translator (`needsPerson`). What was done is noted on the order.
+   */
+  async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string }> {
+    const heard = await engines.speech!.transcribe(audio);
+    const spoken = languageCodeOf(heard.language);
+    if (isSilent(heard)) return heard;
+    if (!spoken) {
+      // An engine that does not name the language: asked again in the ordered one, as before.
+      await noteEngineFinding(db, orderId, `The engine did not name the spoken language: transcribed as ${languageNameOf(ordered)}.`);
+      return engines.speech!.transcribe({ ...audio, language: ordered });
+    }
+    if (spoken === ordered) return heard;
+    // Unsure between languages (accents, short or synthetic speech): a plausible ordered language wins.
+    const likelihood = likelihoodOf(heard, ordered);
+    if (likelihood !== undefined && likelihood >= PLAUSIBLE_LANGUAGE) {
+      const p = (code: string) => `${languageNameOf(code)} ${likelihoodOf(heard, code)!.toFixed(2)}`;
+      await noteEngineFinding(db, orderId, `The engine was unsure of the spoken language (${p(spoken)}, ${p(ordered)}): transcribed as ${languageNameOf(ordered)}, as ordered.`);
+      return engines.speech!.transcribe({ ...audio, language: ordered });
+    }
+    const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
+    if (ordered === 'en') {
+      await noteEngineFinding(db, orderId, `${said}: delivered as the engine's English translation.`);
+      log.info('spoken language differs: English translation by the engine', { orderId, spoken, ordered });
+      return engines.speech!.translateToEnglish(audio);
+    }
+    const needsPerson = `${said}: a translation is needed; the order waits for a person.`;
+    await noteEngineFinding(db, orderId, needsPerson);
+    log.warn('spoken language differs and no engine translates the pair: the order waits for a person', { orderId, spoken, ordered });
+    return { needsPerson };
   }
 
   return {
@@ -54,10 +101,11 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       const beating = setInterval(beat, 2_000);
       try {
         if (job.task === 'transcribe') {
-          const audio = await request();
+          const { language: ordered, ...audio } = await request();
           phase = 'transcribing';
           beat();
-          const result = await engines.speech!.transcribe(audio);
+          const result = await transcribeInOrderedLanguage(orderId, audio, ordered);
+          if ('needsPerson' in result) return { outcome: 'unavailable', reason: result.needsPerson };
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
           return { outcome: 'finished', files: resultFiles(key, 'engine-transcript.json') };

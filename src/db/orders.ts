@@ -46,6 +46,11 @@ export async function markOrderLate(db: Db, orderId: number, at = new Date()): P
   return marked;
 }
 
+/** Keeps what the engine found that changed how the order is fulfilled (order-ops show, the timeline). */
+export async function noteEngineFinding(db: Db, orderId: number, note: string): Promise<void> {
+  await db.update(orders).set({ engineNote: note, engineNotedAt: new Date() }).where(eq(orders.id, orderId));
+}
+
 /** Hands an order to the operators (no engine is configured, or the engine kept failing). */
 export async function assignOrder(db: Db, orderId: number, assignee: 'operator' | 'engine'): Promise<void> {
   await db.update(orders).set({ assignee }).where(eq(orders.id, orderId));

@@ -39,6 +39,9 @@ export const orders = pgTable('orders', {
   parentOrderId: bigint('parent_order_id', { mode: 'number' }),
   /** When the order was still open at its delivery estimate (migration 0007). */
   lateAt: ts('late_at'),
+  /** What the engine found that changed the fulfilment, e.g. another spoken language (migration 0010). */
+  engineNote: text('engine_note'),
+  engineNotedAt: ts('engine_noted_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 

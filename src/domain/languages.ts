@@ -94,6 +94,17 @@ export function languageName(slug: string): string {
   return titled.join(' ');
 }
 
+/** The ISO 639-1 code of a language named either way ('english' or 'en', as engines answer); undefined when unknown. */
+export function languageCodeOf(language: string | undefined): string | undefined {
+  const key = language?.trim().toLowerCase() ?? '';
+  return ISO_639_1[key] ?? (Object.values(ISO_639_1).includes(key) ? key : undefined);
+}
+
+/** The catalog's name of an ISO 639-1 code ('en' → 'english'); the code itself when not listed. */
+export function languageNameOf(code: string): string {
+  return Object.entries(ISO_639_1).find(([, c]) => c === code)?.[0] ?? code;
+}
+
 /** ISO 639-1 codes of the languages speech engines are asked for (sets AI and FA). */
 export const ISO_639_1: Readonly<Record<string, string>> = {
   english: 'en', arabic: 'ar', azerbaijani: 'az', bulgarian: 'bg', catalan: 'ca', czech: 'cs', danish: 'da', dutch: 'nl',

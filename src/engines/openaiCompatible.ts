@@ -1,6 +1,6 @@
 // A speech engine behind the OpenAI-compatible transcription interface
-// (POST /v1/audio/transcriptions, multipart, response_format=verbose_json): OpenAI itself,
-// faster-whisper / speaches, whisper.cpp server, vLLM and the like.
+// (POST /v1/audio/transcriptions and /v1/audio/translations, multipart, response_format=verbose_json):
+// OpenAI itself, faster-whisper / speaches, whisper.cpp server, vLLM and the like.
 import { Agent, fetch, FormData, type Response } from 'undici';
 import { z } from 'zod';
 import {
@@ -18,6 +18,8 @@ const apiWord = z.object({ word: z.string(), start: z.number(), end: z.number() 
 const verboseJson = z.object({
   text: z.string().nullish(),
   language: z.string().nullish(),
+  // Beyond OpenAI's answer (the local engine sends it): how likely each language was, when the engine chose.
+  language_probabilities: z.record(z.string(), z.number()).nullish(),
   duration: z.number().nullish(),
   segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: z.array(apiWord).nullish() })).nullish(),
   words: z.array(apiWord).nullish(),
@@ -25,42 +27,47 @@ const verboseJson = z.object({
 type ApiWord = z.infer<typeof apiWord>;
 
 export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; apiKey?: string }): SpeechEngine {
-  const endpoint = `${opts.baseUrl.replace(/\/+$/, '')}/v1/audio/transcriptions`;
+  const base = opts.baseUrl.replace(/\/+$/, '');
   const name = `openai-compatible:${opts.model}`;
   // undici's own header/body timeouts (300 s) would cut long transcriptions short: the
   // request's deadline signal is the only limit.
   const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
+  /** One audio request: `transcriptions` in the language given (or the one the engine hears), `translations` into English. */
+  async function post(task: 'transcriptions' | 'translations', req: TranscribeRequest): Promise<EngineTranscript> {
+    const form = new FormData();
+    // (The cast only satisfies lib.dom's BlobPart: Blob copies the bytes of any view.)
+    form.append('file', new Blob([req.audio as Uint8Array<ArrayBuffer>], { type: req.contentType ?? 'application/octet-stream' }), req.fileName);
+    form.append('model', opts.model);
+    if (req.language) form.append('language', req.language);
+    form.append('response_format', 'verbose_json');
+    form.append('timestamp_granularities[]', 'word');
+    form.append('timestamp_granularities[]', 'segment');
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+    const what = task === 'transcriptions' ? 'transcription' : 'translation';
+
+    const deadline = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    try {
+      const response = await fetch(`${base}/v1/audio/${task}`, { method: 'POST', body: form, headers, signal, dispatcher });
+      const body = await readCapped(response, name);
+      if (!response.ok) throw statusError(name, response.status, body);
+      return toTranscript(parseAnswer(name, body));
+    } catch (err) {
+      if (err instanceof EngineRejectedError || err instanceof EngineFaultError) throw err;
+      // The caller's cancellation wins over the deadline when both have fired.
+      if (req.signal?.aborted) throw abortError(req.signal.reason);
+      if (deadline.aborted) throw new EngineFaultError(`${name}: the ${what} request timed out after ${req.timeoutMs} ms`);
+      const cause = (err as Error).cause as Error | undefined;
+      throw new EngineFaultError(`${name}: the ${what} request failed: ${cause?.message ?? (err as Error).message}`, { cause: err });
+    }
+  }
+
   return {
     name,
-    async transcribe(req: TranscribeRequest): Promise<EngineTranscript> {
-      const form = new FormData();
-      // (The cast only satisfies lib.dom's BlobPart: Blob copies the bytes of any view.)
-      form.append('file', new Blob([req.audio as Uint8Array<ArrayBuffer>], { type: req.contentType ?? 'application/octet-stream' }), req.fileName);
-      form.append('model', opts.model);
-      form.append('language', req.language);
-      form.append('response_format', 'verbose_json');
-      form.append('timestamp_granularities[]', 'word');
-      form.append('timestamp_granularities[]', 'segment');
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-
-      const deadline = AbortSignal.timeout(req.timeoutMs);
-      const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
-      try {
-        const response = await fetch(endpoint, { method: 'POST', body: form, headers, signal, dispatcher });
-        const body = await readCapped(response, name);
-        if (!response.ok) throw statusError(name, response.status, body);
-        return toTranscript(parseAnswer(name, body));
-      } catch (err) {
-        if (err instanceof EngineRejectedError || err instanceof EngineFaultError) throw err;
-        // The caller's cancellation wins over the deadline when both have fired.
-        if (req.signal?.aborted) throw abortError(req.signal.reason);
-        if (deadline.aborted) throw new EngineFaultError(`${name}: the transcription request timed out after ${req.timeoutMs} ms`);
-        const cause = (err as Error).cause as Error | undefined;
-        throw new EngineFaultError(`${name}: the transcription request failed: ${cause?.message ?? (err as Error).message}`, { cause: err });
-      }
-    },
+    transcribe: (req) => post('transcriptions', req),
+    translateToEnglish: ({ language: _ignored, ...req }) => post('translations', req),
   };
 }
 
@@ -130,7 +137,10 @@ const toWords = (words: ApiWord[]): EngineWord[] =>
 
 function toTranscript(answer: z.infer<typeof verboseJson>): EngineTranscript {
   const topLevel = toWords(answer.words ?? []).sort((a, b) => a.start - b.start);
-  const meta = { ...(answer.language ? { language: answer.language } : {}), ...(answer.duration != null ? { duration: answer.duration } : {}) };
+  const meta = {
+    ...(answer.language ? { language: answer.language } : {}), ...(answer.duration != null ? { duration: answer.duration } : {}),
+    ...(answer.language_probabilities ? { languageProbabilities: answer.language_probabilities } : {}),
+  };
 
   if (!answer.segments) {
     // Only `text` (and maybe `words`): one segment for all of it.

@@ -3,7 +3,14 @@
 
 export interface EngineWord { text: string; start: number; end: number } // seconds
 export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
-export interface EngineTranscript { segments: EngineSegment[]; language?: string; duration?: number }
+export interface EngineTranscript {
+  segments: EngineSegment[];
+  /** The language the engine transcribed in: the one asked for, or the one it heard. */
+  language?: string;
+  duration?: number;
+  /** When the engine chose the language: how likely the likeliest ones were (keys as it names them). */
+  languageProbabilities?: Record<string, number>;
+}
 
 /** The engine answered clearly that it cannot transcribe this input (HTTP 400, 413, 415, 422): do not retry. */
 export class EngineRejectedError extends Error {
@@ -19,8 +26,8 @@ export interface TranscribeRequest {
   audio: Uint8Array;
   fileName: string;
   contentType?: string;
-  /** ISO 639-1 code, e.g. 'en'. */
-  language: string;
+  /** ISO 639-1 code, e.g. 'en'; absent: the engine names the language it hears (EngineTranscript.language). */
+  language?: string;
   /** Deadline for the whole request, answer body included. */
   timeoutMs: number;
   /** Cancellation from the caller. */
@@ -30,6 +37,8 @@ export interface TranscribeRequest {
 export interface SpeechEngine {
   readonly name: string;
   transcribe(req: TranscribeRequest): Promise<EngineTranscript>;
+  /** The speech translated into English (Whisper's own translation task), with times. */
+  translateToEnglish(req: TranscribeRequest): Promise<EngineTranscript>;
 }
 
 export interface AlignRequest extends Omit<TranscribeRequest, 'language'> {

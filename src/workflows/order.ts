@@ -330,7 +330,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       // Takes completions at once; the database (order-ops pending) learns it next, so an order
       // is never listed for a person before the workflow accepts their work.
       workingOn = 'operator';
-      if (wf.patched('hand-over-from-workflow')) await handOver.handToOperator({ orderId: order.id, reason: 'no engine is configured' });
+      if (wf.patched('hand-over-from-workflow')) await handOver.handToOperator({ orderId: order.id, reason: outcome.reason ?? 'no engine is configured' });
       return;
     }
     await wf.condition(() => !busy);

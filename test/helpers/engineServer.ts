@@ -10,7 +10,7 @@ export type EngineBehaviour =
   | { kind: 'transcript'; body: object }
   | { kind: 'status'; status: number; body: string }
   | { kind: 'hang' }
-  | ((fields: EngineFields) => EngineBehaviour);
+  | ((fields: EngineFields, path: string) => EngineBehaviour);
 
 export interface EngineRequest {
   method: string;
@@ -46,7 +46,7 @@ export async function startEngineServer(): Promise<EngineServer> {
     }
     engine.requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, fields, ...(file ? { file } : {}) });
     let behaviour = engine.behaviour;
-    while (typeof behaviour === 'function') behaviour = behaviour(fields);
+    while (typeof behaviour === 'function') behaviour = behaviour(fields, req.url ?? '/');
     if (behaviour.kind === 'hang') return;
     if (behaviour.kind === 'status') return void res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(behaviour.body));

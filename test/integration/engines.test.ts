@@ -44,14 +44,65 @@ describe('with an OpenAI-compatible engine', () => {
     return res.body.order_id as number;
   };
 
+  it('speech in another language than the one ordered: English is the engine\'s translation; any other pair waits for a person, never a forced transcript', async () => {
+    const SPANISH: Array<[string, number, number]> = [['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]];
+    const ENGLISH: Array<[string, number, number]> = [['Hello', 0, 0.4], ['everyone.', 0.4, 1.2]];
+    engine.behaviour = (_fields, path) => ({
+      kind: 'transcript', body: path === '/v1/audio/translations' ? { ...verboseJson(ENGLISH, { language: 'spanish' }), task: 'translate' } : verboseJson(SPANISH, { language: 'spanish' }),
+    });
+    const { token } = await service.createAccount(10);
+    const before = engine.requests.length;
+    const english = await aiOrder(token, 'english');
+    const callback = await firstCallback(english);
+    expect(callback.fields).toMatchObject({ status: 'finished', language: 'english' });
+    expect(engine.requests.slice(before).map((r) => r.path)).toEqual(['/v1/audio/transcriptions', '/v1/audio/translations']);
+    const text = await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text');
+    expect(text.body).toContain('Hello everyone.');
+    expect(text.body).not.toContain('Hola');
+    expect((await service.ops('GET', `/ops/orders/${english}`)).body).toMatchObject({
+      status: 'finished', engine_note: 'The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.',
+    });
+
+    // Ordered in French: no engine translates Spanish into French here, so a person takes it.
+    const french = await aiOrder(token, 'french');
+    const waiting = await waitFor(async () => {
+      const shown = (await service.ops('GET', `/ops/orders/${french}`)).body;
+      return shown.assignee === 'operator' && shown;
+    }, 'the French order handed to a person', 30_000);
+    expect(waiting).toMatchObject({
+      status: 'paid', working_on: 'operator',
+      engine_note: 'The file is spoken in spanish, the order asked for french: a translation is needed; the order waits for a person.',
+    });
+    expect(callbacksFor(french)).toHaveLength(0);
+  });
+
+  it('an engine unsure of the language (the ordered one plausible) transcribes in the ordered one, and says so', async () => {
+    engine.behaviour = (fields) => ({
+      kind: 'transcript', body: fields.language?.[0] === 'es'
+        ? verboseJson([['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]], { language: 'spanish' })
+        : { ...verboseJson([['โอละ', 0, 1.2]], { language: 'thai' }), language_probabilities: { th: 0.38, es: 0.17, ja: 0.08 } },
+    });
+    const { token } = await service.createAccount(10);
+    const before = engine.requests.length;
+    const id = await aiOrder(token, 'spanish');
+    const callback = await firstCallback(id);
+    expect(callback.fields.status).toBe('finished');
+    expect(engine.requests.slice(before).map((r) => r.fields.language?.[0])).toEqual([undefined, 'es']);
+    expect(String((await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text')).body)).toContain('Hola a todos.');
+    expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note).toBe('The engine was unsure of the spoken language (thai 0.38, spanish 0.17): transcribed as spanish, as ordered.');
+  });
+
   it('an AI order finishes with the engine transcript, and captions timed by its words', async () => {
-    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN, { language: 'german' }) };
     const { token } = await service.createAccount(10);
     const id = await aiOrder(token, 'german');
     const callback = await firstCallback(id);
     expect(callback.fields).toMatchObject({ status: 'finished', language: 'german' });
     const sent = engine.requests.at(-1)!;
-    expect(sent.fields).toMatchObject({ model: ['whisper-test'], language: ['de'], response_format: ['verbose_json'] });
+    // No language is forced on the engine: it names the one it hears (German, as ordered).
+    expect(sent.fields).toMatchObject({ model: ['whisper-test'], response_format: ['verbose_json'] });
+    expect(sent.fields.language).toBeUndefined();
+    expect(sent.path).toBe('/v1/audio/transcriptions');
     expect(sent.file?.size).toBe(44 + 8000 * 60);
     const text = await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text');
     expect(text.body).toContain('Welcome to the show.');

@@ -107,6 +107,33 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(Math.abs(whales.start - speech.words.find((w) => said[w.index] === 'whales')!.start)).toBeLessThan(0.5);
   });
 
+  it('hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper\'s English translation; English ordered in French waits for a person', async () => {
+    // Long and slow enough for Whisper base to know espeak-ng's Spanish (es 0.88 at 120 words a minute).
+    const spanish = await speak('Hola, me llamo Juan. Hoy hace muy buen tiempo en la ciudad. Mañana vamos a la playa con mis amigos.', 'es', 120);
+    const url = docs.serve('/hola.wav', spanish.wav, 'audio/wav');
+    const asSpanish = await order('ai-transcriptions', { url, language: 'spanish' });
+    const asEnglish = await order('ai-transcriptions', { url, language: 'english' });
+    const textOf = async (id: number) => {
+      const callback = await firstCallback(id);
+      expect(callback.fields.status).toBe('finished');
+      return String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
+    };
+    expect(await textOf(asSpanish.id)).toMatch(/llamo Juan/);
+    const translated = await textOf(asEnglish.id);
+    expect(translated).toMatch(/\b(today|weather|good|beach|friends|go)\b/i);
+    expect(translated).not.toMatch(/\b(hola|llamo|tiempo|ciudad|playa|amigos)\b/i);
+    expect((await service.ops('GET', `/ops/orders/${asEnglish.id}`)).body.engine_note).toBe('The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.');
+
+    const english = await speak(SAID);
+    const asFrench = await order('ai-transcriptions', { url: docs.serve('/said-fr.wav', english.wav, 'audio/wav'), language: 'french' });
+    const waiting = await waitFor(async () => {
+      const shown = (await service.ops('GET', `/ops/orders/${asFrench.id}`)).body;
+      return shown.assignee === 'operator' && shown;
+    }, 'the French order handed to a person', 120_000);
+    expect(waiting).toMatchObject({ status: 'paid', engine_note: 'The file is spoken in english, the order asked for french: a translation is needed; the order waits for a person.' });
+    expect(callbacksFor(asFrench.id)).toHaveLength(0);
+  }, 240_000);
+
   it('refunds a file with no speech in it', async () => {
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/silence.wav', wavFile(5), 'audio/wav'), language: 'english' });
     expect((await firstCallback(id)).fields).toMatchObject({ status: 'refunded', transcription_url: '', captions_url: '' });

@@ -38,6 +38,15 @@ describe('openAiCompatibleEngine', () => {
     expect(received.file).toEqual({ name: 'interview.wav', size: 12_345, type: 'audio/wav' });
   });
 
+  it('leaves the language to the engine when none is given, and asks /v1/audio/translations for English', async () => {
+    server.behaviour = { kind: 'transcript', body: verboseJson([['Hola.', 0, 0.5]], { language: 'spanish' }) };
+    expect((await engine().transcribe(request({ language: undefined }))).language).toBe('spanish');
+    server.behaviour = { kind: 'transcript', body: { ...verboseJson([['Hello.', 0, 0.5]], { language: 'spanish' }), task: 'translate' } };
+    const english = await engine().translateToEnglish(request({ language: 'es' }));
+    expect(english.segments.map((s) => s.text)).toEqual(['Hello.']);
+    expect(server.requests.map((r) => [r.path, r.fields.language])).toEqual([['/v1/audio/transcriptions', undefined], ['/v1/audio/translations', undefined]]);
+  });
+
   it('sends no authorization without an API key', async () => {
     await openAiCompatibleEngine({ baseUrl: server.url, model: 'small' }).transcribe(request());
     expect(server.requests[0]!.headers.authorization).toBeUndefined();

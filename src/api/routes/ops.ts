@@ -82,6 +82,7 @@ function summary(o: OrderRow) {
     ...(o.retranscribedOrderId !== null ? { retranscribed_order_id: o.retranscribedOrderId } : {}),
     ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
     late: o.lateAt !== null, ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
+    ...(o.engineNote ? { engine_note: o.engineNote } : {}),
   };
 }
 
