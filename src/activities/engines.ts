@@ -11,6 +11,7 @@ import { EngineRejectedError, type EngineTranscript, type TranscribeRequest } fr
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
+import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 
 /**
  * An ordered language the engine gave at least this likelihood is taken as spoken even when it
@@ -181,6 +182,42 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
         if (!(err instanceof EngineRejectedError)) throw err;
         log.warn('the aligner could not time the approved text: its own marks serve', { orderId, accountId: order.accountId, reason: err.message });
         return null;
+      } finally {
+        clearInterval(beating);
+      }
+    },
+
+    /**
+     * The automatic check of a proofreading order's supplied transcript: compared with the speech
+     * engine's own transcript of the audio (WER and the share of the speech covered, compare.ts).
+     * `unavailable` (no engine, a language without a code, no speech heard): the people decide.
+     * The figures and the verdict are noted on the order.
+     */
+    async checkSuppliedTranscript({ orderId }: { orderId: number }): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
+      const order = await getOrder(db, orderId);
+      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+      const plan = workPlanOfOrder(order);
+      const params = order.params as Record<string, string>;
+      const kept = plan?.sourceFile ? order.inputFiles[plan.sourceFile] : undefined;
+      if (!engines.speech || !plan?.mediaParam || !kept || !ISO_639_1[params.language ?? '']) return { verdict: 'unavailable' };
+      const context = Context.current();
+      const started = Date.now();
+      const beating = setInterval(() => context.heartbeat({ phase: 'transcribing', engine: engines.speech!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+      try {
+        const supplied = await documentReader.importDocument(await files.get(kept.key), kept.fileName);
+        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.speech.name, params[plan.mediaParam]!, params.language!, order.seconds);
+        const heard = await engines.speech.transcribe(audio);
+        if (isSilent(heard)) return { verdict: 'unavailable' };
+        const c = compareTranscripts(supplied.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
+        const verdict = transcriptCheckPasses(c) ? 'pass' : 'fail';
+        const figures = `WER ${c.wer.toFixed(2)} against the engine's transcript, ${Math.round(c.coverage * 100)}% of the speech covered`;
+        const limits = `it fails above WER ${TRANSCRIPT_CHECK.maxWer.toFixed(2)} or below ${TRANSCRIPT_CHECK.minCoverage * 100}%`;
+        await noteEngineFinding(db, orderId, `Automatic check of the supplied transcript: ${figures} (${limits}): ${verdict === 'pass' ? 'passed; it is the proofreader\'s draft' : 'failed'}.`);
+        log.info('supplied transcript checked', { orderId, accountId: order.accountId, wer: c.wer, coverage: c.coverage, verdict });
+        return { verdict };
+      } catch (err) {
+        if (err instanceof EngineRejectedError) return { verdict: 'unavailable' };
+        throw err;
       } finally {
         clearInterval(beating);
       }

@@ -28,7 +28,7 @@ export function alignmentUsable(a: Alignment): boolean {
 const CELL_BUDGET = 40_000_000;
 
 /** Lower case, diacritics removed (NFKD), punctuation and apostrophes dropped: "Don’t," → "dont". */
-function normalise(word: string): string {
+export function normalise(word: string): string {
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
@@ -108,7 +108,7 @@ const LEFT = 2; // b[j-1] left unaligned (heard, not in the text)
  * Global alignment by edit distance (match 0, substitution, insertion, deletion 1 each).
  * Returns, for each element of `a`, the index in `b` it is paired with, or -1.
  */
-function alignSequences(a: Int32Array, b: Int32Array): Int32Array {
+export function alignSequences(a: Int32Array, b: Int32Array): Int32Array {
   const n = a.length;
   const m = b.length;
   const result = new Int32Array(n).fill(-1);

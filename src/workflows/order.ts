@@ -14,7 +14,7 @@ import {
   type QualityCheck, type ResultFile, type TransitionResult,
 } from '../contracts/orders.js';
 import { resultKindsProblem } from '../domain/resultKinds.js';
-import { alignerTiming, runQualityCheckTask, runWorkbench, type WorkbenchOrder } from './workbench.js';
+import { alignerTiming, runQualityCheckTask, runWorkbench, suppliedTranscriptPasses, type WorkbenchOrder } from './workbench.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -162,7 +162,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   // Orders placed before onReject was on the order decide by the parameter, as they did.
   const handsOff = order.onReject !== undefined ? order.onReject === 'hand_off' : order.params.auto_retranscribe === true;
-  wf.setHandler(rejectTranscriptUpdate, () => transition(async () => {
+  /** The supplied transcript is too poor to proofread: refunded, or handed on to a human transcription. */
+  async function rejectSuppliedTranscript(): Promise<void> {
     if (!handsOff) return refund('refunded', 'the supplied transcript is too poor to proofread');
     const child = await records.retranscribe({ orderId: order.id });
     workScope?.cancel();
@@ -173,7 +174,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     workingOn = 'nobody';
     moveTo(child ? 'retranscribed' : 'refunded');
     outbox.push('refunded');
-  }), {
+  }
+  wf.setHandler(rejectTranscriptUpdate, () => transition(rejectSuppliedTranscript), {
     validator: () => {
       requireStatus('rejecting the transcript', 'paid');
       if (order.fulfilment !== 'proofreading') throw stateFailure(`order ${order.id} is not a proofreading order`);
@@ -236,10 +238,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   /** The workbench's stages; their approved text becomes the order's files, unless a person settled it first. */
   async function runWork(job: WorkbenchOrder): Promise<void> {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await CancellationScope.cancellable(() => {
+      text = await CancellationScope.cancellable(async () => {
         workScope = CancellationScope.current();
+        // Proofreading: a supplied transcript that fails the automatic check never reaches a person.
+        if (order.fulfilment === 'proofreading' && wf.patched('automatic-transcript-check') && !(await suppliedTranscriptPasses(job))) return undefined;
         return runWorkbench(job);
       });
     } catch (err) {
@@ -249,6 +253,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       workScope = undefined;
     }
     if ((status as OrderStatus) !== 'paid') return;
+    if (text === undefined) {
+      await wf.condition(() => !busy);
+      if ((status as OrderStatus) !== 'paid') return;
+      await transition(rejectSuppliedTranscript)
+        .catch((err) => wf.log.error('the failed transcript could not be refunded or handed on', { orderId: order.id, error: String(err) }));
+      return;
+    }
     const files = await records.deliverWork({ orderId: order.id, text, ...(await alignerTiming(job, text)) });
     await wf.condition(() => !busy);
     if ((status as OrderStatus) !== 'paid') return;

@@ -94,3 +94,17 @@ export async function alignerTiming({ order }: WorkbenchOrder, text: string): Pr
     return {};
   }
 }
+
+/**
+ * A proofreading order's automatic check (the supplied transcript against the engine's): false when
+ * it fails. Best effort: without an engine, or when the check cannot be made, the people decide.
+ */
+export async function suppliedTranscriptPasses({ order }: WorkbenchOrder): Promise<boolean> {
+  try {
+    return (await engineFor(order).checkSuppliedTranscript({ orderId: order.id })).verdict !== 'fail';
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    wf.log.warn('the supplied transcript could not be checked automatically: the people decide', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    return true;
+  }
+}

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { tasksOfOrder } from '../../src/db/tasks.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
@@ -90,6 +91,40 @@ describe('with an OpenAI-compatible engine', () => {
     expect(engine.requests.slice(before).map((r) => r.fields.language?.[0])).toEqual([undefined, 'es']);
     expect(String((await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text')).body)).toContain('Hola a todos.');
     expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note).toBe('The engine was unsure of the spoken language (thai 0.38, spanish 0.17): transcribed as spanish, as ordered.');
+  });
+
+  it('proofreading checks the supplied transcript against the engine\'s: a good one goes to a proofreader, a wrong one is refunded or handed on with no person acting', async () => {
+    engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+    const { token } = await service.createAccount(20);
+    const proofread = async (name: string, paragraphs: string[], autoRetranscribe: boolean) => {
+      const res = await service.post('/api/v4/transcription-proofreadings', {
+        api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: docs.serve(`/${name}.docx`, await docxOf(paragraphs)),
+        language: 'english', auto_retranscribe: autoRetranscribe, callback_url: receiver.url,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.order_id as number;
+    };
+    const good = await proofread('good', ['Welcome to the show.', 'Today we talk about wales.'], false);
+    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, good))[0], 'the proofreader\'s task', 30_000);
+    expect(task.draft).toContain('Today we talk about wales.');
+    expect((await service.ops('GET', `/ops/orders/${good}`)).body).toMatchObject({
+      status: 'paid', engine_note: expect.stringMatching(/^Automatic check of the supplied transcript: WER 0\.11 against the engine's transcript, 80% of the speech covered \(it fails above WER 0\.50 or below 50%\): passed; it is the proofreader's draft\.$/),
+    });
+
+    const wrong = ['Completely different words about nothing at all here.'];
+    const refunded = await proofread('wrong', wrong, false);
+    expect((await firstCallback(refunded)).fields).toMatchObject({ status: 'refunded' });
+    await recordHistory(service, refunded, 'transcription_proofreading-refunded-by-check');
+    const shown = (await service.ops('GET', `/ops/orders/${refunded}`)).body;
+    expect(shown).toMatchObject({ status: 'refunded', tasks: [], engine_note: expect.stringMatching(/^Automatic check of the supplied transcript: WER (0\.[6-9]\d|1\.\d\d) .*: failed\.$/) });
+
+    const handedOn = await proofread('wrong-again', wrong, true);
+    const replaced = await waitFor(async () => {
+      const body = (await service.ops('GET', `/ops/orders/${handedOn}`)).body;
+      return body.status === 'retranscribed' && body;
+    }, 'the hand-off', 30_000);
+    const child = (await service.ops('GET', `/ops/orders/${replaced.retranscribed_order_id}`)).body;
+    expect(child).toMatchObject({ product: 'transcription', parent_order_id: handedOn, status: 'paid' });
   });
 
   it('an AI order finishes with the engine transcript, and captions timed by its words', async () => {

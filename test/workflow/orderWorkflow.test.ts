@@ -69,7 +69,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [],
     // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
     openTask: [], recordTaskClaim: [], recordTaskRelease: [], taskLease: [], recordTaskOutcome: [], closeTask: [], creditWorkers: [],
-    deliverWork: [], sourceDraft: [], draftTranscript: [], timeWork: [] };
+    deliverWork: [], sourceDraft: [], draftTranscript: [], timeWork: [], checkSuppliedTranscript: [] };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
   const record = async <K extends keyof Activities>(name: K, input: Parameters<Activities[K]>[0]) => {
@@ -117,6 +117,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     async sourceDraft(input) { await record('sourceDraft', input); return ''; },
     async draftTranscript(input) { await record('draftTranscript', input); return ''; },
     async timeWork(input) { await record('timeWork', input); return null; },
+    async checkSuppliedTranscript(input) { await record('checkSuppliedTranscript', input); return { verdict: 'unavailable' as const }; },
   };
   return { calls, activities };
 }
