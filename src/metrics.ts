@@ -103,6 +103,11 @@ export const paidToFirstClaim = new Histogram({
   labelNames: ['product'] as const, registers: [registry], buckets: [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
 });
 
+export const draftEditRate = new Histogram({
+  name: 'workbench_draft_edit_rate', help: 'How much of the machine draft the people changed (word edit distance ÷ the delivered words), by product and language',
+  labelNames: ['product', 'language'] as const, registers: [registry], buckets: [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 2],
+});
+
 type QueueStats = Array<{ skill: string; waiting: number; oldestMs: number }>;
 let queueStatsSource: (() => Promise<QueueStats>) | undefined;
 let latestStats: Promise<QueueStats> | undefined;

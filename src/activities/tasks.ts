@@ -4,17 +4,17 @@ import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import type { ResultFile } from '../contracts/orders.js';
 import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
-import { getOrder } from '../db/orders.js';
+import { getOrder, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
 import { creditWorkers } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import { payForTask } from '../products/payRates.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
-import { paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+import { draftEditRate, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
   const order = await getOrder(deps.db, orderId);
@@ -92,8 +92,16 @@ export function createTaskActivities(deps: ActivityDeps) {
      * `timedKey`, when it timed the words; else the text's marks, and for cues every paragraph
      * given its share of the time around it), text for documents.
      */
-    async deliverWork({ orderId, text, timedKey }: { orderId: number; text: string; timedKey?: string }): Promise<ResultFile[]> {
+    async deliverWork({ orderId, text, draft, timedKey }: { orderId: number; text: string; draft?: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
+      // What the draft saved: how much of it the people changed (none to measure without a draft).
+      if (draft?.trim()) {
+        // The words only: a transcript's marks and speaker labels are not what the draft saves.
+        const wordsOf = (t: string) => (planOf(order).editor === 'transcript' ? transcriptFromEditor(t).segments.map((s) => s.text).join('\n') : t);
+        const rate = wordEditRate(wordsOf(draft), wordsOf(text));
+        await setDraftEditRate(db, orderId, rate);
+        draftEditRate.observe({ product: order.product, language: String(order.params.language ?? order.params.translate_to ?? '') }, rate);
+      }
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
       if (timedKey) return filesOf(timedKey, 'work.json');

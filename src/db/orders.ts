@@ -51,6 +51,10 @@ export async function noteEngineFinding(db: Db, orderId: number, note: string): 
   await db.update(orders).set({ engineNote: note, engineNotedAt: new Date() }).where(eq(orders.id, orderId));
 }
 
+export async function setDraftEditRate(db: Db, orderId: number, rate: number): Promise<void> {
+  await db.update(orders).set({ draftEditRate: rate }).where(eq(orders.id, orderId));
+}
+
 /** Hands an order to the operators (no engine is configured, or the engine kept failing). */
 export async function assignOrder(db: Db, orderId: number, assignee: 'operator' | 'engine'): Promise<void> {
   await db.update(orders).set({ assignee }).where(eq(orders.id, orderId));

@@ -42,6 +42,8 @@ export const orders = pgTable('orders', {
   /** What the engine found that changed the fulfilment, e.g. another spoken language (migration 0010). */
   engineNote: text('engine_note'),
   engineNotedAt: ts('engine_noted_at'),
+  /** How much of the machine draft the people changed (migration 0011). */
+  draftEditRate: doublePrecision('draft_edit_rate'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 

@@ -259,3 +259,27 @@ export function textInSpan(text: string, span: PartSpan): string {
   const inside = transcriptFromEditor(text).segments.filter((s) => s.start !== undefined && s.start >= span.start && s.start < span.end);
   return inside.length ? editorText({ segments: inside }) : '';
 }
+
+/** Beyond this many word pairs the edit distance is estimated from the words' counts (a lower bound). */
+const MAX_EDIT_CELLS = 25_000_000;
+
+/**
+ * How much of a draft the people changed: the word edit distance between the draft and the final
+ * text (case and punctuation aside) ÷ the final text's words. 0: kept as drafted.
+ */
+export function wordEditRate(draft: string, final: string): number {
+  const [a, b] = [comparableWords(draft), comparableWords(final)];
+  if (b.length === 0) return a.length === 0 ? 0 : 1;
+  if (a.length * b.length <= MAX_EDIT_CELLS) return wordEditDistance(draft, final) / b.length;
+  const counts = new Map<string, number>();
+  for (const w of a) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of b) {
+    const left = counts.get(w) ?? 0;
+    if (left > 0) {
+      common++;
+      counts.set(w, left - 1);
+    }
+  }
+  return (Math.max(a.length, b.length) - common) / b.length;
+}

@@ -51,6 +51,9 @@ export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: 
     if (entry) entries.push(entry);
   }
   if (order.engineNote) entries.push({ at: order.engineNotedAt, text: html`${order.engineNote}` });
+  if (order.finishedAt && order.draftEditRate !== null) {
+    entries.push({ at: order.finishedAt, text: html`The people changed ${Math.round(order.draftEditRate * 100)}% of the machine draft's words` });
+  }
   if (order.finishedAt) entries.push({ at: order.finishedAt, text: html`Finished: ${files.map((f) => kindName(f.kind)).join(', ') || 'result files'} ready` });
   for (const f of files) {
     if (f.version > 1) entries.push({ at: f.updatedAt, text: html`Quality-check fix: the ${kindName(f.kind)} file was replaced (version ${f.version})` });

@@ -238,9 +238,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   /** The workbench's stages; their approved text becomes the order's files, unless a person settled it first. */
   async function runWork(job: WorkbenchOrder): Promise<void> {
-    let text: string | undefined;
+    let worked: { text: string; draft: string } | undefined;
     try {
-      text = await CancellationScope.cancellable(async () => {
+      worked = await CancellationScope.cancellable(async () => {
         workScope = CancellationScope.current();
         // Proofreading: a supplied transcript that fails the automatic check never reaches a person.
         if (order.fulfilment === 'proofreading' && wf.patched('automatic-transcript-check') && !(await suppliedTranscriptPasses(job))) return undefined;
@@ -253,14 +253,15 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       workScope = undefined;
     }
     if ((status as OrderStatus) !== 'paid') return;
-    if (text === undefined) {
+    if (worked === undefined) {
       await wf.condition(() => !busy);
       if ((status as OrderStatus) !== 'paid') return;
       await transition(rejectSuppliedTranscript)
         .catch((err) => wf.log.error('the failed transcript could not be refunded or handed on', { orderId: order.id, error: String(err) }));
       return;
     }
-    const files = await records.deliverWork({ orderId: order.id, text, ...(await alignerTiming(job, text)) });
+    const { text, draft } = worked;
+    const files = await records.deliverWork({ orderId: order.id, text, draft, ...(await alignerTiming(job, text)) });
     await wf.condition(() => !busy);
     if ((status as OrderStatus) !== 'paid') return;
     deliveredText = text;

@@ -35,7 +35,8 @@ async function draftOf({ order }: WorkbenchOrder): Promise<string> {
   }
 }
 
-export async function runWorkbench(job: WorkbenchOrder): Promise<string> {
+/** The approved text, and the draft the people started from (for the edit rate). */
+export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string; draft: string }> {
   const { order, settings } = job;
   const draft = await draftOf(job);
   const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
@@ -63,7 +64,7 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<string> {
     text = fix.text;
   }
   await records.creditWorkers({ orderId: order.id });
-  return text;
+  return { text, draft };
 }
 
 /** A finished order picked for the quality check: a reviewer approves it, edited or not. */

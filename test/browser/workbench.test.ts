@@ -156,6 +156,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(callback.fields.transcription_url).toContain(`/api/v4/orders/${orderId}/files/transcription`);
     const transcript = await fetch(`${callback.fields.transcription_url}&format=text`).then((r) => r.text());
     expect(transcript).toContain('Hello, here are the worker\'s own words.');
+    // What the draft saved, on the order and in the metrics: the worker rewrote most of the engine's words.
+    const rate = (await service.ops('GET', `/ops/orders/${orderId}`)).body.draft_edit_rate as number;
+    expect(rate).toBeGreaterThan(0.5);
+    expect(rate).toBeLessThan(2);
+    expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).toMatch(/^workbench_draft_edit_rate_count\{product="transcription",language="english"\} [1-9]/m);
 
     // Paid on approval.
     await ann.goto('/work/earnings');

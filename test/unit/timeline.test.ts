@@ -8,6 +8,7 @@ const order = {
   id: 7, accountId: 1, product: 'ai_transcription', status: 'finished', assignee: 'engine', priceCents: 5, seconds: 60, words: 0,
   params: { language: 'english' }, parentOrderId: null, retranscribedOrderId: null, qcStatus: null, lateAt: null, inputFiles: {},
   paidAt: at('10:00:00'), finishedAt: at('10:02:00'),
+  draftEditRate: null,
   engineNote: 'The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.', engineNotedAt: at('10:01:00'),
 } as unknown as OrderRow;
 
@@ -23,5 +24,10 @@ describe('the order timeline', () => {
   it('shows none for an order without one', () => {
     const texts = timelineEntries({ ...order, engineNote: null, engineNotedAt: null }, [], [], [], undefined).map((e) => String(timelineHtml([e])));
     expect(texts.join(' ')).not.toContain('spoken');
+  });
+
+  it('says how much of the machine draft the people changed, beside the finishing', () => {
+    const texts = timelineEntries({ ...order, engineNote: null, engineNotedAt: null, draftEditRate: 0.123 }, [], [], [], undefined).map((e) => String(timelineHtml([e])));
+    expect(texts.findIndex((t) => t.includes('The people changed 12% of the machine draft&#39;s words'))).toBe(texts.findIndex((t) => t.includes('Finished')) - 1);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
   editorText, formatMark, mergeParts, parseSkills, planParts, SKILL_KINDS, SkillError, skillCovers,
-  submissionProblems, taskPayCents, transcriptFromEditor, wordDiff, wordEditDistance,
+  submissionProblems, taskPayCents, transcriptFromEditor, wordDiff, wordEditDistance, wordEditRate,
 } from '../../src/domain/workbench.js';
 
 describe('skills', () => {
@@ -279,5 +279,21 @@ describe('taskPayCents', () => {
     expect(taskPayCents({ unit: 'minute', cents: -50 }, { seconds: 60, words: 0 })).toBe(0);
     expect(taskPayCents({ unit: 'word', cents: 50 }, { seconds: 0, words: -1000 })).toBe(0);
     expect(taskPayCents({ unit: 'minute', cents: 50 }, { seconds: Number.NaN, words: 0 })).toBe(0);
+  });
+});
+
+describe('wordEditRate', () => {
+  it('counts word edits (case and punctuation aside) against the delivered words', () => {
+    expect(wordEditRate('Hello from the machine.', 'Hello from the machine.')).toBe(0);
+    expect(wordEditRate('Hello from the machine.', 'Hello from the worker.')).toBe(1 / 4);
+    expect(wordEditRate('Hello from the machine.', 'Hello there, from the machine today.')).toBeCloseTo(2 / 6);
+    expect(wordEditRate('', 'All typed by a person.')).toBe(1);
+    expect(wordEditRate('Anything.', '')).toBe(1);
+  });
+
+  it('estimates very long texts from the words they share', () => {
+    const long = Array.from({ length: 6000 }, (_, i) => `w${i}`).join(' ');
+    expect(wordEditRate(long, long)).toBe(0);
+    expect(wordEditRate(long, `${long} extra`)).toBeCloseTo(1 / 6001);
   });
 });

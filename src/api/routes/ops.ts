@@ -83,6 +83,7 @@ function summary(o: OrderRow) {
     ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
     late: o.lateAt !== null, ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
     ...(o.engineNote ? { engine_note: o.engineNote } : {}),
+    ...(o.draftEditRate !== null ? { draft_edit_rate: Math.round(o.draftEditRate * 1000) / 1000 } : {}),
   };
 }
 
