@@ -28,6 +28,6 @@ describe('the order timeline', () => {
 
   it('says how much of the machine draft the people changed, beside the finishing', () => {
     const texts = timelineEntries({ ...order, engineNote: null, engineNotedAt: null, draftEditRate: 0.123 }, [], [], [], undefined).map((e) => String(timelineHtml([e])));
-    expect(texts.findIndex((t) => t.includes('The people changed 12% of the machine draft's words'))).toBe(texts.findIndex((t) => t.includes('Finished')) - 1);
+    expect(texts.findIndex((t) => t.includes("The people changed 12% of the machine draft's words"))).toBe(texts.findIndex((t) => t.includes('Finished')) - 1);
   });
 });
