@@ -125,6 +125,8 @@ describe('with an OpenAI-compatible engine', () => {
     }, 'the hand-off', 30_000);
     const child = (await service.ops('GET', `/ops/orders/${replaced.retranscribed_order_id}`)).body;
     expect(child).toMatchObject({ product: 'transcription', parent_order_id: handedOn, status: 'paid' });
+    // Its draft is the engine's too: done once its task opens (the next tests read the engine's last request).
+    await waitFor(async () => (await tasksOfOrder(service.database.db, child.order_id))[0], 'the human transcription\'s task', 30_000);
   });
 
   it('an AI order finishes with the engine transcript, and captions timed by its words', async () => {
