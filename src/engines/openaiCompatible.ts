@@ -39,7 +39,8 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     // (The cast only satisfies lib.dom's BlobPart: Blob copies the bytes of any view.)
     form.append('file', new Blob([req.audio as Uint8Array<ArrayBuffer>], { type: req.contentType ?? 'application/octet-stream' }), req.fileName);
     form.append('model', opts.model);
-    if (req.language) form.append('language', req.language);
+    // A translation is always into English: the spoken language is the engine's to find.
+    if (req.language && task === 'transcriptions') form.append('language', req.language);
     form.append('response_format', 'verbose_json');
     form.append('timestamp_granularities[]', 'word');
     form.append('timestamp_granularities[]', 'segment');
@@ -67,7 +68,7 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
   return {
     name,
     transcribe: (req) => post('transcriptions', req),
-    translateToEnglish: ({ language: _ignored, ...req }) => post('translations', req),
+    translateToEnglish: (req) => post('translations', req),
   };
 }
 
