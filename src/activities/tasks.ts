@@ -11,9 +11,8 @@ import { creditWorkers } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
-import { isResultKind, RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import { payForTask } from '../products/payRates.js';
-import { productOf, workPlanOfOrder } from '../products/registry.js';
+import { productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
@@ -94,10 +93,11 @@ export function createTaskActivities(deps: ActivityDeps) {
      */
     async deliverWork({ orderId, text, draft, timedKey }: { orderId: number; text: string; draft?: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
+      const isTranscript = planOf(order).editor === 'transcript';
       // What the draft saved: how much of it the people changed (none to measure without a draft).
       if (draft?.trim()) {
         // The words only: a transcript's marks and speaker labels are not what the draft saves.
-        const wordsOf = (t: string) => (planOf(order).editor === 'transcript' ? transcriptFromEditor(t).segments.map((s) => s.text).join('\n') : t);
+        const wordsOf = (t: string) => (isTranscript ? transcriptFromEditor(t).segments.map((s) => s.text).join('\n') : t);
         const rate = wordEditRate(wordsOf(draft), wordsOf(text));
         await setDraftEditRate(db, orderId, rate);
         draftEditRate.observe({ product: order.product, language: String(order.params.language ?? order.params.translate_to ?? '') }, rate);
@@ -105,10 +105,9 @@ export function createTaskActivities(deps: ActivityDeps) {
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
       if (timedKey) return filesOf(timedKey, 'work.json');
-      if (planOf(order).editor !== 'transcript') return filesOf(await files.put(Buffer.from(text)), 'work.txt');
+      if (!isTranscript) return filesOf(await files.put(Buffer.from(text)), 'work.txt');
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
-      const needsCues = results.some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
-      return filesOf(await files.put(Buffer.from(renderJson2(needsCues ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
+      return filesOf(await files.put(Buffer.from(renderJson2(resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
     },
 
     /** The draft of `draft: 'source'` plans: the kept input file's text (proofreading's supplied transcript). */

@@ -13,10 +13,9 @@ import { getOrder, keepInputFile } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
 import { getTask, queueOf, saveDraft } from '../db/tasks.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
-import { RESULT_KIND_DEFINITIONS, isResultKind } from '../domain/resultKinds.js';
 import { submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
-import { productOf, workPlanOfOrder } from '../products/registry.js';
+import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 
@@ -88,9 +87,6 @@ export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: s
   if (!(await saveDraft(deps.db, taskId, worker.id, text))) throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
 }
 
-const needsCues = (order: OrderRow) =>
-  productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
-
 /** Problems Submit finds against what the order asked for; none: the text can go. */
 export async function checkSubmission(db: Db, task: TaskRow, text: string): Promise<string[]> {
   const order = await getOrder(db, task.orderId);
@@ -99,7 +95,7 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
   const problems = submissionProblems(text, plan.rules);
   // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
-  if (plan.timing !== 'aligner' && needsCues(order) && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
+  if (plan.timing !== 'aligner' && resultsNeedCues(order) && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
     problems.push('Every paragraph needs a [hh:mm:ss] mark at its start: the cues are timed by them.');
   }
   return problems;

@@ -3,6 +3,7 @@
 // callbacks all read this.
 import { z } from 'zod';
 import { LANGUAGE_SETS, languageName } from '../domain/languages.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import { transcription } from './transcription/index.js';
 import { aiTranscription } from './ai-transcription/index.js';
 import { proofreading } from './proofreading/index.js';
@@ -46,6 +47,11 @@ export function productOf(key: string): ProductDefinition {
 /** An order's workbench plan, from its product and its parameters; undefined when no person does it. */
 export function workPlanOfOrder(order: { product: string; params: Record<string, unknown> }): WorkPlan | undefined {
   return workPlanOf(productOf(order.product).work, order.params);
+}
+
+/** Whether the order's results include cues (captions, subtitles), which need times to render. */
+export function resultsNeedCues(order: { product: string; params: Record<string, unknown> }): boolean {
+  return productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
 }
 
 /** The price table: a section per product, each validated by its product's own schema. */
