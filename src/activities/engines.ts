@@ -7,7 +7,8 @@ import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contr
 import { ISO_639_1, languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
-import { EngineRejectedError, type EngineTranscript, type TranscribeRequest } from '../engines/types.js';
+import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
+import type { InputFile, OrderRow } from '../db/schema.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
@@ -43,6 +44,51 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
       language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
     };
+  }
+
+  async function requireOrder(orderId: number): Promise<OrderRow> {
+    const order = await getOrder(db, orderId);
+    if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+    return order;
+  }
+
+  /** A workbench order's media for an engine (the draft, the timing, the check); undefined without media or a language code. */
+  function mediaRequest(order: OrderRow, engine: string) {
+    const mediaParam = workPlanOfOrder(order)?.mediaParam;
+    const params = order.params as Record<string, string>;
+    if (!mediaParam || !ISO_639_1[params.language ?? '']) return undefined;
+    return () => engineRequest({ orderId: order.id, accountId: order.accountId }, engine, params[mediaParam]!, params.language!, order.seconds);
+  }
+
+  /** `work` with a heartbeat every 2 s (progress for operators; the workflow's cancellation reaches it). */
+  async function heartbeating<T>(order: OrderRow, engine: string, phase: EngineProgress['phase'], work: () => Promise<T>): Promise<T> {
+    const context = Context.current();
+    const started = Date.now();
+    const beating = setInterval(() => context.heartbeat({ phase, engine, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+    try {
+      return await work();
+    } finally {
+      clearInterval(beating);
+    }
+  }
+
+  /** The supplied transcript against the engine's own; the figures and the verdict noted on the order. */
+  async function checkAgainstEngine(order: OrderRow, kept: InputFile, speech: SpeechEngine, request: () => Promise<TranscribeRequest>): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
+    try {
+      const supplied = await documentReader.importDocument(await files.get(kept.key), kept.fileName);
+      const heard = await speech.transcribe(await request());
+      if (isSilent(heard)) return { verdict: 'unavailable' };
+      const c = compareTranscripts(supplied.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
+      const verdict = transcriptCheckPasses(c) ? 'pass' : 'fail';
+      const figures = `WER ${c.wer.toFixed(2)} against the engine's transcript, ${Math.round(c.coverage * 100)}% of the speech covered`;
+      const limits = `it fails above WER ${TRANSCRIPT_CHECK.maxWer.toFixed(2)} or below ${TRANSCRIPT_CHECK.minCoverage * 100}%`;
+      await noteEngineFinding(db, order.id, `Automatic check of the supplied transcript: ${figures} (${limits}): ${verdict === 'pass' ? 'passed; it is the proofreader\'s draft' : 'failed'}.`);
+      log.info('supplied transcript checked', { orderId: order.id, accountId: order.accountId, wer: c.wer, coverage: c.coverage, verdict });
+      return { verdict };
+    } catch (err) {
+      if (err instanceof EngineRejectedError) return { verdict: 'unavailable' };
+      throw err;
+    }
   }
 
   /**
@@ -81,8 +127,7 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
 
   return {
     async fulfilByEngine({ orderId }: { orderId: number }): Promise<EngineOutcome> {
-      const order = await getOrder(db, orderId);
-      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+      const order = await requireOrder(orderId);
       const params = order.params as Record<string, string>;
       const product = productOf(order.product);
       const job = product.engineJob;
@@ -136,24 +181,19 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
      * times, as editor text. Empty when no engine is configured or it hears no speech.
      */
     async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
-      const order = await getOrder(db, orderId);
-      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
-      const mediaParam = workPlanOfOrder(order)?.mediaParam;
-      const params = order.params as Record<string, string>;
-      if (!engines.speech || !mediaParam) return '';
-      const context = Context.current();
-      const started = Date.now();
-      const beating = setInterval(() => context.heartbeat({ phase: 'transcribing', engine: engines.speech!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
-      try {
-        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.speech.name, params[mediaParam]!, params.language!, order.seconds);
-        const result = await engines.speech.transcribe(audio);
-        return isSilent(result) ? '' : editorText(engineTranscriptToModel(result));
-      } catch (err) {
-        if (err instanceof EngineRejectedError) return '';
-        throw err;
-      } finally {
-        clearInterval(beating);
-      }
+      const order = await requireOrder(orderId);
+      const speech = engines.speech;
+      const request = speech && mediaRequest(order, speech.name);
+      if (!speech || !request) return '';
+      return heartbeating(order, speech.name, 'transcribing', async () => {
+        try {
+          const result = await speech.transcribe(await request());
+          return isSilent(result) ? '' : editorText(engineTranscriptToModel(result));
+        } catch (err) {
+          if (err instanceof EngineRejectedError) return '';
+          throw err;
+        }
+      });
     },
 
     /**
@@ -162,29 +202,24 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
      * the language has no code, or the text does not fit the audio: the text's own marks serve then.
      */
     async timeWork({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
-      const order = await getOrder(db, orderId);
-      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
-      const mediaParam = workPlanOfOrder(order)?.mediaParam;
-      const params = order.params as Record<string, string>;
-      if (!engines.alignment || !mediaParam || !ISO_639_1[params.language ?? '']) return null;
+      const order = await requireOrder(orderId);
+      const aligner = engines.alignment;
+      const request = aligner && mediaRequest(order, aligner.name);
+      if (!aligner || !request) return null;
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
-      const context = Context.current();
-      const started = Date.now();
-      const beating = setInterval(() => context.heartbeat({ phase: 'aligning', engine: engines.alignment!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
-      try {
-        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.alignment.name, params[mediaParam]!, params.language!, order.seconds);
-        const words = await engines.alignment.align({ ...audio, text: transcript.segments.map((s) => s.text).join('\n') });
-        const timed = withWordTimes(transcript, words);
-        if (!timed) throw new EngineRejectedError(`the aligner gave ${words.length} words for the text's ${transcript.segments.map((s) => s.text).join(' ').split(/\s+/).filter(Boolean).length}`);
-        log.info('the approved text is timed by the aligner', { orderId, accountId: order.accountId, words: words.length });
-        return await files.put(Buffer.from(renderJson2(timed)));
-      } catch (err) {
-        if (!(err instanceof EngineRejectedError)) throw err;
-        log.warn('the aligner could not time the approved text: its own marks serve', { orderId, accountId: order.accountId, reason: err.message });
-        return null;
-      } finally {
-        clearInterval(beating);
-      }
+      return heartbeating(order, aligner.name, 'aligning', async () => {
+        try {
+          const words = await aligner.align({ ...(await request()), text: transcript.segments.map((s) => s.text).join('\n') });
+          const timed = withWordTimes(transcript, words);
+          if (!timed) throw new EngineRejectedError(`the aligner gave ${words.length} words for a text of other words`);
+          log.info('the approved text is timed by the aligner', { orderId, accountId: order.accountId, words: words.length });
+          return await files.put(Buffer.from(renderJson2(timed)));
+        } catch (err) {
+          if (!(err instanceof EngineRejectedError)) throw err;
+          log.warn('the aligner could not time the approved text: its own marks serve', { orderId, accountId: order.accountId, reason: err.message });
+          return null;
+        }
+      });
     },
 
     /**
@@ -194,33 +229,13 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
      * The figures and the verdict are noted on the order.
      */
     async checkSuppliedTranscript({ orderId }: { orderId: number }): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
-      const order = await getOrder(db, orderId);
-      if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
-      const plan = workPlanOfOrder(order);
-      const params = order.params as Record<string, string>;
-      const kept = plan?.sourceFile ? order.inputFiles[plan.sourceFile] : undefined;
-      if (!engines.speech || !plan?.mediaParam || !kept || !ISO_639_1[params.language ?? '']) return { verdict: 'unavailable' };
-      const context = Context.current();
-      const started = Date.now();
-      const beating = setInterval(() => context.heartbeat({ phase: 'transcribing', engine: engines.speech!.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
-      try {
-        const supplied = await documentReader.importDocument(await files.get(kept.key), kept.fileName);
-        const audio = await engineRequest({ orderId, accountId: order.accountId }, engines.speech.name, params[plan.mediaParam]!, params.language!, order.seconds);
-        const heard = await engines.speech.transcribe(audio);
-        if (isSilent(heard)) return { verdict: 'unavailable' };
-        const c = compareTranscripts(supplied.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
-        const verdict = transcriptCheckPasses(c) ? 'pass' : 'fail';
-        const figures = `WER ${c.wer.toFixed(2)} against the engine's transcript, ${Math.round(c.coverage * 100)}% of the speech covered`;
-        const limits = `it fails above WER ${TRANSCRIPT_CHECK.maxWer.toFixed(2)} or below ${TRANSCRIPT_CHECK.minCoverage * 100}%`;
-        await noteEngineFinding(db, orderId, `Automatic check of the supplied transcript: ${figures} (${limits}): ${verdict === 'pass' ? 'passed; it is the proofreader\'s draft' : 'failed'}.`);
-        log.info('supplied transcript checked', { orderId, accountId: order.accountId, wer: c.wer, coverage: c.coverage, verdict });
-        return { verdict };
-      } catch (err) {
-        if (err instanceof EngineRejectedError) return { verdict: 'unavailable' };
-        throw err;
-      } finally {
-        clearInterval(beating);
-      }
+      const order = await requireOrder(orderId);
+      const sourceFile = workPlanOfOrder(order)?.sourceFile;
+      const kept = sourceFile ? order.inputFiles[sourceFile] : undefined;
+      const speech = engines.speech;
+      const request = speech && mediaRequest(order, speech.name);
+      if (!speech || !request || !kept) return { verdict: 'unavailable' };
+      return heartbeating(order, speech.name, 'transcribing', () => checkAgainstEngine(order, kept, speech, request));
     },
 
     /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
