@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
-import { ISO_639_1 } from '../domain/languages.js';
+import { languageCodeOf } from '../domain/languages.js';
 import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
 import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
@@ -125,5 +125,5 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
 /** The BCP 47 tag of an order's result text (a translation's target, else the order's language); '' when none is known. */
 export function resultLanguageTag(params: Record<string, unknown>): string {
   const name = params.translate_to ?? params.language;
-  return typeof name === 'string' ? ISO_639_1[name] ?? '' : '';
+  return (typeof name === 'string' && languageCodeOf(name)) || '';
 }
