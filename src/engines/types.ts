@@ -1,5 +1,6 @@
 // The seam between the order service and a speech engine: what a transcription request carries,
 // what comes back, and the two kinds of failure the caller must tell apart (retry or not).
+import type { SpeakerTurn } from '../domain/speakers.js';
 
 export interface EngineWord { text: string; start: number; end: number } // seconds
 export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
@@ -55,10 +56,23 @@ export interface Aligner {
   align(req: AlignRequest): Promise<Array<{ word: string; begin: number; end: number }>>;
 }
 
+export interface DiarizeRequest extends Omit<TranscribeRequest, 'language'> {
+  /** The number of speakers when it is known; absent: the diarizer estimates it. */
+  speakers?: number;
+}
+
+/** Who speaks when (speaker diarization), for the speaker labels of a draft. */
+export interface Diarizer {
+  readonly name: string;
+  diarize(req: DiarizeRequest): Promise<SpeakerTurn[]>;
+}
+
 /** The engines a worker uses; a missing one leaves its orders to a person. */
 export interface EngineSettings {
   /** Transcribes AI transcription orders. */
   speech?: SpeechEngine;
   /** Aligns forced-alignment orders. */
   alignment?: Aligner;
+  /** Speaker turns for the drafts of transcripts people finish. */
+  diarizer?: Diarizer;
 }

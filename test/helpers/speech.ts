@@ -44,3 +44,31 @@ export function wordErrorRate(said: string, heard: string): number {
   }
   return previous[b.length]! / a.length;
 }
+
+export interface Dialogue {
+  wav: Buffer;
+  /** Each turn's voice (the speaker) and where its speech starts and ends, in seconds. */
+  turns: Array<{ voice: string; text: string; start: number; end: number }>;
+}
+
+/** Turns spoken by different espeak-ng voices, one after another with `pause` seconds between them. */
+export async function speakDialogue(turns: Array<{ voice: string; text: string }>, pause = 0.6, rate = 150): Promise<Dialogue> {
+  const spoken = await Promise.all(turns.map((t) => speak(t.text, t.voice, rate)));
+  // speech.py writes plain 16-bit mono PCM WAV: a 44-byte header, then the samples.
+  const sampleRate = spoken[0]!.wav.readUInt32LE(24);
+  const silence = Buffer.alloc(Math.round(pause * sampleRate) * 2);
+  const parts: Buffer[] = [];
+  const spans: Dialogue['turns'] = [];
+  let at = 0;
+  spoken.forEach((s, i) => {
+    const pcm = s.wav.subarray(44);
+    spans.push({ ...turns[i]!, start: at, end: at + pcm.length / 2 / sampleRate });
+    parts.push(pcm, silence);
+    at += (pcm.length + silence.length) / 2 / sampleRate;
+  });
+  const data = Buffer.concat(parts);
+  const header = Buffer.from(spoken[0]!.wav.subarray(0, 44));
+  header.writeUInt32LE(36 + data.length, 4);
+  header.writeUInt32LE(data.length, 40);
+  return { wav: Buffer.concat([header, data]), turns: spans };
+}

@@ -8,7 +8,7 @@ import { startDocumentServer, type DocumentServer } from '../helpers/documents.j
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { wavFile } from '../helpers/mediaServer.js';
 import { freePort, waitFor } from '../helpers/net.js';
-import { speak, wordErrorRate } from '../helpers/speech.js';
+import { speak, speakDialogue, wordErrorRate } from '../helpers/speech.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { recordHistory } from '../helpers/histories.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
@@ -36,7 +36,7 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     engine = await startLocalEngine({ dir: ENGINES_DIR, host: '127.0.0.1', port, threads: 2 });
     const local = { kind: 'local' as const, url: engine.url };
     [service, docs, receiver] = await Promise.all([
-      startService({ engines: buildEngines({ speech: local, alignment: local }, { model: 'unused' }) }),
+      startService({ engines: buildEngines({ speech: local, alignment: local, diarizer: local }, { model: 'unused' }) }),
       startDocumentServer(), startCallbackReceiver(),
     ]);
   });
@@ -106,6 +106,28 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     const whales = words.find((w: { text: string }) => w.text === 'whales')!;
     expect(Math.abs(whales.start - speech.words.find((w) => said[w.index] === 'whales')!.start)).toBeLessThan(0.5);
   });
+
+  it('drafts a two-voice dialogue with two speakers, each turn change within 1.5 s of the true one', async () => {
+    const dialogue = await speakDialogue([
+      'Good morning, thank you for coming in today to talk about the new library project.',
+      'Thank you for having me. I have been looking forward to this conversation for a while.',
+      'Let us start with the budget. How much do you think the building will cost in the end?',
+      'We expect about four million dollars, although the final figure depends on the materials.',
+      'That is more than the council planned. Where will the rest of the money come from?',
+      'Private donors have promised half of it, and the rest will come from a national grant.',
+    ].map((text, i) => ({ voice: i % 2 === 0 ? 'en+m3' : 'en+f4', text })));
+    const { id } = await order('transcriptions', { url: docs.serve('/dialogue.wav', dialogue.wav, 'audio/wav'), language: 'english', timestamping: 'change_of_speaker' });
+    const work = await waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-work`), 'the work task', 120_000);
+    const paragraphs = work.draft.split(/\n\n/).map((p) => /^\[(\d\d):(\d\d):(\d\d)\] (Speaker \d+): /.exec(p)!);
+    expect(paragraphs.every(Boolean), work.draft).toBe(true);
+    // Runs of one speaker: as many as the turns, alternating between two speakers.
+    const runs = paragraphs.filter((p, i) => i === 0 || p[4] !== paragraphs[i - 1]![4])
+      .map((p) => ({ speaker: p[4]!, start: Number(p[1]) * 3600 + Number(p[2]) * 60 + Number(p[3]) }));
+    expect(new Set(runs.map((r) => r.speaker)), work.draft).toEqual(new Set(['Speaker 1', 'Speaker 2']));
+    expect(runs.map((r) => r.speaker), work.draft).toEqual(dialogue.turns.map((_, i) => `Speaker ${(i % 2) + 1}`));
+    // The marks are whole seconds (rounded down): 1.5 s allows for that and the diarizer's own edge.
+    runs.forEach((run, i) => expect(Math.abs(run.start - dialogue.turns[i]!.start), `turn ${i + 1}: ${work.draft}`).toBeLessThan(1.5));
+  }, 180_000);
 
   it('hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper\'s English translation; English ordered in French waits for a person', async () => {
     // Long and slow enough for Whisper base to know espeak-ng's Spanish (es 0.88 at 120 words a minute).
