@@ -31,8 +31,29 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
   maxNesting: 200,
 };
 
+/**
+ * Limits of drafting text from scans (OCR, ocr.ts), which costs seconds and hundreds of MB per
+ * page where reading a text layer costs milliseconds: a pool of its own (sandbox/index.ts) whose
+ * CPU budget is per page, restarted as each page begins, so a PDF of `maxPages` pages is bounded
+ * at `maxPages` × `cpuMsPerPage`.
+ */
+export interface OcrLimits {
+  /** CPU time of one page (drawing it and recognising its text; the first also opens the file and starts the engine). */
+  cpuMsPerPage: number;
+  /** Resident memory of the child process that recognises text (the engine, its language data, one page). */
+  memoryMb: number;
+  /** Pixels (width × height, from the file's header, before it is decoded) of an image file. */
+  maxImagePixels: number;
+}
+
+export const DEFAULT_OCR_LIMITS: OcrLimits = {
+  cpuMsPerPage: 30_000,
+  memoryMb: 1_024,
+  maxImagePixels: 25_000_000,
+};
+
 /** Why a file was refused before it was read through: the label of the refusals metric. */
-export type RefusalReason = 'time' | 'memory' | 'pages' | 'words' | 'inflated_size' | 'zip_entries' | 'nesting' | 'crashed';
+export type RefusalReason = 'time' | 'memory' | 'pages' | 'words' | 'inflated_size' | 'zip_entries' | 'nesting' | 'pixels' | 'crashed';
 
 /**
  * A file that goes over a limit. Its message is for the customer (the API prefixes the field):
@@ -56,5 +77,6 @@ export const refusal = {
   inflated: (limits: Pick<DocumentLimits, 'maxInflatedBytes'>) => new DocumentRefusedError('inflated_size', `the document unpacks to more than ${mb(limits.maxInflatedBytes)}`),
   entries: (limits: Pick<DocumentLimits, 'maxZipEntries'>) => new DocumentRefusedError('zip_entries', `the document holds more than ${count(limits.maxZipEntries)} parts`),
   nesting: (limits: Pick<DocumentLimits, 'maxNesting'>) => new DocumentRefusedError('nesting', `the document is nested more than ${count(limits.maxNesting)} levels deep`),
+  pixels: (limits: Pick<OcrLimits, 'maxImagePixels'>) => new DocumentRefusedError('pixels', `the image has more than ${count(limits.maxImagePixels)} pixels`),
   crashed: () => new DocumentRefusedError('crashed', 'the file could not be read'),
 };

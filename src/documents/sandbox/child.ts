@@ -2,12 +2,12 @@
 // error meant for the customer. Readers are loaded on first use, so a media child never loads
 // pdf.js. Its CPU time and memory are watched, and it is killed past them, by the parent.
 import { PassThrough } from 'node:stream';
-import type { DocumentLimits } from '../limits.js';
+import type { DocumentLimits, OcrLimits } from '../limits.js';
 import type { FileClass } from '../measure.js';
 import type { ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderOptions } from '../../domain/render/index.js';
-import { NotMediaError, serializeError, STATED_IN_HEADER, type JobInput, type JobReply, type JobRequest, type MediaFormat, type MediaInput } from './protocol.js';
+import { NotMediaError, serializeError, STATED_IN_HEADER, type JobInput, type JobReply, type JobRequest, type JobStep, type MediaFormat, type MediaInput } from './protocol.js';
 
 
 const inputs = new Map<number, PassThrough>();
@@ -70,6 +70,12 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
       const [bytes, page, limits] = args as [Uint8Array, number, DocumentLimits];
       return renderPdfPage(bytes, page, limits);
     }
+    case 'ocrPages': {
+      const { ocrPages } = await import('../ocr.js');
+      const [bytes, fileName, languages, limits, { maxImagePixels, cpuMsPerPage }] = args as [Uint8Array, string, string[], DocumentLimits, OcrLimits];
+      // Each page tells the parent it began: the watchdog gives each page its own CPU budget.
+      return ocrPages(bytes, fileName, languages, limits, { maxImagePixels, cpuMsPerPage, onPage: () => process.send!({ id, step: true } satisfies JobStep) });
+    }
     case 'mediaDuration': {
       // Registered before the first await: the chunks follow the request at once.
       const input = new PassThrough();
@@ -96,10 +102,12 @@ process.on('message', (message: JobRequest | JobInput) => {
     },
   );
 });
-// Readers loaded before the first job (argv: documents or media), so that no file pays for them.
+// Readers loaded before the first job (argv: documents, media or ocr), so that no file pays for them.
 const preload = process.argv[2] === 'media'
   ? [import('music-metadata')]
-  : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
+  : process.argv[2] === 'ocr'
+    ? [import('../ocr.js'), import('../pdf.js'), import('tesseract.js'), import('@napi-rs/canvas')]
+    : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
 void Promise.all(preload).then(() => process.send!({ ready: true }));
 
 // The parent is gone: so is the reason to live.

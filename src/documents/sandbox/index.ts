@@ -9,16 +9,18 @@ import type { ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderedFile, RenderOptions } from '../../domain/render/index.js';
 import type { FileClass, OcrEstimate } from '../measure.js';
-import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, type DocumentLimits } from '../limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, DEFAULT_OCR_LIMITS, DocumentRefusedError, type DocumentLimits, type OcrLimits } from '../limits.js';
+import { ocrLanguageData, type OcrResult } from '../ocr.js';
 import { ChildPool } from './pool.js';
 import type { JobOp, MediaFormat, MediaInput } from './protocol.js';
 
 export { ChildLostError } from './pool.js';
 export { NotMediaError, STATED_IN_HEADER, type MediaFormat, type MediaInput } from './protocol.js';
+export { installedOcrLanguages, type OcrPage, type OcrResult } from '../ocr.js';
 
 export const documentsRefused = new Counter({
   name: 'documents_refused_total',
-  help: 'Customer and worker files refused at the document limits, by reason (time, memory, pages, words, inflated_size, zip_entries, nesting, crashed)',
+  help: 'Customer and worker files refused at the document limits, by reason (time, memory, pages, words, inflated_size, zip_entries, nesting, pixels, crashed)',
   labelNames: ['reason'] as const, registers: [registry],
 });
 
@@ -30,9 +32,19 @@ export interface SandboxSettings {
   queueWaitMs: number;
   /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
   warm?: boolean;
+  /** Drafting text from scans (ocrPages): its own children, so that minutes of OCR never hold the readers the API measures with. */
+  ocr?: Partial<OcrSettings>;
+}
+
+export interface OcrSettings extends OcrLimits {
+  /** Scans read at once (one child process each, one CPU core each while it recognises). */
+  children: number;
+  /** How long a scan waits for a free child before the 429 (its callers are activities, which retry). */
+  queueWaitMs: number;
 }
 
 export const DEFAULT_SANDBOX: SandboxSettings = { limits: DEFAULT_DOCUMENT_LIMITS, children: 2, queueWaitMs: 2_000 };
+export const DEFAULT_OCR_SETTINGS: OcrSettings = { ...DEFAULT_OCR_LIMITS, children: 1, queueWaitMs: 30_000 };
 
 export interface DocumentReader {
   documentWords(bytes: Uint8Array, fileName: string): Promise<number>;
@@ -48,6 +60,18 @@ export interface DocumentReader {
    * probe whose shared child was killed (ChildLostError) for another probe's sake.
    */
   mediaDuration(input: Readable, media: MediaInput, alone?: boolean): Promise<MediaFormat>;
+  /**
+   * A draft of the text of each page of a scan by OCR (ocr.ts): an image file (PNG, JPEG, GIF,
+   * WebP, BMP, TIFF) is page 1; a PDF's pages (at most maxPages) are drawn and read in turn, each
+   * within OcrLimits.cpuMsPerPage of CPU time: a page whose recognition takes three quarters of it
+   * comes back empty with `timedOut` and the others are still read. `languages`: ISO 639-1 codes
+   * ('en'; 'en-GB' counts as 'en'), at least one (none: TypeError). A language without installed
+   * data answers at once `{ pages: [], unsupported: 'de' }` (the first such code). Rejects with
+   * DocumentRefusedError past the limits (time: other work over a page's budget; memory; pages;
+   * pixels), TranscriptImportError for a file that is not a readable image or PDF, and
+   * RateLimitedError when the OCR children stay busy.
+   */
+  ocrPages(bytes: Uint8Array, fileName: string, languages: readonly string[]): Promise<OcrResult>;
   close(): Promise<void>;
 }
 
@@ -59,6 +83,13 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
   });
   const media = new ChildPool({ name: 'media files', noun: 'media file', children: 1, jobsPerChild: 64, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
   const mediaAlone = new ChildPool({ name: 'media files', noun: 'media file', children: 2, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
+  const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
+  const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
+  // The CPU limit is per page: each page restarts it (JobStep).
+  const ocr = new ChildPool({
+    name: 'scans', noun: 'page', children: ocrSettings.children, jobsPerChild: 1, queueWaitMs: ocrSettings.queueWaitMs,
+    limits: { cpuMs: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb }, recycleAfterJobs: 200, preload: 'ocr', nice: 10,
+  });
 
   if (settings.warm) {
     documents.warm();
@@ -91,8 +122,14 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     },
     mediaDuration: (input, mediaInput, alone = false) =>
       counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),
+    async ocrPages(bytes, fileName, languages) {
+      // Answered here, without a child's time.
+      const data = ocrLanguageData(languages);
+      if (!Array.isArray(data)) return { pages: [], unsupported: data.unsupported };
+      return counted<OcrResult>(ocr.run({ op: 'ocrPages' satisfies JobOp, args: [bytes, fileName, [...languages], limits, ocrLimits] }));
+    },
     async close() {
-      await Promise.all([documents.close(), media.close(), mediaAlone.close()]);
+      await Promise.all([documents.close(), media.close(), mediaAlone.close(), ocr.close()]);
     },
   };
 }

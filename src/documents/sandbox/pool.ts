@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { RateLimitedError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
-import { reviveError, type JobReply, type JobRequest } from './protocol.js';
+import { reviveError, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
 export interface PoolOptions {
   /** What the pool opens, in the plural (logs, the 429) and the singular (refusals). */
@@ -24,12 +24,15 @@ export interface PoolOptions {
   jobsPerChild: number;
   /** How long a job waits for a free place before the 429. */
   queueWaitMs: number;
-  /** Limits of each child: CPU time per job (or, with several jobs at once, per busy stretch), memory. */
+  /**
+   * Limits of each child: CPU time per job (or, with several jobs at once, per busy stretch; or,
+   * for a job that reports its steps (JobStep: OCR's pages), per step), memory.
+   */
   limits: Pick<DocumentLimits, 'cpuMs' | 'memoryMb'>;
   /** A child is replaced after this many jobs (whatever a reader leaves behind is dropped with it). */
   recycleAfterJobs?: number;
   /** The readers a child loads before its first job, so that loading them is not charged to a file. */
-  preload: 'documents' | 'media';
+  preload: 'documents' | 'media' | 'ocr';
   /** CPU priority of the children (nice, 0–19): CPU-bound readers yield to the process serving HTTP. */
   nice: number;
 }
@@ -59,6 +62,8 @@ interface Worker {
   dead: boolean;
   /** Settles once the child has loaded its readers. */
   ready: Promise<void>;
+  /** Starts the CPU and wall-clock count of the child's one job again (its next step began). */
+  restartClock?: () => void;
 }
 
 /** CPU time (user + system) and resident set of a process, from /proc. */
@@ -192,8 +197,9 @@ export class ChildPool {
     const ready = new Promise<void>((resolve) => { started = () => { isReady = true; resolve(); }; });
     const worker: Worker = { process: child, jobs: new Map(), served: 0, dead: false, ready };
     try { if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice); } catch { /* not permitted here: the limits still hold */ }
-    child.on('message', (reply: JobReply | { ready: true }) => {
+    child.on('message', (reply: JobReply | JobStep | { ready: true }) => {
       if ('ready' in reply) return started();
+      if ('step' in reply) return worker.jobs.has(reply.id) ? worker.restartClock?.() : undefined;
       const job = worker.jobs.get(reply.id);
       if (!job) return;
       worker.served++;
@@ -223,15 +229,21 @@ export class ChildPool {
    * wall-clock time stands in), and a wall-clock backstop for a job that neither works nor ends.
    * Jobs sharing a child (media probes, waiting on the network): the child's CPU time over the
    * last two CPU limits of wall-clock time, so that steady traffic is never mistaken for one file.
+   * A job alone in its child that reports steps (OCR's pages) has both counts restarted at each.
    */
   private busy(w: Worker): void {
     const { cpuMs, memoryMb } = this.options.limits;
     const shared = this.options.jobsPerChild > 1;
-    const since = Date.now();
+    let since = Date.now();
     const samples: Array<{ at: number; cpuMs: number }> = [];
     const over = (reason: Error, detail: object) => this.kill(w, reason, detail);
-    const first = usage(w.process.pid ?? -1);
-    if (first && HAS_PROC) samples.push({ at: since, cpuMs: first.cpuMs });
+    const start = () => {
+      samples.length = 0;
+      const first = usage(w.process.pid ?? -1);
+      if (first && HAS_PROC) samples.push({ at: since, cpuMs: first.cpuMs });
+    };
+    start();
+    if (!shared) w.restartClock = () => { since = Date.now(); start(); };
     w.watchdog = setInterval(() => {
       const at = Date.now();
       const now = usage(w.process.pid ?? -1);
@@ -250,6 +262,7 @@ export class ChildPool {
   private idle(w: Worker): void {
     clearInterval(w.watchdog);
     w.watchdog = undefined;
+    w.restartClock = undefined;
   }
 
   /** Ends a child at once; its job is refused with `reason` (or, with others beside it, lost). */

@@ -5,12 +5,14 @@ import { TranscriptImportError } from '../../domain/transcript.js';
 import { TimingError } from '../../domain/render/captions.js';
 import { DocumentRefusedError, type RefusalReason } from '../limits.js';
 
-export type JobOp = 'documentWords' | 'ocrEstimate' | 'importDocument' | 'checkResultFile' | 'renderResult' | 'renderPdfPage' | 'mediaDuration';
+export type JobOp = 'documentWords' | 'ocrEstimate' | 'importDocument' | 'checkResultFile' | 'renderResult' | 'renderPdfPage' | 'ocrPages' | 'mediaDuration';
 
 export interface JobRequest { id: number; op: JobOp; args: unknown[] }
 /** A chunk of a job's input stream, or its end. */
 export interface JobInput { id: number; chunk?: Uint8Array; end?: true }
 export type JobReply = { id: number; ok: unknown } | { id: number; error: JobError };
+/** From the child: the job's next page began, and with it a new CPU budget (OCR, pool.ts). */
+export interface JobStep { id: number; step: true }
 
 export interface JobError {
   kind: 'refused' | 'import' | 'timing' | 'media';
