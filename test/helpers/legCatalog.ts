@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'gitHistory';
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'gitHistory';
 
 /** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
 export const BEFORE_WORKBENCH = 'df2236f';
@@ -57,6 +57,16 @@ export const LEGS: Record<Leg, LegInfo> = {
     present: () => existsSync(`${ENGINES_DIR}/manifest.json`) && commandRuns('espeak-ng'),
     missing: `${ENGINES_DIR}/manifest.json (npm install without ENGINES=none) or espeak-ng is missing`,
     howToRun: 'apt-get install -y espeak-ng; npm install (without ENGINES=none), then npm test',
+  },
+  apertium: {
+    label: 'Apertium',
+    // Both directions of English–Spanish; in CI a missing pair is a failure, never a skip.
+    present: () => {
+      const listing = spawnSync('apertium', ['-l'], { encoding: 'utf8' });
+      return Boolean(process.env.CI) || (listing.status === 0 && /^\s*eng-spa\s*$/m.test(listing.stdout) && /^\s*spa-eng\s*$/m.test(listing.stdout));
+    },
+    missing: 'apertium with the English–Spanish pair is not installed',
+    howToRun: 'apt-get install -y --no-install-recommends apertium apertium-eng-spa, then npm test',
   },
   gitHistory: {
     label: 'the git history',
