@@ -8,6 +8,7 @@ import { payRatesSchema, type PayRates } from './products/payRates.js';
 import type { WorkbenchSettings } from './contracts/orders.js';
 import type { CallbackSettings } from './orders/deliverCallback.js';
 import type { DiarizerChoice, EngineChoice, EngineChoices } from './engines/settings.js';
+import type { TranslatorsConfig } from './engines/translators.js';
 import { localDiarizerInstalled, localEngineInstalled } from './engines/localEngine.js';
 import { parseAllowCidrs } from './net/addressGuard.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './api/httpServer.js';
@@ -60,6 +61,8 @@ export interface Config {
     local: { dir: string; host: string; port: number; threads: number };
     /** Engine activities one worker runs at once. */
     concurrency: number;
+    /** Machine translation for drafts: a user's LibreTranslate-compatible server (MT_ENGINE_URL), then Apertium where installed. */
+    translation: TranslatorsConfig;
   };
   temporal: {
     /** An existing cluster; when absent `npm start` runs a dev server. */
@@ -187,6 +190,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       ...(env.AI_ENGINE_API_KEY ? { apiKey: env.AI_ENGINE_API_KEY } : {}),
       local: { dir: enginesDir, host: '127.0.0.1', port: number(env, 'ENGINE_PORT', 8700), threads: number(env, 'ENGINE_THREADS', 2) },
       concurrency: number(env, 'ENGINE_CONCURRENCY', 1),
+      translation: {
+        ...(env.MT_ENGINE_URL ? { libreTranslate: { baseUrl: env.MT_ENGINE_URL, ...(env.MT_ENGINE_API_KEY ? { apiKey: env.MT_ENGINE_API_KEY } : {}) } } : {}),
+        apertium: env.APERTIUM !== 'none',
+      },
     },
     temporal: {
       address: env.TEMPORAL_ADDRESS || undefined,

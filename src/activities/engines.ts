@@ -1,19 +1,18 @@
 // Machine fulfilment: a speech engine transcribes AI orders and gives the word timings that
 // forced alignment needs. The workflow decides what an outcome means for the order.
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
+import { engineWork } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
 import { assignOrder, getOrder, noteEngineFinding } from '../db/orders.js';
-import { engineDeadlineMs, type EngineProgress, type ResultFile } from '../contracts/orders.js';
-import { ISO_639_1, languageCodeOf, languageNameOf } from '../domain/languages.js';
+import { type EngineProgress, type ResultFile } from '../contracts/orders.js';
+import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
-import { EngineFaultError, EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
+import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
-import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
-import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
-import type { Transcript } from '../domain/transcript.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 
 /**
@@ -35,59 +34,9 @@ export type EngineOutcome =
   | { outcome: 'rejected'; reason: string }
   | { outcome: 'unavailable'; reason?: string };
 
-export function createEngineActivities({ db, files, engines, media, outbound, documentReader }: ActivityDeps) {
-  /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
-  async function engineRequest(ids: { orderId: number; accountId: number }, engine: string, url: string, language: string, seconds: number) {
-    const audio = await outbound.fetchCustomerFile(url, 'audio', media);
-    const code = ISO_639_1[language];
-    if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
-    log.info('engine at work', { ...ids, engine, bytes: audio.bytes.length, language: code });
-    return {
-      audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
-      language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
-    };
-  }
-
-  async function requireOrder(orderId: number): Promise<OrderRow> {
-    const order = await getOrder(db, orderId);
-    if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
-    return order;
-  }
-
-  /** A workbench order's media for an engine (the draft, the timing, the check); undefined without media or a language code. */
-  function mediaRequest(order: OrderRow, engine: string) {
-    const mediaParam = workPlanOfOrder(order)?.mediaParam;
-    const params = order.params as Record<string, string>;
-    if (!mediaParam || !ISO_639_1[params.language ?? '']) return undefined;
-    return () => engineRequest({ orderId: order.id, accountId: order.accountId }, engine, params[mediaParam]!, params.language!, order.seconds);
-  }
-
-  /** `work` with a heartbeat every 2 s (progress for operators; the workflow's cancellation reaches it). */
-  async function heartbeating<T>(order: OrderRow, engine: string, phase: EngineProgress['phase'], work: () => Promise<T>): Promise<T> {
-    const context = Context.current();
-    const started = Date.now();
-    const beating = setInterval(() => context.heartbeat({ phase, engine, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
-    try {
-      return await work();
-    } finally {
-      clearInterval(beating);
-    }
-  }
-
-  /** The draft's speakers from the diarizer; without one, or when it fails, the draft stays unlabelled. */
-  async function withSpeakers(order: OrderRow, transcript: Transcript, audio: TranscribeRequest): Promise<Transcript> {
-    const diarizer = engines.diarizer;
-    if (!diarizer) return transcript;
-    try {
-      const turns = await diarizer.diarize(audio);
-      log.info('speakers of the draft found', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, speakers: speakerCount(turns) });
-      return withSpeakerTurns(transcript, turns);
-    } catch (err) {
-      if (!(err instanceof EngineRejectedError || err instanceof EngineFaultError)) throw err;
-      log.warn('no speakers in the draft: the diarizer failed', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, error: err.message });
-      return transcript;
-    }
-  }
+export function createEngineActivities(deps: ActivityDeps) {
+  const { db, files, engines, documentReader } = deps;
+  const { engineRequest, requireOrder, mediaRequest, heartbeating } = engineWork(deps);
 
   /** The supplied transcript against the engine's own; the figures and the verdict noted on the order. */
   async function checkAgainstEngine(order: OrderRow, kept: InputFile, speech: SpeechEngine, request: () => Promise<TranscribeRequest>): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
@@ -111,7 +60,7 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
   /**
    * The transcript in the ordered language, never a forced one: the engine names the language it
    * hears; the same one is transcribed as it is, English is Whisper's own translation of another,
-   * and any other pair needs a translator (`needsPerson`). What was done is noted on the order.
+   * another pair is machine-translated where a translator covers it, else needs a person (`needsPerson`). What was done is noted on the order.
    */
   async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string }> {
     const heard = await engines.speech!.transcribe(audio);
@@ -135,6 +84,14 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       await noteEngineFinding(db, orderId, `${said}: delivered as the engine's English translation.`);
       log.info('spoken language differs: English translation by the engine', { orderId, spoken, ordered });
       return engines.speech!.translateToEnglish(audio);
+    }
+    const translator = engines.translators?.covering(spoken, ordered);
+    if (translator) {
+      const texts = await translator.translate({ texts: heard.segments.map((s) => s.text), from: spoken, to: ordered, timeoutMs: audio.timeoutMs, ...(audio.signal ? { signal: audio.signal } : {}) });
+      await noteEngineFinding(db, orderId, `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`);
+      log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
+      // The words' times belong to the spoken words: the segments keep their times, not the words.
+      return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
     }
     const needsPerson = `${said}: a translation is needed; the order waits for a person.`;
     await noteEngineFinding(db, orderId, needsPerson);
@@ -191,29 +148,6 @@ export function createEngineActivities({ db, files, engines, media, outbound, do
       } finally {
         clearInterval(beating);
       }
-    },
-
-    /**
-     * The machine draft of a workbench order: the speech engine's transcript of its media, with
-     * times and, where a diarizer is configured, its speakers. Empty when no engine is configured
-     * or it hears no speech.
-     */
-    async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
-      const order = await requireOrder(orderId);
-      const speech = engines.speech;
-      const request = speech && mediaRequest(order, speech.name);
-      if (!speech || !request) return '';
-      return heartbeating(order, speech.name, 'transcribing', async () => {
-        try {
-          const audio = await request();
-          const result = await speech.transcribe(audio);
-          if (isSilent(result)) return '';
-          return editorText(await withSpeakers(order, engineTranscriptToModel(result), audio));
-        } catch (err) {
-          if (err instanceof EngineRejectedError) return '';
-          throw err;
-        }
-      });
     },
 
     /**

@@ -4,9 +4,10 @@ import { createOrderActivities } from './orders.js';
 import { createCallbackActivities } from './callbacks.js';
 import { createEngineActivities } from './engines.js';
 import { createTaskActivities } from './tasks.js';
+import { createDraftActivities } from './drafts.js';
 
 export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createOrderActivities(deps), ...createCallbackActivities(deps), ...createEngineActivities(deps), ...createTaskActivities(deps) };
+  return { ...createOrderActivities(deps), ...createCallbackActivities(deps), ...createEngineActivities(deps), ...createDraftActivities(deps), ...createTaskActivities(deps) };
 }

@@ -119,7 +119,7 @@ export interface OrderState {
 export const engineTaskQueue = (ordersTaskQueue: string): string => `${ordersTaskQueue}-engines`;
 
 /** Progress an engine activity reports in its heartbeats (shown by order-ops show). */
-export interface EngineProgress { phase: 'fetching' | 'transcribing' | 'aligning'; engine: string; audioSeconds: number; elapsedMs: number }
+export interface EngineProgress { phase: 'fetching' | 'transcribing' | 'aligning' | 'reading' | 'translating'; engine: string; audioSeconds: number; elapsedMs: number }
 
 /** How long an engine may take for an order: a base, and more the longer its audio. */
 export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;

@@ -1,6 +1,7 @@
 // The seam between the order service and a speech engine: what a transcription request carries,
 // what comes back, and the two kinds of failure the caller must tell apart (retry or not).
 import type { SpeakerTurn } from '../domain/speakers.js';
+import type { Translators } from './translators.js';
 
 export interface EngineWord { text: string; start: number; end: number } // seconds
 export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
@@ -75,4 +76,6 @@ export interface EngineSettings {
   alignment?: Aligner;
   /** Speaker turns for the drafts of transcripts people finish. */
   diarizer?: Diarizer;
+  /** Machine translation: drafts of translations, AI transcripts ordered in another language than the spoken one. */
+  translators?: Translators;
 }

@@ -92,7 +92,8 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
   return {
     skill: (p) => `translation:${p.translate_from}>${p.translate_to}`,
     reviewSkill: (p) => `review:${p.translate_to}`,
-    editor, draft: 'none', pay, mediaParam: 'url', sourceFile: 'source',
+    // The draft: the source machine-translated where an engine covers the pair (src/activities/drafts.ts).
+    editor, draft: 'engine', pay, mediaParam: 'url', sourceFile: 'source',
     rules: () => ({ timestamping: 'not_required' }),
   };
 }

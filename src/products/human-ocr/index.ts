@@ -24,7 +24,7 @@ export const humanOcr = defineProduct({
   fulfilment: 'operator',
   work: {
     skill: (p) => `ocr:${p.language}`, reviewSkill: (p) => `review:${p.language}`,
-    editor: 'ocr', sourceFile: 'source', draft: 'none', pay: 'word', rules: () => ({ timestamping: 'not_required' }),
+    editor: 'ocr', sourceFile: 'source', draft: 'engine', pay: 'word', rules: () => ({ timestamping: 'not_required' }),
   },
   creationFields: ['words'],
   prices: z.object({ per_1000_words_cents: cents, minimum_cents: cents }),

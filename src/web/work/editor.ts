@@ -111,6 +111,7 @@ ${reviewing ? html`<p><label for="note">Note for the worker (needed to send back
 ${plan.rules.timestamping !== 'not_required' ? ` Timestamps: ${plan.rules.timestamping.replace(/_/g, ' ')}.` : ''}${plan.rules.numberOfSpeakers ? ` Speakers: ${plan.rules.numberOfSpeakers.replace(/_/g, ' ')}.` : ''}</p>
 ${task.note && !reviewing ? alert(`Sent back by the reviewer: ${task.note}`) : ''}
 ${!task.draft.trim() && !reviewing && task.stage === 'work' && plan.draft !== 'none' ? html`<p class="muted">There is no machine draft for this task.</p>` : ''}
+${page.order.engineNote && !reviewing ? html`<p class="muted" id="engine-note">From the engines: ${page.order.engineNote}</p>` : ''}
 ${problems}
 ${player(page)}
 <div class="workspace">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>

@@ -1,0 +1,116 @@
+// Machine drafts of the work people do, made before the first claim on the engine queue: speech
+// transcribed with its speakers, pages read by OCR, a source machine-translated. Best effort: what
+// no engine covers starts from an empty editor, and the order's note says why.
+import { log } from '@temporalio/activity';
+import type { ActivityDeps } from './deps.js';
+import { engineWork, spokenLanguageOf } from './engineWork.js';
+import { noteEngineFinding } from '../db/orders.js';
+import { languageCodeOf, languageNameOf } from '../domain/languages.js';
+import { editorText } from '../domain/workbench.js';
+import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
+import type { Transcript } from '../domain/transcript.js';
+import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
+import { EngineFaultError, EngineRejectedError, type TranscribeRequest } from '../engines/types.js';
+import type { OrderRow } from '../db/schema.js';
+import { workPlanOfOrder } from '../products/registry.js';
+
+/** Draft work an engine cannot do for this input: the draft is left out, not retried. */
+const cannotDraft = (err: unknown) => err instanceof EngineRejectedError;
+
+export function createDraftActivities(deps: ActivityDeps) {
+  const { db, files, engines, documentReader } = deps;
+  const { requireOrder, mediaRequest, heartbeating } = engineWork(deps);
+
+  /** The draft's speakers from the diarizer; without one, or when it fails, the draft stays unlabelled. */
+  async function withSpeakers(order: OrderRow, transcript: Transcript, audio: TranscribeRequest): Promise<Transcript> {
+    const diarizer = engines.diarizer;
+    if (!diarizer) return transcript;
+    try {
+      const turns = await diarizer.diarize(audio);
+      log.info('speakers of the draft found', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, speakers: speakerCount(turns) });
+      return withSpeakerTurns(transcript, turns);
+    } catch (err) {
+      if (!(err instanceof EngineRejectedError || err instanceof EngineFaultError)) throw err;
+      log.warn('no speakers in the draft: the diarizer failed', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, error: err.message });
+      return transcript;
+    }
+  }
+
+  /** The speech of the order's media, timed, with its speakers; undefined when there is none to draft from. */
+  async function speechDraft(order: OrderRow): Promise<Transcript | undefined> {
+    const speech = engines.speech;
+    const request = speech && mediaRequest(order, speech.name);
+    if (!speech || !request) return undefined;
+    return heartbeating(order, speech.name, 'transcribing', async () => {
+      const audio = await request();
+      const result = await speech.transcribe(audio);
+      return isSilent(result) ? undefined : withSpeakers(order, engineTranscriptToModel(result), audio);
+    });
+  }
+
+  /** The text of the order's kept source file (a document), a paragraph a segment. */
+  async function sourceText(order: OrderRow): Promise<Transcript | undefined> {
+    const name = workPlanOfOrder(order)?.sourceFile;
+    const kept = name ? order.inputFiles[name] : undefined;
+    return kept ? documentReader.importDocument(await files.get(kept.key), kept.fileName) : undefined;
+  }
+
+  /** The pages of the kept source (images, a scanned PDF) read by OCR, with the confidence noted. */
+  async function ocrDraft(order: OrderRow): Promise<string> {
+    const name = workPlanOfOrder(order)?.sourceFile;
+    const kept = name ? order.inputFiles[name] : undefined;
+    const language = languageCodeOf(spokenLanguageOf(order));
+    if (!kept || !language) return '';
+    const read = await heartbeating(order, 'ocr', 'reading', async () => documentReader.ocrPages(await files.get(kept.key), kept.fileName, [language]));
+    if ('unsupported' in read) {
+      await noteEngineFinding(db, order.id, `No OCR draft: no OCR language data for ${languageNameOf(read.unsupported)} is installed.`);
+      return '';
+    }
+    const confidence = read.pages.map((p) => `page ${p.page} ${Math.round(p.confidence * 100)}%`).join(', ');
+    await noteEngineFinding(db, order.id, `OCR draft of ${read.pages.length} page${read.pages.length === 1 ? '' : 's'} (confidence: ${confidence}).`);
+    log.info('OCR draft made', { orderId: order.id, accountId: order.accountId, pages: read.pages.length });
+    return read.pages.map((p) => p.text.trim()).filter(Boolean).join('\n\n');
+  }
+
+  /** The source (a document, or the media's speech) machine-translated segment by segment, times and speakers kept. */
+  async function translationDraft(order: OrderRow): Promise<string> {
+    const params = order.params as Record<string, string>;
+    const [from, to] = [languageCodeOf(params.translate_from), languageCodeOf(params.translate_to)];
+    const translator = from && to ? engines.translators?.covering(from, to) : undefined;
+    const pair = `${params.translate_from} to ${params.translate_to}`;
+    if (!translator) {
+      await noteEngineFinding(db, order.id, `No machine translation draft: no engine translates ${pair}.`);
+      return '';
+    }
+    const source = params.source === 'document' ? await sourceText(order) : await speechDraft(order);
+    if (!source?.segments.length) return '';
+    const texts = await heartbeating(order, translator.name, 'translating', () => translator.translate({
+      texts: source.segments.map((s) => s.text), from: from!, to: to!, timeoutMs: 60_000 + source.segments.length * 2_000,
+    }));
+    await noteEngineFinding(db, order.id, `Machine translation draft (${pair}) by ${translator.name}.`);
+    log.info('machine translation draft made', { orderId: order.id, accountId: order.accountId, translator: translator.name, segments: texts.length });
+    // The source's word timings do not fit the translated words: segments keep their times only.
+    return editorText({ segments: source.segments.map(({ words: _words, ...segment }, i) => ({ ...segment, text: texts[i] ?? '' })) });
+  }
+
+  return {
+    /**
+     * The machine draft of a workbench order's text, as editor text: its speech transcribed (with
+     * times and speakers), its pages read (OCR), or its source machine-translated. The name stays
+     * as workflows in flight call it. Empty when no engine covers the work.
+     */
+    async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
+      const order = await requireOrder(orderId);
+      const params = order.params as Record<string, unknown>;
+      try {
+        if (workPlanOfOrder(order)?.editor === 'ocr') return await ocrDraft(order);
+        if (params.translate_to) return await translationDraft(order);
+        const speech = await speechDraft(order);
+        return speech ? editorText(speech) : '';
+      } catch (err) {
+        if (cannotDraft(err)) return '';
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// What the engine activities share: the order looked up, its media fetched as an engine request,
+// and a heartbeat while an engine works.
+import { ApplicationFailure, Context, log } from '@temporalio/activity';
+import type { ActivityDeps } from './deps.js';
+import { getOrder } from '../db/orders.js';
+import { engineDeadlineMs, type EngineProgress } from '../contracts/orders.js';
+import { ISO_639_1 } from '../domain/languages.js';
+import type { OrderRow } from '../db/schema.js';
+import { workPlanOfOrder } from '../products/registry.js';
+
+/** The language spoken in an order's media: the order's language, or what a translation is from. */
+export function spokenLanguageOf(order: OrderRow): string | undefined {
+  const params = order.params as Record<string, unknown>;
+  const name = params.language ?? params.translate_from;
+  return typeof name === 'string' ? name : undefined;
+}
+
+export function engineWork({ db, media, outbound }: Pick<ActivityDeps, 'db' | 'media' | 'outbound'>) {
+  /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
+  async function engineRequest(ids: { orderId: number; accountId: number }, engine: string, url: string, language: string, seconds: number) {
+    const audio = await outbound.fetchCustomerFile(url, 'audio', media);
+    const code = ISO_639_1[language];
+    if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
+    log.info('engine at work', { ...ids, engine, bytes: audio.bytes.length, language: code });
+    return {
+      audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
+      language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
+    };
+  }
+
+  async function requireOrder(orderId: number): Promise<OrderRow> {
+    const order = await getOrder(db, orderId);
+    if (!order) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`);
+    return order;
+  }
+
+  /** A workbench order's media for an engine (the draft, the timing, the check); undefined without media or a language code. */
+  function mediaRequest(order: OrderRow, engine: string) {
+    const mediaParam = workPlanOfOrder(order)?.mediaParam;
+    const url = mediaParam ? (order.params as Record<string, unknown>)[mediaParam] : undefined;
+    const language = spokenLanguageOf(order);
+    if (typeof url !== 'string' || !language || !ISO_639_1[language]) return undefined;
+    return () => engineRequest({ orderId: order.id, accountId: order.accountId }, engine, url, language, order.seconds);
+  }
+
+  /** `work` with a heartbeat every 2 s (progress for operators; the workflow's cancellation reaches it). */
+  async function heartbeating<T>(order: OrderRow, engine: string, phase: EngineProgress['phase'], work: () => Promise<T>): Promise<T> {
+    const context = Context.current();
+    const started = Date.now();
+    const beating = setInterval(() => context.heartbeat({ phase, engine, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+    try {
+      return await work();
+    } finally {
+      clearInterval(beating);
+    }
+  }
+
+  return { engineRequest, requireOrder, mediaRequest, heartbeating };
+}
