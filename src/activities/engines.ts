@@ -3,15 +3,15 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import { engineWork } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
-import { assignOrder, getOrder, noteEngineFinding } from '../db/orders.js';
-import { type EngineProgress, type ResultFile } from '../contracts/orders.js';
+import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding } from '../db/orders.js';
+import type { EngineProgress, ResultFile, WorkPlan } from '../contracts/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { productOf, workPlanOfOrder } from '../products/registry.js';
-import { transcriptFromEditor } from '../domain/workbench.js';
+import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 
@@ -32,7 +32,7 @@ function likelihoodOf(heard: EngineTranscript, code: string): number | undefined
 export type EngineOutcome =
   | { outcome: 'finished'; files: ResultFile[] }
   | { outcome: 'rejected'; reason: string }
-  | { outcome: 'unavailable'; reason?: string };
+  | { outcome: 'unavailable'; reason?: string; translator?: WorkPlan | undefined };
 
 export function createEngineActivities(deps: ActivityDeps) {
   const { db, files, engines, documentReader } = deps;
@@ -62,7 +62,7 @@ export function createEngineActivities(deps: ActivityDeps) {
    * hears; the same one is transcribed as it is, English is Whisper's own translation of another,
    * another pair is machine-translated where a translator covers it, else needs a person (`needsPerson`). What was done is noted on the order.
    */
-  async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string }> {
+  async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
     const heard = await engines.speech!.transcribe(audio);
     const spoken = languageCodeOf(heard.language);
     if (isSilent(heard)) return heard;
@@ -93,10 +93,25 @@ export function createEngineActivities(deps: ActivityDeps) {
       // The words' times belong to the spoken words: the segments keep their times, not the words.
       return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
     }
-    const needsPerson = `${said}: a translation is needed; the order waits for a person.`;
+    const needsPerson = `${said}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.`;
     await noteEngineFinding(db, orderId, needsPerson);
-    log.warn('spoken language differs and no engine translates the pair: the order waits for a person', { orderId, spoken, ordered });
-    return { needsPerson };
+    log.warn('spoken language differs and no engine translates the pair: a person translates', { orderId, spoken, ordered });
+    return { needsPerson, heard, spoken };
+  }
+
+  /**
+   * The work of a translator for an AI order whose speech no engine translates: the engine's
+   * transcript kept as the order's source (and the translator's draft), the spoken language on the
+   * order; the workflow runs it in the workbench (or leaves it to an operator, as before).
+   */
+  async function translatorWork(order: OrderRow, { heard, spoken }: { heard: EngineTranscript; spoken: string }): Promise<WorkPlan | undefined> {
+    if (isSilent(heard)) return undefined;
+    const key = await files.put(Buffer.from(editorText(engineTranscriptToModel(heard))));
+    await keepInputFile(db, order.id, 'source', { key, fileName: 'engine-transcript.txt', contentType: 'text/plain' });
+    const learnt = { spoken_language: languageNameOf(spoken) };
+    await addOrderParams(db, order.id, learnt);
+    await assignOrder(db, order.id, 'operator');
+    return workPlanOfOrder({ product: order.product, params: { ...order.params, ...learnt } });
   }
 
   return {
@@ -125,7 +140,7 @@ export function createEngineActivities(deps: ActivityDeps) {
           phase = 'transcribing';
           beat();
           const result = await transcribeInOrderedLanguage(orderId, audio, ordered);
-          if ('needsPerson' in result) return { outcome: 'unavailable', reason: result.needsPerson };
+          if ('needsPerson' in result) return { outcome: 'unavailable', reason: result.needsPerson, translator: await translatorWork(order, result) };
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
           return { outcome: 'finished', files: resultFiles(key, 'engine-transcript.json') };

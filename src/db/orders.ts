@@ -124,6 +124,11 @@ export async function callbackAttemptsOf(db: Db, orderId: number): Promise<Callb
 }
 
 /** Keeps one more file with the order (the workbench's copy of its media), by claim-check. */
+/** Adds what the service learnt to the order's parameters (the spoken language an engine heard). */
+export async function addOrderParams(db: Db, orderId: number, learnt: Record<string, string>): Promise<void> {
+  await db.update(orders).set({ params: sql`${orders.params} || ${JSON.stringify(learnt)}::jsonb` }).where(eq(orders.id, orderId));
+}
+
 export async function keepInputFile(db: Db, orderId: number, name: string, file: InputFile): Promise<void> {
   await db.update(orders).set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` }).where(eq(orders.id, orderId));
 }

@@ -113,7 +113,7 @@ export function orderPlan(product: ProductDefinition, params: Record<string, unk
 
 /** The order's workbench plan from its product and parameters (measured ones included). */
 export function workPlanOf(work: HumanWork | undefined, params: Record<string, unknown>): WorkPlan | undefined {
-  if (!work) return undefined;
+  if (!work || (work.applies && !work.applies(params))) return undefined;
   // A document to translate is read, not heard: only media is split into parts.
   const mediaParam = work.mediaParam && !(work.sourceFile && params.source === 'document') ? work.mediaParam : undefined;
   return {

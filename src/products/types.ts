@@ -87,8 +87,10 @@ export interface HandOff {
  * order: draft (engine or input), work per part, merge, review.
  */
 export interface HumanWork<P = Record<string, unknown>> {
+  /** Whether the order needs people at all (default yes); an engine's order only when the engine hands it on. */
+  applies?(params: P & Record<string, unknown>): boolean;
   /** e.g. `transcription:english`, `translation:english>french` (src/domain/workbench.ts). */
-  skill(params: P): string;
+  skill(params: P & Record<string, unknown>): string;
   /** The reviewer's skill: `review:<language of the result>`. */
   reviewSkill(params: P): string;
   editor: WorkPlan['editor'];

@@ -231,9 +231,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     void runEngine().catch((err) => wf.log.error('engine work could not be settled', { orderId: order.id, error: String(err) }));
   } else if (order.work && input.workbench && wf.patched('workbench')) {
     // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
-    const deadline = placed?.deliveryEstimate ?? new Date(Date.now() + order.turnaroundHours * 3_600_000).toISOString();
-    workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline };
+    workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline: workDeadline() };
     void runWork(workbench).catch((err) => wf.log.error('the people\'s work could not be delivered', { orderId: order.id, error: String(err) }));
+  }
+
+  /** When the people's work is due: the order's delivery estimate. */
+  function workDeadline(): string {
+    return placed?.deliveryEstimate ?? new Date(Date.now() + order.turnaroundHours * 3_600_000).toISOString();
   }
 
   /** The workbench's stages; their approved text becomes the order's files, unless a person settled it first. */
@@ -342,6 +346,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       // Takes completions at once; the database (order-ops pending) learns it next, so an order
       // is never listed for a person before the workflow accepts their work.
       workingOn = 'operator';
+      // Speech no engine translates: a translator in the workbench, from the engine's transcript.
+      if (outcome.translator && input.workbench && wf.patched('ai-translation-in-workbench')) {
+        workbench = { order: { ...order, work: outcome.translator }, settings: input.workbench, deadline: workDeadline() };
+        await runWork(workbench);
+        return;
+      }
       if (wf.patched('hand-over-from-workflow')) await handOver.handToOperator({ orderId: order.id, reason: outcome.reason ?? 'no engine is configured' });
       return;
     }

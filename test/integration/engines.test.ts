@@ -45,7 +45,7 @@ describe('with an OpenAI-compatible engine', () => {
     return res.body.order_id as number;
   };
 
-  it('speech in another language than the one ordered: English is the engine\'s translation; any other pair waits for a person, never a forced transcript', async () => {
+  it('speech in another language than the one ordered: English is the engine\'s translation; any other pair goes to a translator, never a forced transcript', async () => {
     const SPANISH: Array<[string, number, number]> = [['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]];
     const ENGLISH: Array<[string, number, number]> = [['Hello', 0, 0.4], ['everyone.', 0.4, 1.2]];
     engine.behaviour = (_fields, path) => ({
@@ -64,15 +64,14 @@ describe('with an OpenAI-compatible engine', () => {
       status: 'finished', engine_note: 'The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.',
     });
 
-    // Ordered in French: no engine translates Spanish into French here, so a person takes it.
+    // Ordered in French: no engine translates Spanish into French here, so a translator takes it
+    // in the workbench, from the engine's Spanish transcript.
     const french = await aiOrder(token, 'french');
-    const waiting = await waitFor(async () => {
-      const shown = (await service.ops('GET', `/ops/orders/${french}`)).body;
-      return shown.assignee === 'operator' && shown;
-    }, 'the French order handed to a person', 30_000);
-    expect(waiting).toMatchObject({
-      status: 'paid', working_on: 'operator',
-      engine_note: 'The file is spoken in spanish, the order asked for french: a translation is needed; the order waits for a person.',
+    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, french))[0], 'the translator\'s task', 30_000);
+    expect(task).toMatchObject({ skill: 'translation:spanish>french', stage: 'work', draft: '[00:00:00] Hola a todos.' });
+    expect((await service.ops('GET', `/ops/orders/${french}`)).body).toMatchObject({
+      status: 'paid', working_on: 'operator', assignee: 'operator',
+      engine_note: 'The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine\'s spanish transcript.',
     });
     expect(callbacksFor(french)).toHaveLength(0);
   });

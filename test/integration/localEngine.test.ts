@@ -131,7 +131,7 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     runs.forEach((run, i) => expect(Math.abs(run.start - dialogue.turns[i]!.start), `turn ${i + 1}: ${work.draft}`).toBeLessThan(1.5));
   }, 180_000);
 
-  it('hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper\'s English translation; English ordered in French waits for a person', async () => {
+  it('hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper\'s English translation', async () => {
     // Long and slow enough for Whisper base to know espeak-ng's Spanish (es 0.88 at 120 words a minute).
     const spanish = await speak('Hola, me llamo Juan. Hoy hace muy buen tiempo en la ciudad. Mañana vamos a la playa con mis amigos.', 'es', 120);
     const url = docs.serve('/hola.wav', spanish.wav, 'audio/wav');
@@ -148,14 +148,43 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(translated).not.toMatch(/\b(hola|llamo|tiempo|ciudad|playa|amigos)\b/i);
     expect((await service.ops('GET', `/ops/orders/${asEnglish.id}`)).body.engine_note).toBe('The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.');
 
+  }, 240_000);
+
+  it('gives English speech ordered in French (no engine translates the pair) to a translator in the workbench, the engine\'s transcript as the source; the approved French is delivered', async () => {
     const english = await speak(SAID);
+    const [translator, reviewer] = await Promise.all(['translation:english>french', 'review:french'].map(async (skills) => {
+      const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
+      return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
+    }));
     const asFrench = await order('ai-transcriptions', { url: docs.serve('/said-fr.wav', english.wav, 'audio/wav'), language: 'french' });
-    const waiting = await waitFor(async () => {
-      const shown = (await service.ops('GET', `/ops/orders/${asFrench.id}`)).body;
-      return shown.assignee === 'operator' && shown;
-    }, 'the French order handed to a person', 120_000);
-    expect(waiting).toMatchObject({ status: 'paid', engine_note: 'The file is spoken in english, the order asked for french: a translation is needed; the order waits for a person.' });
-    expect(callbacksFor(asFrench.id)).toHaveLength(0);
+    const taskOf = (name: string) => waitFor(async () => (await tasksOfOrder(service.database.db, asFrench.id)).find((t) => t.id === `task-${asFrench.id}-${name}`), `the ${name} task`, 120_000);
+    const work = await taskOf('work');
+    expect(work).toMatchObject({ skill: 'translation:english>french', product: 'ai_transcription' });
+    // The translator starts from the engine's English transcript, its marks and all.
+    expect(work.draft).toMatch(/^\[00:00:00\] .*quick brown fox/);
+    expect(wordErrorRate(SAID, work.draft.replace(/\[[\d:]+\]/g, ''))).toBeLessThan(0.25);
+    expect((await service.ops('GET', `/ops/orders/${asFrench.id}`)).body).toMatchObject({
+      status: 'paid', assignee: 'operator',
+      engine_note: 'The file is spoken in english, the order asked for french: no engine translates the pair; a person translates the engine\'s english transcript.',
+    });
+    const page = await translator!.request('GET', `/work/tasks/${work.id}`);
+    expect(page.text).toContain('id="source-title"');
+    expect(page.text).toMatch(/quick brown fox/);
+
+    expect((await translator!.request('POST', `/work/tasks/${work.id}/claim`, {})).location).toBe(`/work/tasks/${work.id}`);
+    const french = '[00:00:00] Le renard brun rapide saute par-dessus le chien paresseux.\n\n[00:00:03] Aujourd\'hui nous parlons des baleines et de la mer.';
+    expect((await translator!.request('POST', `/work/tasks/${work.id}/submit`, { text: french })).location).toBe('/work/queue');
+    const review = await taskOf('review-1');
+    expect((await reviewer!.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
+    expect((await reviewer!.request('POST', `/work/tasks/${review.id}/review`, { decision: 'approve', text: french })).location).toBe('/work/queue');
+
+    const callback = await firstCallback(asFrench.id);
+    await recordHistory(service, asFrench.id, 'ai_transcription-translated-in-workbench');
+    expect(callback.fields).toMatchObject({ status: 'finished', language: 'french' });
+    const text = String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
+    expect(text).toContain('Le renard brun rapide');
+    const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
+    expect(parseSync(srt).filter((n) => n.type === 'cue').map((n) => (n.data as { start: number }).start)).toEqual([0, 3000]);
   }, 240_000);
 
   it.skipIf(!hasLeg('apertium'))('delivers English speech ordered in Spanish as the machine translation of the English transcript (Apertium) [needs Apertium]', async () => {

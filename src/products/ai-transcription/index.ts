@@ -27,6 +27,15 @@ export const aiTranscription = defineProduct({
   request: aiRequest,
   fulfilment: 'engine',
   engineJob: { task: 'transcribe', audioParam: 'url' },
+  // Speech in another language than the ordered one, with no machine translation for the pair: a
+  // translator hears it and translates the engine's transcript (kept as the order's source).
+  work: {
+    applies: (p) => typeof p.spoken_language === 'string',
+    skill: (p) => `translation:${String(p.spoken_language)}>${p.language}`,
+    reviewSkill: (p) => `review:${p.language}`,
+    editor: 'transcript', mediaParam: 'url', sourceFile: 'source', draft: 'source', pay: 'minute',
+    rules: () => ({ timestamping: 'not_required' }),
+  },
   creationFields: ['seconds', 'ai_transcripts_minutes_left'],
   prices: aiPrices,
   async measure(request, tools) {

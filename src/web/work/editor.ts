@@ -62,7 +62,8 @@ function segments(page: TaskPage): Html {
 }
 
 function beside(page: TaskPage): Html {
-  if (page.plan.editor === 'translation' && page.sourceText !== undefined) {
+  // A translation's source: a document, or the engine's transcript an AI order's translator works from.
+  if (page.plan.editor !== 'ocr' && page.sourceText !== undefined) {
     return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Source</h2><div class="source-text" tabindex="0">${page.sourceText}</div></section>`;
   }
   if (page.plan.editor === 'ocr' && (page.hasSourceImage || page.sourcePages)) {

@@ -37,7 +37,7 @@ export function taskRouter(deps: ApiDeps): Router {
     // OCR types from the page: an image as it is, a PDF's pages drawn; other sources are shown as text.
     const sourcePages = plan.editor === 'ocr' ? await sourcePdfPages(deps, order) : undefined;
     let sourceText: string | undefined;
-    if (source && plan.editor !== 'transcript' && !sourceIsImage && sourcePages === undefined) {
+    if (source && !sourceIsImage && sourcePages === undefined) {
       sourceText = editorText(await deps.documentReader.importDocument(await deps.files.get(source.key), source.fileName)).replace(/\n\n/g, '\n');
     }
     return {
