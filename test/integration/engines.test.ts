@@ -12,6 +12,8 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
+import { startLibreTranslate } from '../helpers/libreTranslate.js';
+import { translatorsFrom } from '../../src/engines/translators.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { recognitionAligner } from '../../src/engines/aligners.js';
@@ -74,6 +76,27 @@ describe('with an OpenAI-compatible engine', () => {
       engine_note: 'The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine\'s spanish transcript.',
     });
     expect(callbacksFor(french)).toHaveLength(0);
+  });
+
+  it('speech in another language than the one ordered, where the user\'s LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered', async () => {
+    const mt = await startLibreTranslate([{ code: 'es', name: 'Spanish', targets: ['de'] }, { code: 'de', name: 'German', targets: [] }]);
+    const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
+    const withMt = await startService({ engines: { speech, translators: await translatorsFrom({ libreTranslate: { baseUrl: mt.url }, apertium: false }) } });
+    try {
+      engine.behaviour = { kind: 'transcript', body: verboseJson([['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]], { language: 'spanish' }) };
+      const { token } = await withMt.createAccount(10);
+      const placed = await withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'german', callback_url: receiver.url });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const callback = await firstCallback(placed.body.order_id);
+      expect(callback.fields).toMatchObject({ status: 'finished', language: 'german' });
+      expect(mt.requests.find((r) => r.path === '/translate')?.body).toMatchObject({ q: ['Hola a todos.'], source: 'es', target: 'de', format: 'text' });
+      const text = await withMt.get(callback.fields.transcription_url!.replace(withMt.baseUrl, '') + '&format=text');
+      expect(text.body).toContain('[de] Hola a todos.');
+      expect((await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note)
+        .toMatch(/^The file is spoken in spanish, the order asked for german: delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's spanish transcript\.$/);
+    } finally {
+      await Promise.all([withMt.close(), mt.close()]);
+    }
   });
 
   it('an engine unsure of the language (the ordered one plausible) transcribes in the ordered one, and says so', async () => {

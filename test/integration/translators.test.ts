@@ -2,13 +2,13 @@
 // and the LibreTranslate adapter against a LibreTranslate double on loopback (a real HTTP server
 // speaking its API: GET /languages, POST /translate).
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apertiumTranslator, libreTranslateTranslator, translatorsFrom, type Translator } from '../../src/engines/translators.js';
 import { EngineFaultError, EngineRejectedError } from '../../src/engines/types.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { hasLeg } from '../helpers/legCatalog.js';
-import { close, freePort, listen, waitFor } from '../helpers/net.js';
+import { freePort, waitFor } from '../helpers/net.js';
+import { startLibreTranslate, type LibreTranslateDouble } from '../helpers/libreTranslate.js';
 
 const SENTENCES = ['The house is red.', 'I like the blue car.', 'The dog eats bread in the kitchen.', 'We will meet tomorrow at the station.'];
 
@@ -116,32 +116,8 @@ describe('apertiumTranslator without Apertium', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-interface LibreRequest { method: string; path: string; contentType?: string; body: Record<string, unknown> }
-type LibreBehaviour = { kind: 'translate' } | { kind: 'status'; status: number; body: string } | { kind: 'hang' } | { kind: 'answer'; body: string };
-
-/** A LibreTranslate double: `[target] text` for each text; records each request. */
-async function startLibreTranslate(languages: unknown) {
-  const double = { requests: [] as LibreRequest[], behaviour: { kind: 'translate' } as LibreBehaviour, languages };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-    double.requests.push({ method: req.method ?? '', path: req.url ?? '', ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}), body });
-    const json = (status: number, data: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(data));
-    if (req.url === '/languages') return json(200, double.languages);
-    const b = double.behaviour;
-    if (b.kind === 'hang') return;
-    if (b.kind === 'status') return void res.writeHead(b.status, { 'content-type': 'application/json' }).end(b.body);
-    if (b.kind === 'answer') return void res.writeHead(200, { 'content-type': 'application/json' }).end(b.body);
-    json(200, { translatedText: (body.q as string[]).map((q) => `[${String(body.target)}] ${q}`) });
-  });
-  const url = await listen(server);
-  return Object.assign(double, { url, close: () => close(server) });
-}
-
 describe('libreTranslateTranslator against a LibreTranslate double', () => {
-  let lt: Awaited<ReturnType<typeof startLibreTranslate>>;
+  let lt: LibreTranslateDouble;
   let translator: Translator;
   beforeAll(async () => {
     lt = await startLibreTranslate([
