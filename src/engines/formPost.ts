@@ -2,8 +2,11 @@
 // deadline and cancellation, and the split between what is worth retrying and what is not.
 import { Agent, fetch, FormData } from 'undici';
 import type { z } from 'zod';
+import { readCapped } from './answer.js';
 import { EngineFaultError, EngineRejectedError, type TranscribeRequest } from './types.js';
 
+// Word timings and speaker turns of hours of speech stay well under this.
+const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 // Engine work can take minutes: the request's own deadline bounds it, not undici's timers.
 const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
@@ -26,7 +29,7 @@ export async function postEngineForm<T>(endpoint: string, form: FormData, answer
     if (req.signal?.aborted) throw err;
     throw new EngineFaultError(`${label}: ${deadline.aborted ? `timed out after ${req.timeoutMs} ms` : String((err as Error).cause ?? err)}`);
   }
-  const text = await response.text();
+  const text = await readCapped(response, label, MAX_ANSWER_BYTES);
   if (response.status === 422 || response.status === 400) {
     throw new EngineRejectedError(errorMessage(text) ?? `${label} answered ${response.status}`);
   }

@@ -1,8 +1,9 @@
 // A speech engine behind the OpenAI-compatible transcription interface
 // (POST /v1/audio/transcriptions and /v1/audio/translations, multipart, response_format=verbose_json):
 // OpenAI itself, faster-whisper / speaches, whisper.cpp server, vLLM and the like.
-import { Agent, fetch, FormData, type Response } from 'undici';
+import { Agent, fetch, FormData } from 'undici';
 import { z } from 'zod';
+import { readCapped } from './answer.js';
 import {
   EngineFaultError, EngineRejectedError,
   type EngineSegment, type EngineTranscript, type EngineWord, type SpeechEngine, type TranscribeRequest,
@@ -52,7 +53,7 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     try {
       const response = await fetch(`${base}/v1/audio/${task}`, { method: 'POST', body: form, headers, signal, dispatcher });
-      const body = await readCapped(response, name);
+      const body = await readCapped(response, name, MAX_ANSWER_BYTES);
       if (!response.ok) throw statusError(name, response.status, body);
       return toTranscript(parseAnswer(name, body));
     } catch (err) {
@@ -70,24 +71,6 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     transcribe: (req) => post('transcriptions', req),
     translateToEnglish: (req) => post('translations', req),
   };
-}
-
-async function readCapped(response: Response, name: string): Promise<string> {
-  const tooLarge = () => new EngineFaultError(`${name}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // Leaving the loop by throwing cancels the stream.
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function statusError(name: string, status: number, body: string): Error {

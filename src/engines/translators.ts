@@ -6,8 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Agent, fetch, type Response } from 'undici';
+import { Agent, fetch } from 'undici';
 import { z } from 'zod';
+import { readCapped } from './answer.js';
 import { EngineFaultError, EngineRejectedError } from './types.js';
 
 export interface TranslateRequest {
@@ -279,7 +280,7 @@ export async function libreTranslateTranslator(opts: LibreTranslateOptions): Pro
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body) headers['content-type'] = 'application/json';
     const response = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers, dispatcher, signal, ...(body ? { body: JSON.stringify(body) } : {}) });
-    const text = await readCapped(response, name);
+    const text = await readCapped(response, name, MAX_ANSWER_BYTES);
     if (!response.ok) {
       const message = serverMessage(text);
       // The server's words alone: callers pass a rejection on to the customer.
@@ -340,24 +341,6 @@ export async function libreTranslateTranslator(opts: LibreTranslateOptions): Pro
       }
     },
   };
-}
-
-async function readCapped(response: Response, name: string): Promise<string> {
-  const tooLarge = () => new EngineFaultError(`${name}: the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // Leaving the loop by throwing cancels the stream.
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_ANSWER_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** LibreTranslate's `{error}` (or an OpenAI-style `{error: {message}}`), else the body's text; at most 200 characters. */
