@@ -8,14 +8,15 @@ import { noteEngineFinding } from '../db/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { editorText } from '../domain/workbench.js';
 import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
-import type { Transcript } from '../domain/transcript.js';
+import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
+import { DocumentRefusedError } from '../documents/limits.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineFaultError, EngineRejectedError, type TranscribeRequest } from '../engines/types.js';
 import type { OrderRow } from '../db/schema.js';
 import { workPlanOfOrder } from '../products/registry.js';
 
-/** Draft work an engine cannot do for this input: the draft is left out, not retried. */
-const cannotDraft = (err: unknown) => err instanceof EngineRejectedError;
+/** Draft work that cannot succeed for this input (an engine's refusal, a file over the limits or unreadable): left out, not retried. */
+const cannotDraft = (err: unknown) => err instanceof EngineRejectedError || err instanceof DocumentRefusedError || err instanceof TranscriptImportError;
 
 export function createDraftActivities(deps: ActivityDeps) {
   const { db, files, engines, documentReader } = deps;

@@ -60,7 +60,8 @@ export function createEngineActivities(deps: ActivityDeps) {
   /**
    * The transcript in the ordered language, never a forced one: the engine names the language it
    * hears; the same one is transcribed as it is, English is Whisper's own translation of another,
-   * another pair is machine-translated where a translator covers it, else needs a person (`needsPerson`). What was done is noted on the order.
+   * another pair is machine-translated where a translator covers it, else needs a person
+   * (`needsPerson`). What was done is noted on the order.
    */
   async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
     const heard = await engines.speech!.transcribe(audio);
@@ -86,12 +87,18 @@ export function createEngineActivities(deps: ActivityDeps) {
       return engines.speech!.translateToEnglish(audio);
     }
     const translator = engines.translators?.covering(spoken, ordered);
-    if (translator) {
-      const texts = await translator.translate({ texts: heard.segments.map((s) => s.text), from: spoken, to: ordered, timeoutMs: audio.timeoutMs, ...(audio.signal ? { signal: audio.signal } : {}) });
-      await noteEngineFinding(db, orderId, `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`);
-      log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
-      // The words' times belong to the spoken words: the segments keep their times, not the words.
-      return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
+    try {
+      if (translator) {
+        const texts = await translator.translate({ texts: heard.segments.map((s) => s.text), from: spoken, to: ordered, timeoutMs: audio.timeoutMs, ...(audio.signal ? { signal: audio.signal } : {}) });
+        await noteEngineFinding(db, orderId, `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`);
+        log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
+        // The words' times belong to the spoken words: the segments keep their times, not the words.
+        return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
+      }
+    } catch (err) {
+      // The translator refused this text: a person translates it rather than the order being refunded.
+      if (!(err instanceof EngineRejectedError)) throw err;
+      log.warn('the machine translation was refused: a person translates', { orderId, spoken, ordered, translator: translator!.name, error: err.message });
     }
     const needsPerson = `${said}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.`;
     await noteEngineFinding(db, orderId, needsPerson);

@@ -78,7 +78,7 @@ describe('with an OpenAI-compatible engine', () => {
     expect(callbacksFor(french)).toHaveLength(0);
   });
 
-  it('speech in another language than the one ordered, where the user\'s LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered', async () => {
+  it('speech in another language than the one ordered, where the user\'s LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered; one it refuses goes to a translator', async () => {
     const mt = await startLibreTranslate([{ code: 'es', name: 'Spanish', targets: ['de'] }, { code: 'de', name: 'German', targets: [] }]);
     const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
     const withMt = await startService({ engines: { speech, translators: await translatorsFrom({ libreTranslate: { baseUrl: mt.url }, apertium: false }) } });
@@ -94,6 +94,13 @@ describe('with an OpenAI-compatible engine', () => {
       expect(text.body).toContain('[de] Hola a todos.');
       expect((await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note)
         .toMatch(/^The file is spoken in spanish, the order asked for german: delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's spanish transcript\.$/);
+
+      // A translation the server refuses: a translator takes the order; it is not refunded.
+      mt.behaviour = { kind: 'status', status: 400, body: '{"error":"text too long"}' };
+      const refused = await withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'german', callback_url: receiver.url });
+      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, refused.body.order_id))[0], 'the translator\'s task', 30_000);
+      expect(task).toMatchObject({ skill: 'translation:spanish>german', draft: '[00:00:00] Hola a todos.' });
+      expect(callbacksFor(refused.body.order_id)).toHaveLength(0);
     } finally {
       await Promise.all([withMt.close(), mt.close()]);
     }
