@@ -3,7 +3,7 @@
 // the order's workflow, whose validator has the last word; result files are checked here first (the
 // order takes their kinds, each can be served in every format of its kind). The operators' routes
 // (api/routes/ops.ts, used by order-ops) are its adapter.
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ServiceError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { RequestError } from '../contracts/failures.js';
 import {
   cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate,
@@ -64,6 +64,13 @@ export function createFulfilment(deps: FulfilmentDeps) {
     } catch (err) {
       // A closed workflow answers updates with "not found".
       if (err instanceof WorkflowNotFoundError) throw new RequestError(`order ${order.id} is ${order.status} and takes no further changes`);
+      if (err instanceof ServiceError) {
+        // The server gave up on the update (the workflow closing, or its worker lost meanwhile): an
+        // order settled by then is named as settled; an open one is a fault worth another try.
+        const now = await requireOrder(orderId);
+        deps.log('the order\'s workflow did not take an operator\'s update', { orderId, status: now.status, cause: String(err.cause ?? err) });
+        if (now.status !== 'paid') throw new RequestError(`order ${order.id} is ${now.status} and takes no further changes`);
+      }
       throw err;
     }
   }
