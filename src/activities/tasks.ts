@@ -100,7 +100,8 @@ export function createTaskActivities(deps: ActivityDeps) {
         const wordsOf = (t: string) => (isTranscript ? transcriptFromEditor(t).segments.map((s) => s.text).join('\n') : t);
         const rate = wordEditRate(wordsOf(draft), wordsOf(text));
         await setDraftEditRate(db, orderId, rate);
-        draftEditRate.observe({ product: order.product, language: String(order.params.language ?? order.params.translate_to ?? '') }, rate);
+        // Labelled by the result's language (a translation's target), as TTML's xml:lang.
+        draftEditRate.observe({ product: order.product, language: String(order.params.translate_to ?? order.params.language ?? '') }, rate);
       }
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
