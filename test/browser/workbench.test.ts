@@ -118,7 +118,8 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     // An edit is saved on the server by itself and survives a reload.
     await textBox(ann).fill('[00:00:01] Hello, here are the worker\'s own words.');
     await expect.poll(async () => (await getTask(service.database.db, workTaskId))!.draft, { timeout: 10_000 }).toContain('worker\'s own words');
-    expect(await ann.locator('#save-status').textContent()).toContain('Saved at');
+    // The database has it before the page reads the answer: the status follows a moment later.
+    await expect.poll(() => ann.locator('#save-status').textContent()).toContain('Saved at');
     await ann.reload();
     expect(await textBox(ann).inputValue()).toBe('[00:00:01] Hello, here are the worker\'s own words.');
 
