@@ -25,6 +25,8 @@ CMD ["node", "dist/main.js", "api"]
 FROM node:20-bookworm-slim AS engine
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv espeak-ng && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The diarizer's PyTorch: the CPU build (PyPI's own torch is the CUDA one, several GB).
+ENV PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu
 COPY scripts/install-engines.mjs ./scripts/
 RUN node scripts/install-engines.mjs
 COPY engines ./engines

@@ -295,7 +295,6 @@ class Handler(BaseHTTPRequestHandler):
                 result = whisper_alignment(self.engine.whisper, audio, text, language)
         self._send_json(200, result)
 
-
     def _diarization(self, fields):
         speakers = field(fields, "speakers")
         try:
