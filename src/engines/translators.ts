@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Agent, fetch } from 'undici';
+import { fetch } from 'undici';
 import { z } from 'zod';
-import { readCapped } from './answer.js';
+import { engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
 import { EngineFaultError, EngineRejectedError } from './types.js';
 
 export interface TranslateRequest {
@@ -92,19 +92,6 @@ function lastEnd(s: string, pattern: RegExp): number | undefined {
 /** ISO 639-1 base of a code: 'pt-BR' → 'pt'. */
 const baseOf = (code: string): string => code.trim().toLowerCase().split(/[-_]/)[0]!;
 
-/** The caller's cancellation wins over the deadline; anything else that is not ours is a fault. */
-function failure(err: unknown, name: string, req: Pick<TranslateRequest, 'timeoutMs' | 'signal'>, deadline: AbortSignal, what = 'translation'): Error {
-  if (err instanceof EngineRejectedError || err instanceof EngineFaultError) return err;
-  if (req.signal?.aborted) {
-    const reason: unknown = req.signal.reason;
-    if (reason instanceof Error && reason.name === 'AbortError') return reason;
-    return Object.assign(new Error(`${name}: the ${what} was aborted`, { cause: reason }), { name: 'AbortError' });
-  }
-  if (deadline.aborted) return new EngineFaultError(`${name}: the ${what} timed out after ${req.timeoutMs} ms`);
-  const cause = (err as Error).cause as Error | undefined;
-  return new EngineFaultError(`${name}: the ${what} failed: ${cause?.message ?? (err as Error).message}`, { cause: err });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Apertium: rule-based, local, one process pipeline per batch.
 
@@ -170,7 +157,7 @@ export async function apertiumTranslator(opts: ApertiumOptions = {}): Promise<Tr
           return alone;
         });
       } catch (err) {
-        throw failure(err, name, req, deadline);
+        throw requestFailure(err, name, 'translation', req, deadline);
       }
     },
   };
@@ -248,8 +235,6 @@ async function runApertium(command: string, mode: string, input: string, signal:
 
 /** A translation answer larger than this is not one (batches are a few kB). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-/** Statuses that mean "this input will never work" (LibreTranslate: unsupported pair, over its limits). */
-const REJECTING_STATUSES = new Set([400, 413, 415, 422]);
 
 const languagesAnswer = z.array(z.object({ code: z.string(), name: z.string().nullish(), targets: z.array(z.string()).nullish() }));
 const translateAnswer = z.object({ translatedText: z.union([z.array(z.string()), z.string()]) });
@@ -272,30 +257,15 @@ export interface LibreTranslateOptions {
 export async function libreTranslateTranslator(opts: LibreTranslateOptions): Promise<Translator> {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const name = `libretranslate:${new URL(base).host}`;
-  // The request's deadline signal is the only limit, as for speech engines.
-  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   const limits = { maxChars: opts.maxBatchChars ?? 5000, maxTexts: opts.maxBatchTexts ?? 50 };
 
   async function call<T>(path: string, body: object | undefined, answer: z.ZodType<T>, signal: AbortSignal): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers, dispatcher, signal, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers, dispatcher: engineDispatcher, signal, ...(body ? { body: JSON.stringify(body) } : {}) });
     const text = await readCapped(response, name, MAX_ANSWER_BYTES);
-    if (!response.ok) {
-      const message = serverMessage(text);
-      // The server's words alone: callers pass a rejection on to the customer.
-      if (REJECTING_STATUSES.has(response.status)) throw new EngineRejectedError(message || `the translation server answered HTTP ${response.status}`);
-      throw new EngineFaultError(`${name} answered HTTP ${response.status}${message ? `: ${message}` : ''}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      throw new EngineFaultError(`${name}: the answer to ${path} is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
-    }
-    const parsed = answer.safeParse(data);
-    if (!parsed.success) throw new EngineFaultError(`${name}: the answer to ${path} is not in LibreTranslate's shape (${parsed.error.issues[0]!.path.join('.') || 'root'}: ${parsed.error.issues[0]!.message})`);
-    return parsed.data;
+    if (!response.ok) throw statusError(name, response.status, text, 'the translation server');
+    return parseAnswer(name, text, answer, `in LibreTranslate's shape for ${path}`);
   }
 
   const listing = { timeoutMs: opts.timeoutMs ?? 10_000 };
@@ -305,7 +275,7 @@ export async function libreTranslateTranslator(opts: LibreTranslateOptions): Pro
     languages = await call('/languages', undefined, languagesAnswer, listDeadline);
   } catch (err) {
     // Any failure to list is one to retry later, a refusal included: nothing was asked of the texts.
-    const fault = failure(err, name, listing, listDeadline, 'language list');
+    const fault = requestFailure(err, name, 'language list', listing, listDeadline);
     throw fault instanceof EngineRejectedError ? new EngineFaultError(`${name}: the languages could not be listed: ${fault.message}`) : fault;
   }
   // The server's code for an ISO 639-1 code: its own exact code first, else one of that base ('zh' → 'zh-Hans').
@@ -337,22 +307,10 @@ export async function libreTranslateTranslator(opts: LibreTranslateOptions): Pro
           return typeof translatedText === 'string' ? [translatedText] : translatedText;
         });
       } catch (err) {
-        throw failure(err, name, req, deadline);
+        throw requestFailure(err, name, 'translation', req, deadline);
       }
     },
   };
-}
-
-/** LibreTranslate's `{error}` (or an OpenAI-style `{error: {message}}`), else the body's text; at most 200 characters. */
-function serverMessage(body: string): string {
-  let message = body;
-  try {
-    const data = JSON.parse(body) as { error?: { message?: unknown } | string };
-    if (typeof data.error === 'string') message = data.error;
-    else if (typeof data.error?.message === 'string') message = data.error.message;
-  } catch { /* not JSON: the text itself */ }
-  message = message.replace(/\s+/g, ' ').trim();
-  return message.length > 200 ? `${message.slice(0, 199)}…` : message;
 }
 
 // ---------------------------------------------------------------------------------------------
