@@ -34,7 +34,7 @@ import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { startLocalEngine } from '../dist/engines/localEngine.js';
 import { createDocumentSandbox, DEFAULT_SANDBOX } from '../dist/documents/sandbox/index.js';
 import { translatorsFrom } from '../dist/engines/translators.js';
-import { characterErrorRate } from '../dist/domain/textDistance.js';
+import { characterErrorRate, editDistance } from '../dist/domain/textDistance.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -148,16 +148,6 @@ const PAGES = [
 /** Lower case, apostrophes dropped, other punctuation and symbols as spaces: the words compared (as bench/engines.mjs). */
 const words = (text) => text.normalize('NFKC').toLowerCase().replace(/['’ʼ‘`´]/g, '').replace(/[\p{P}\p{S}]/gu, ' ').split(/\s+/).filter(Boolean);
 
-/** Word-level Levenshtein distance. */
-function editDistance(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1), prev[j] + 1, cur[j - 1] + 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
 const wer = (reference, hypothesis) => editDistance(words(reference), words(hypothesis)) / words(reference).length;
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// How far a machine's text (an OCR draft) is from the text it should have read: the character
-// error rate, the measure OCR is judged by (words would count a one-letter slip as a whole word).
+// How far one text is from another: the edit distance over any sequence (characters, words), and
+// the character error rate OCR is judged by (words would count a one-letter slip as a whole word).
 
 /**
  * The text as compared: Unicode NFC (an accent composed or not is one character), every run of
@@ -10,11 +10,11 @@ export function normalizeForComparison(text: string): string {
   return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
-/** Edits (insertions, deletions, substitutions of one character each) that turn `a` into `b`, over code points. */
-export function levenshtein(a: string, b: string): number {
-  let [long, short] = [Array.from(a), Array.from(b)];
+/** Edits (insertions, deletions, substitutions of one element each) that turn `a` into `b`: Levenshtein over any sequence. */
+export function editDistance<T>(a: readonly T[], b: readonly T[]): number {
+  let [long, short] = [a, b];
   if (short.length > long.length) [long, short] = [short, long];
-  // Two rows of the edit table, as long as the shorter text.
+  // Two rows of the edit table, as long as the shorter sequence.
   let previous = Array.from({ length: short.length + 1 }, (_, j) => j);
   let current = new Array<number>(short.length + 1);
   for (let i = 1; i <= long.length; i++) {
@@ -27,6 +27,9 @@ export function levenshtein(a: string, b: string): number {
   }
   return previous[short.length]!;
 }
+
+/** Edits of one character each (code points) that turn `a` into `b`. */
+export const levenshtein = (a: string, b: string): number => editDistance(Array.from(a), Array.from(b));
 
 /**
  * Character error rate: the edits from `reference` to `hypothesis`, both normalised

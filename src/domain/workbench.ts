@@ -1,6 +1,7 @@
 // The worker's side of a task: skills, splitting media into parts, the editor's text form,
 // checks before submission, diffs for review, and pay. Pure: callers do the I/O.
 import { importTextTranscript, TranscriptImportError, type Segment, type Transcript } from './transcript.js';
+import { editDistance } from './textDistance.js';
 
 // ---- Skills -------------------------------------------------------------------------------
 
@@ -229,18 +230,7 @@ const comparableWords = (text: string) =>
 
 /** Levenshtein distance over words, ignoring case and punctuation. */
 export function wordEditDistance(a: string, b: string): number {
-  let [long, short] = [comparableWords(a), comparableWords(b)];
-  if (short.length > long.length) [long, short] = [short, long];
-  let previous = Array.from({ length: short.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= long.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= short.length; j++) {
-      const substitution = previous[j - 1]! + (long[i - 1] === short[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[short.length]!;
+  return editDistance(comparableWords(a), comparableWords(b));
 }
 
 // ---- Pay ----------------------------------------------------------------------------------
