@@ -13,7 +13,7 @@ import { DocumentRefusedError } from '../documents/limits.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineFaultError, EngineRejectedError, type TranscribeRequest } from '../engines/types.js';
 import type { OrderRow } from '../db/schema.js';
-import { workPlanOfOrder } from '../products/registry.js';
+import { keptSourceOf, workPlanOfOrder } from '../products/registry.js';
 
 /** Draft work that cannot succeed for this input (an engine's refusal, a file over the limits or unreadable): left out, not retried. */
 const cannotDraft = (err: unknown) => err instanceof EngineRejectedError || err instanceof DocumentRefusedError || err instanceof TranscriptImportError;
@@ -53,15 +53,13 @@ export function createDraftActivities(deps: ActivityDeps) {
 
   /** The text of the order's kept source file (a document), a paragraph a segment. */
   async function sourceText(order: OrderRow): Promise<Transcript | undefined> {
-    const name = workPlanOfOrder(order)?.sourceFile;
-    const kept = name ? order.inputFiles[name] : undefined;
+    const kept = keptSourceOf(order);
     return kept ? documentReader.importDocument(await files.get(kept.key), kept.fileName) : undefined;
   }
 
   /** The pages of the kept source (images, a scanned PDF) read by OCR, with the confidence noted. */
   async function ocrDraft(order: OrderRow): Promise<string> {
-    const name = workPlanOfOrder(order)?.sourceFile;
-    const kept = name ? order.inputFiles[name] : undefined;
+    const kept = keptSourceOf(order);
     const language = languageCodeOf(spokenLanguageOf(order));
     if (!kept || !language) return '';
     const read = await heartbeating(order, 'ocr', 'reading', async () => documentReader.ocrPages(await files.get(kept.key), kept.fileName, [language]));

@@ -10,7 +10,7 @@ import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
-import { productOf, workPlanOfOrder } from '../products/registry.js';
+import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.js';
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
@@ -87,18 +87,18 @@ export function createEngineActivities(deps: ActivityDeps) {
       return engines.speech!.translateToEnglish(audio);
     }
     const translator = engines.translators?.covering(spoken, ordered);
-    try {
-      if (translator) {
+    if (translator) {
+      try {
         const texts = await translator.translate({ texts: heard.segments.map((s) => s.text), from: spoken, to: ordered, timeoutMs: audio.timeoutMs, ...(audio.signal ? { signal: audio.signal } : {}) });
         await noteEngineFinding(db, orderId, `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`);
         log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
         // The words' times belong to the spoken words: the segments keep their times, not the words.
         return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
+      } catch (err) {
+        // The translator refused this text: a person translates it rather than the order being refunded.
+        if (!(err instanceof EngineRejectedError)) throw err;
+        log.warn('the machine translation was refused: a person translates', { orderId, spoken, ordered, translator: translator.name, error: err.message });
       }
-    } catch (err) {
-      // The translator refused this text: a person translates it rather than the order being refunded.
-      if (!(err instanceof EngineRejectedError)) throw err;
-      log.warn('the machine translation was refused: a person translates', { orderId, spoken, ordered, translator: translator!.name, error: err.message });
     }
     const needsPerson = `${said}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.`;
     await noteEngineFinding(db, orderId, needsPerson);
@@ -206,8 +206,7 @@ export function createEngineActivities(deps: ActivityDeps) {
      */
     async checkSuppliedTranscript({ orderId }: { orderId: number }): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
       const order = await requireOrder(orderId);
-      const sourceFile = workPlanOfOrder(order)?.sourceFile;
-      const kept = sourceFile ? order.inputFiles[sourceFile] : undefined;
+      const kept = keptSourceOf(order);
       const speech = engines.speech;
       const request = speech && mediaRequest(order, speech.name);
       if (!speech || !request || !kept) return { verdict: 'unavailable' };

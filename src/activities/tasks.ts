@@ -12,7 +12,7 @@ import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { payForTask } from '../products/payRates.js';
-import { productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
+import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
@@ -114,8 +114,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     /** The draft of `draft: 'source'` plans: the kept input file's text (proofreading's supplied transcript). */
     async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
       const order = await orderOf(deps, orderId);
-      const name = planOf(order).sourceFile;
-      const input = name ? order.inputFiles[name] : undefined;
+      const input = keptSourceOf(order);
       if (!input) return '';
       return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
     },

@@ -49,6 +49,12 @@ export function workPlanOfOrder(order: { product: string; params: Record<string,
   return workPlanOf(productOf(order.product).work, order.params);
 }
 
+/** The order's kept input file its plan names as the source (a document, a page image, a supplied transcript). */
+export function keptSourceOf<F>(order: { product: string; params: Record<string, unknown>; inputFiles: Record<string, F> }): F | undefined {
+  const name = workPlanOfOrder(order)?.sourceFile;
+  return name ? order.inputFiles[name] : undefined;
+}
+
 /** Whether the order's results include cues (captions, subtitles), which need times to render. */
 export function resultsNeedCues(order: { product: string; params: Record<string, unknown> }): boolean {
   return productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
