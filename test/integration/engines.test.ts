@@ -14,6 +14,7 @@ import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
 import { startLibreTranslate } from '../helpers/libreTranslate.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
+import { engineDiarizer } from '../../src/engines/diarizer.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { recognitionAligner } from '../../src/engines/aligners.js';
@@ -103,6 +104,33 @@ describe('with an OpenAI-compatible engine', () => {
       expect(callbacksFor(refused.body.order_id)).toHaveLength(0);
     } finally {
       await Promise.all([withMt.close(), mt.close()]);
+    }
+  });
+
+  it('a diarizer of the user\'s (DIARIZER_URL) labels the draft\'s speakers; an estimate above two on a 1_or_2 order is asked again for two; a diarizer that fails leaves the draft unlabelled', async () => {
+    const WORDS: Array<[string, number, number]> = [['Hello', 0, 0.5], ['there.', 0.5, 1], ['Good', 2, 2.5], ['morning.', 2.5, 3], ['Bye.', 4, 4.5]];
+    const turns = (speakers: string[]) => ({ speakers: new Set(speakers).size, segments: speakers.map((speaker, i) => ({ speaker, start: i * 2, end: i * 2 + 1.5 })) });
+    engine.behaviour = (fields, path) => (path !== '/v1/audio/diarization' ? { kind: 'transcript', body: verboseJson(WORDS) }
+      // Three speakers estimated; two when told there are two.
+      : { kind: 'transcript', body: fields.speakers?.[0] === '2' ? turns(['A', 'B', 'A']) : turns(['A', 'B', 'C']) });
+    const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
+    const withDiarizer = await startService({ engines: { speech, diarizer: engineDiarizer(engine.url) } });
+    try {
+      const { token } = await withDiarizer.createAccount(10);
+      const draftOf = async (fields: Record<string, string>) => {
+        const placed = await withDiarizer.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', ...fields });
+        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+        return (await waitFor(async () => (await tasksOfOrder(withDiarizer.database.db, placed.body.order_id))[0], 'the work task', 30_000)).draft;
+      };
+      const before = engine.requests.length;
+      expect(await draftOf({})).toBe('[00:00:00] Speaker 1: Hello there.\n\n[00:00:02] Speaker 2: Good morning.\n\n[00:00:04] Speaker 1: Bye.');
+      expect(engine.requests.slice(before).filter((r) => r.path === '/v1/audio/diarization').map((r) => r.fields.speakers?.[0])).toEqual([undefined, '2']);
+      expect(await draftOf({ number_of_speakers: '3_or_more' })).toMatch(/Speaker 3: Bye\.$/);
+
+      engine.behaviour = (_fields, path) => (path !== '/v1/audio/diarization' ? { kind: 'transcript', body: verboseJson(WORDS) } : { kind: 'status', status: 500, body: 'out of memory' });
+      expect(await draftOf({})).toBe('[00:00:00] Hello there.\n\n[00:00:02] Good morning.\n\n[00:00:04] Bye.');
+    } finally {
+      await withDiarizer.close();
     }
   });
 
