@@ -14,10 +14,14 @@ const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute'
 
 export interface WorkbenchOrder { order: OrderToPlace & { work: WorkPlan }; settings: WorkbenchSettings; deadline: string }
 
-/** Engine work on the order's media (drafts, timing), on the engine queue, with a deadline that grows with the audio. */
+/**
+ * Engine work on the order's media or source (drafts, timing), on the engine queue, with a
+ * deadline that grows with the audio and with the words (a scan's pages: 250 words a page, each at
+ * most 30 s of OCR's CPU; a document's text translated). Only a deadline: heartbeats find a lost worker.
+ */
 const engineFor = (order: OrderToPlace) => wf.proxyActivities<Activities>({
   taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
-  startToCloseTimeout: 120_000 + order.seconds * 2_000,
+  startToCloseTimeout: 120_000 + order.seconds * 2_000 + order.words * 120,
   heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
 });
