@@ -1,11 +1,11 @@
 // Failures of the account area are HTML pages (the API's JSON error mapper is for /api/ only).
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from 'zod';
 import { RequestError } from '../contracts/failures.js';
+import { describeZodError } from '../api/errors.js';
 import { FetchError } from '../net/outbound.js';
 import { html } from './html.js';
-import { alert, layout } from './layout.js';
-import type { Signed } from './session.js';
+import { alert, layout, type Area } from './layout.js';
 
 /** A refusal the account area shows as a page with this status and message. */
 export class PageError extends Error {
@@ -17,10 +17,13 @@ export class PageError extends Error {
 /** The same answer for another account's order and for no order at all. */
 export const orderNotFound = () => new PageError(404, 'There is no such order in this account.');
 
-/** Security and caching headers of every account page: private, no framing, scripts from here only. */
+/**
+ * Security and caching headers of every page of the account area and the workbench: private, no
+ * framing, scripts, styles, images and the workbench's player from here only.
+ */
 export function pageHeaders(res: Response): Response {
   return res.set({
-    'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+    'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; connect-src 'self'; " +
       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
@@ -35,21 +38,27 @@ export function sendPage(res: Response, status: number, page: string): void {
 
 const TITLES: Record<number, string> = { 400: 'Not accepted', 403: 'Refused', 404: 'Not found', 429: 'Too many attempts', 500: 'Something went wrong' };
 
-export function errorPage(status: number, message: string, signed?: Signed): string {
+const HOME: Record<Area, [string, string]> = { account: ['/account/orders', 'Back to your orders'], work: ['/work/queue', 'Back to the queue'] };
+
+/** The area a request is in: the workbench's pages under /work, the account area's otherwise. */
+export const areaOf = (req: Request): Area => (req.baseUrl === '/work' ? 'work' : 'account');
+
+/** A refusal in the area's own layout; `csrf` of the session when someone is signed in (their navigation shows). */
+export function errorPage(status: number, message: string, csrf?: string, area: Area = 'account'): string {
   const title = TITLES[status] ?? 'Error';
-  return layout({
-    title, csrf: signed?.csrf,
-    body: html`<h1>${title}</h1>${alert(message)}<p><a href="/account/orders">Back to your orders</a></p>`,
-  });
+  const [home, back] = HOME[area];
+  return layout({ title, csrf, area, body: html`<h1>${title}</h1>${alert(message)}<p><a href="${home}">${back}</a></p>` });
 }
 
 export function webErrorHandler(log: (message: string, meta: object) => void): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const signed = res.locals.signed as Signed | undefined;
+    const csrf = (res.locals.signed as { csrf?: string } | undefined)?.csrf;
     let status: number;
     let message: string;
     if (err instanceof PageError || err instanceof RequestError) [status, message] = [err.status, err.message];
-    else if (err instanceof z.ZodError || err instanceof FetchError) [status, message] = [400, err.message];
+    // A validator's findings as one sentence naming the field, never its raw issue list.
+    else if (err instanceof z.ZodError) [status, message] = [400, describeZodError(err)];
+    else if (err instanceof FetchError) [status, message] = [400, err.message];
     else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) [status, message] = [err.status, 'The request could not be read.'];
     else {
       // The path only: a query string is never logged.
@@ -57,6 +66,6 @@ export function webErrorHandler(log: (message: string, meta: object) => void): E
       [status, message] = [500, 'The page cannot be shown now; try again later.'];
     }
     if (res.headersSent) return void res.end();
-    sendPage(res, status, errorPage(status, message, signed));
+    sendPage(res, status, errorPage(status, message, csrf, areaOf(req)));
   };
 }

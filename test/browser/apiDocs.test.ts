@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding } from '../helpers/legs.js';
 import type { Browser } from 'playwright-core';
 import { startService, type TestService } from '../helpers/service.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { failOnPageProblems, launchBrowser, newContext } from '../helpers/browser.js';
 import { PRODUCT_LIST } from '../../src/products/registry.js';
 
 describeNeeding('chromium', '/docs in Chromium', () => {
+  failOnPageProblems();
   let service: TestService;
   let browser: Browser;
 
@@ -20,7 +21,7 @@ describeNeeding('chromium', '/docs in Chromium', () => {
   });
 
   it('renders every operation from local assets only', async () => {
-    const context = await browser.newContext({ baseURL: service.baseUrl });
+    const context = await newContext(browser, service.baseUrl);
     const page = await context.newPage();
     const origin = new URL(service.baseUrl).origin;
     const foreign: string[] = [];
