@@ -74,6 +74,26 @@ function bySignature(b: Uint8Array): Kind | undefined {
   return undefined;
 }
 
+/** The Content-Type each signature is served as (a browser plays or shows it as that, nothing else). */
+const SERVED_TYPES: Record<string, string> = {
+  wav: 'audio/wav', mp3: 'audio/mpeg', ogg: 'audio/ogg', flac: 'audio/flac', m4a: 'audio/mp4', mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
+  mkv: 'video/x-matroska', png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', tiff: 'image/tiff', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', heic: 'image/heic',
+};
+
+/** How many bytes of a file `servedTypeOf` needs (the longest signature it reads, with room). */
+export const SIGNATURE_BYTES = 4096;
+
+/**
+ * What a stored customer file may be served to a browser as: audio, video or an image, by its
+ * signature alone (never its name or the Content-Type its server gave); undefined for anything
+ * else (HTML, a document, text), which is never served.
+ */
+export function servedTypeOf(head: Uint8Array): { cls: 'media' | 'image'; type: string } | undefined {
+  const signed = bySignature(head.subarray(0, SIGNATURE_BYTES));
+  const type = signed && SERVED_TYPES[signed.ext];
+  return type && (signed.cls === 'media' || signed.cls === 'image') ? { cls: signed.cls, type } : undefined;
+}
+
 const TYPES: Record<string, Kind> = {
   'application/pdf': { cls: 'document', ext: 'pdf' },
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { cls: 'document', ext: 'docx' },

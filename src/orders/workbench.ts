@@ -18,6 +18,7 @@ import type { Limits, OutboundClient } from '../net/outbound.js';
 import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
+import { SIGNATURE_BYTES, servedTypeOf } from '../documents/measure.js';
 
 export interface WorkbenchDeps {
   db: Db;
@@ -157,13 +158,46 @@ export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'medi
   if (!pending) {
     pending = (async () => {
       const fetched = await deps.outbound.fetchCustomerFile(url, 'media', deps.media);
+      // What the server says it is counts for nothing: only audio or video by its bytes is kept for the player.
+      const served = servedTypeOf(fetched.bytes);
+      if (served?.cls !== 'media') throw new WorkFileRefusedError(`the customer's media for order ${order.id} is not audio or video by its content now; it is not kept or played`);
       const key = await deps.files.put(fetched.bytes);
-      await keepInputFile(deps.db, order.id, 'media', { key, fileName: 'media', ...(fetched.contentType ? { contentType: fetched.contentType } : {}) });
+      await keepInputFile(deps.db, order.id, 'media', { key, fileName: 'media', contentType: served.type });
       return key;
     })().finally(() => fetching.delete(cacheKey));
     fetching.set(cacheKey, pending);
   }
   return pending;
+}
+
+/** A customer's file that is not what the editor shows (audio or video, a page image): never served. */
+export class WorkFileRefusedError extends RequestError {
+  constructor(message: string) {
+    super(message, 415);
+  }
+}
+
+/**
+ * The order's media (audio or video) or source page image for the editor: its key and the type its
+ * bytes are, read from the stored copy each time (a copy kept before carries the customer's header).
+ * Anything else is refused: a customer's HTML must never be served as a page of the service.
+ */
+export async function servedWorkFile(deps: WorkbenchDeps, order: OrderRow, name: 'media' | 'source'): Promise<{ key: string; type: string } | undefined> {
+  const key = await workFile(deps, order, name);
+  if (!key) return undefined;
+  const head = await readHead(deps.files, key);
+  const served = servedTypeOf(head);
+  const wanted = name === 'media' ? 'media' : 'image';
+  if (served?.cls !== wanted) throw new WorkFileRefusedError(`the ${name === 'media' ? 'media' : 'source'} of order ${order.id} is not ${name === 'media' ? 'audio or video' : 'an image'} by its content; it is not served`);
+  return { key, type: served.type };
+}
+
+async function readHead(files: FileStore, key: string): Promise<Buffer> {
+  const size = await files.size(key);
+  if (size === 0) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of files.stream(key, 0, Math.min(size, SIGNATURE_BYTES) - 1)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 const isPdf = (fileName: string) => /\.pdf$/i.test(fileName);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding } from '../helpers/legs.js';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
-  classifyFile, countWords, documentFileName, documentWords, estimateOcrWords, OCR_WORDS_PER_PAGE, type FileClass,
+  classifyFile, countWords, documentFileName, documentWords, estimateOcrWords, OCR_WORDS_PER_PAGE, servedTypeOf, type FileClass,
 } from '../../src/documents/measure.js';
 import { blankPdf, docxOf, jpegHeader, pdfOf, pngImage, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { convert } from '../helpers/libreoffice.js';
@@ -194,5 +194,32 @@ describe('documents fetched from a URL', () => {
     }
     expect(words).toEqual([26, 26]);
     expect((await fetch(`${server.url}/files/missing.pdf`)).status).toBe(404);
+  });
+});
+
+describe('servedTypeOf: what a customer\'s file may be served to a browser as, by its bytes alone', () => {
+  const page = '<!doctype html><html><body><script>alert(1)</script></body></html>';
+  it.each([
+    ['a WAV', wavFile(1), { cls: 'media', type: 'audio/wav' }],
+    ['a WAV with a page appended', Buffer.concat([wavFile(1), Buffer.from(page)]), { cls: 'media', type: 'audio/wav' }],
+    ['an MP3 with its ID3 tag', bytes('ID3\x04\x00\x00\x00\x00\x00\x00'), { cls: 'media', type: 'audio/mpeg' }],
+    ['an MP4 video', bytes([0, 0, 0, 0x20], 'ftypisom'), { cls: 'media', type: 'video/mp4' }],
+    ['an M4A', bytes([0, 0, 0, 0x20], 'ftypM4A '), { cls: 'media', type: 'audio/mp4' }],
+    ['a WebM', bytes([0x1a, 0x45, 0xdf, 0xa3], '\x9f\x42\x86\x81\x01webm'), { cls: 'media', type: 'video/webm' }],
+    ['a PNG', pngImage(), { cls: 'image', type: 'image/png' }],
+    ['a JPEG', jpegHeader(), { cls: 'image', type: 'image/jpeg' }],
+  ])('%s is served as what it is', (_name, file, expected) => {
+    expect(servedTypeOf(file)).toEqual(expected);
+  });
+
+  it.each([
+    ['a page', Buffer.from(page)],
+    ['a page with a UTF-8 mark', Buffer.from(`\uFEFF${page}`)],
+    ['an SVG (it runs scripts)', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+    ['a PDF', bytes('%PDF-1.7\n')],
+    ['text', Buffer.from('just words')],
+    ['nothing', Buffer.alloc(0)],
+  ])('%s is never served', (_name, file) => {
+    expect(servedTypeOf(file)).toBeUndefined();
   });
 });

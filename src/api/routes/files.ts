@@ -70,8 +70,9 @@ function checkFormat(kind: ResultKind, rawFormat: unknown): ResultFormat {
   return format;
 }
 
+/** A download, never a page of this origin (an HTML result holds words people typed): nosniff and a CSP sandbox. */
 function send(res: Response, rendered: RenderedFile, id: number, kind: ResultKind): void {
-  res.set('Content-Type', rendered.contentType)
+  res.set({ 'Content-Type': rendered.contentType, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox' })
     .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
     .send(rendered.body);
 }

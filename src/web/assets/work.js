@@ -21,6 +21,8 @@
     const start = Number(player.dataset.start) || 0;
     if (start > 0) player.addEventListener('loadedmetadata', () => { if (player.currentTime < start) player.currentTime = start; }, { once: true });
     player.addEventListener('timeupdate', () => { if (clockOut) clockOut.textContent = mark(player.currentTime); });
+    // The service refused the file (not audio or video by its content) or could not read it: say so.
+    player.addEventListener('error', () => { const problem = document.getElementById('player-problem'); if (problem) problem.hidden = false; });
   }
 
   const seek = (seconds) => { if (player) player.currentTime = Math.max(0, seconds); };

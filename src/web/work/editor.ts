@@ -42,6 +42,7 @@ function player(page: TaskPage): Html {
   const base = `${WORK_PATH}/tasks/${page.task.id}`;
   return html`<section class="player" aria-label="Player">
 <audio id="player" controls preload="auto" src="${base}/media" data-start="${page.task.spanStart}"></audio>
+<p id="player-problem" class="alert" role="alert" hidden>The media cannot be played: it is not audio or video the service can serve, or it cannot be read now. Tell an operator if this persists.</p>
 <p>Time <span id="clock">${formatMark(page.task.spanStart)}</span> · Speed <output id="speed">1×</output></p>
 <details id="hotkeys"><summary>Hotkeys</summary><dl>${HOTKEYS.map(([keys, what]) => html`<dt><kbd>${keys}</kbd></dt><dd>${what}</dd>`)}</dl></details>
 </section>`;

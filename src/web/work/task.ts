@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../../api/context.js';
 import { FetchError } from '../../net/outbound.js';
 import {
-  releaseTask, reviewWork, saveWork, sourcePdfPage, sourcePdfPages, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError, workFile,
+  releaseTask, reviewWork, saveWork, servedWorkFile, sourcePdfPage, sourcePdfPages, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError,
 } from '../../orders/workbench.js';
 import { DocumentRefusedError } from '../../documents/limits.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
@@ -17,7 +17,6 @@ import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
 import { signedWorker, WORK_PATH } from './session.js';
 
-const IMAGE = /^image\/(png|jpeg|gif|webp|bmp|tiff)$/;
 const text = z.string({ error: 'text: must be text' }).max(2_000_000, 'text: longer than 2,000,000 characters');
 const reviewForm = z.object({
   decision: z.enum(['approve', 'send_back'], { error: 'decision: approve or send_back' }),
@@ -102,17 +101,15 @@ export function taskRouter(deps: ApiDeps): Router {
 
   const serveFile = (name: 'media' | 'source') => async (req: Request, res: Response) => {
     const { order } = await taskForWorker(deps.db, signedWorker(res).worker, String(req.params.id));
-    let key: string | undefined;
+    let file: { key: string; type: string } | undefined;
     try {
-      key = await workFile(deps, order, name);
+      file = await servedWorkFile(deps, order, name);
     } catch (err) {
       if (err instanceof FetchError) throw new PageError(502, 'The media cannot be read from the customer\'s server now; try again later.');
       throw err;
     }
-    if (!key) throw new PageError(404, `This task has no ${name} file.`);
-    const kept = name === 'media' ? order.inputFiles.media : order.inputFiles.source;
-    const type = kept?.contentType && (name === 'media' || IMAGE.test(kept.contentType)) ? kept.contentType : name === 'media' ? 'application/octet-stream' : imageType(kept?.fileName ?? '');
-    await sendRange(req, res, deps, key, type);
+    if (!file) throw new PageError(404, `This task has no ${name} file.`);
+    await sendRange(req, res, deps, file.key, file.type);
   };
   router.get('/tasks/:id/media', serveFile('media'));
   router.get('/tasks/:id/source', serveFile('source'));
@@ -127,20 +124,24 @@ export function taskRouter(deps: ApiDeps): Router {
       if (err instanceof TranscriptImportError || err instanceof DocumentRefusedError) throw new PageError(404, `This page cannot be shown: ${err.message}.`);
       throw err;
     }
-    res.set({ 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' }).send(png);
+    res.set(customerFileHeaders('image/png')).send(png);
   });
   return router;
 }
 
-function imageType(fileName: string): string {
-  const ext = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-  return ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : ext === 'tif' || ext === 'tiff' ? 'image/tiff' : ext ? `image/${ext}` : 'application/octet-stream';
-}
+/**
+ * Headers of what a customer supplied (or what was drawn from it): the type its bytes are, never
+ * sniffed into another, and a CSP sandbox, so that even opened on its own it is no page of this origin.
+ */
+const customerFileHeaders = (type: string) => ({
+  'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox', 'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'private, max-age=3600',
+});
 
 /** The blob, whole or one `Range: bytes=a-b` (the player seeks with these). */
 async function sendRange(req: Request, res: Response, deps: ApiDeps, key: string, type: string): Promise<void> {
   const size = await deps.files.size(key);
-  res.set({ 'Content-Type': type, 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  res.set({ ...customerFileHeaders(type), 'Accept-Ranges': 'bytes' });
   const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
   let [start, end] = [0, size - 1];
   if (range && (range[1] || range[2])) {
