@@ -6,6 +6,7 @@ import { decryptToken, encryptToken, newApiToken, tokenHash } from '../domain/to
 import { newWebhookSecret } from '../domain/webhookSignature.js';
 import { AccountNotFoundError } from '../contracts/failures.js';
 import { accountWrites, forgetAccount, rememberAccount, rememberedAccount } from './accountCache.js';
+import { endAccountSessions } from './sessions.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -64,15 +65,22 @@ export async function getAccount(db: Db, accountId: number): Promise<AccountRow 
  * request on (lookups go by its hash, which no longer exists); result URLs built afterwards carry
  * the new one.
  */
-export async function rotateApiToken(db: Db, key: Buffer, accountId: number): Promise<string> {
+/**
+ * A new API token; in the same transaction every session of the account ends but `keepSession`
+ * (the one that rotated): whoever signed in with the old token is signed out with it.
+ */
+export async function rotateApiToken(db: Db, key: Buffer, accountId: number, keepSession?: string): Promise<{ token: string; sessionsEnded: number }> {
   const apiToken = newApiToken();
-  const [row] = await db.update(accounts)
-    .set({ tokenHash: tokenHash(key, apiToken), tokenEncrypted: encryptToken(key, apiToken) })
-    .where(eq(accounts.id, accountId))
-    .returning({ id: accounts.id });
+  const result = await db.transaction(async (tx) => {
+    const [row] = await tx.update(accounts)
+      .set({ tokenHash: tokenHash(key, apiToken), tokenEncrypted: encryptToken(key, apiToken) })
+      .where(eq(accounts.id, accountId))
+      .returning({ id: accounts.id });
+    if (!row) throw new AccountNotFoundError(accountId);
+    return { token: apiToken, sessionsEnded: await endAccountSessions(tx, accountId, keepSession) };
+  });
   forgetAccount(db, accountId);
-  if (!row) throw new AccountNotFoundError(accountId);
-  return apiToken;
+  return result;
 }
 
 /** The account's callback URL (null: none) and whether canceled orders get callbacks. */

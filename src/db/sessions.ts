@@ -1,7 +1,7 @@
 // Sessions of the account area and of the workbench. The cookie holds a random id; the table keeps
 // its sha256, the account or the worker, the session's CSRF token and when it ends. Deleting the row signs the cookie out.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accountSessions, type AccountSessionRow } from './schema.js';
 
@@ -26,6 +26,14 @@ export async function findSession(db: Db, id: string, now = new Date()): Promise
   const [row] = await db.select().from(accountSessions)
     .where(and(eq(accountSessions.idHash, hashOf(id)), gt(accountSessions.expiresAt, now)));
   return row;
+}
+
+/** Ends every session of the account except the one whose cookie id is `keep`; how many ended. */
+export async function endAccountSessions(db: Pick<Db, 'delete'>, accountId: number, keep?: string): Promise<number> {
+  const ended = await db.delete(accountSessions)
+    .where(and(eq(accountSessions.accountId, accountId), ...(keep !== undefined ? [ne(accountSessions.idHash, hashOf(keep))] : [])))
+    .returning({ idHash: accountSessions.idHash });
+  return ended.length;
 }
 
 export async function deleteSession(db: Db, id: string): Promise<void> {

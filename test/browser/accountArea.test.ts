@@ -13,7 +13,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
-import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { getAccount } from '../../src/db/accounts.js';
 import { finishOrder, getOrder } from '../../src/db/orders.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
@@ -25,6 +25,7 @@ const text = async (page: Page, selector: string) => ((await page.locator(select
 const statusCell = (id: number) => `table#orders tr[data-order-id="${id}"] td[data-field="status"]`;
 
 describeNeeding('chromium', 'account area in Chromium', () => {
+  failOnPageProblems();
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;
@@ -447,8 +448,10 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(() => new Webhook(rotated).verify(call!.rawBody, headers, { jsonParse: false })).not.toThrow();
   });
 
-  it('rotates the API token: the old one is refused by the API at once, the new one works, the session stays', async () => {
+  it('rotates the API token: the old one is refused by the API at once, the new one works, the session stays, every other session ends', async () => {
     const account = await service.createAccount(5);
+    // Someone else signed in with the same (leaked) token, before the owner rotates it.
+    const thief = await signedIn(account);
     const { page } = await signedIn(account);
     await page.goto('/account/settings');
     const [answer] = await Promise.all([
@@ -474,6 +477,13 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     await page.locator('form#show-token').getByRole('button', { name: 'Show API token' }).click();
     await page.locator('[data-field="api-token"]').waitFor();
     expect(await text(page, '[data-field="api-token"]')).toBe(fresh);
+    // The other session is sent to sign in: it can neither read the orders nor show the new token.
+    await thief.page.goto('/account/settings');
+    expect(path(thief.page)).toBe('/account/sign-in');
+    const show = await thief.context.request.post('/account/settings/token/show', { form: {}, maxRedirects: 0 });
+    expect(show.status()).toBe(303);
+    expect(await show.text()).not.toContain(fresh);
+    expect(service.logged.some((l) => l.message === 'api token rotated' && (l.meta as { sessionsEnded?: number }).sessionsEnded === 1)).toBe(true);
     // The old token no longer signs in; the new one does.
     const other = await freshPage();
     await other.page.goto('/account/sign-in');

@@ -24,7 +24,7 @@ describe('authentication with remembered accounts', () => {
     expect((await quote(token)).body.in_wallet).toBe(live.body.in_wallet);
 
     // As the account area rotates it: through the same database handle as the API's.
-    const rotated = await rotateApiToken(service.database.db, service.secretKey, accountId);
+    const { token: rotated } = await rotateApiToken(service.database.db, service.secretKey, accountId);
     expect((await quote(token)).status).toBe(400);
     expect((await quote(rotated)).status).toBe(200);
   });

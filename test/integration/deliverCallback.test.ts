@@ -271,7 +271,7 @@ describeOnEachDatabase('callback services', (engine) => {
   it('rotateApiToken: the old token is refused at once, the new one works', async () => {
     const { accountId, token } = await service.createAccount(5);
     expect((await service.get(`/api/v4/orders?api_token=${encodeURIComponent(token)}&mode=live`)).status).toBe(200);
-    const fresh = await rotateApiToken(service.database.db, service.secretKey, accountId);
+    const { token: fresh } = await rotateApiToken(service.database.db, service.secretKey, accountId);
     expect(fresh).not.toBe(token);
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const old = await service.get(`/api/v4/orders?api_token=${encodeURIComponent(token)}&mode=live`);
@@ -288,7 +288,7 @@ describeOnEachDatabase('callback services', (engine) => {
     const orderId = await placeOrder(account.api_token, receiver.url);
     await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
     await recorded(orderId, 1);
-    const fresh = await rotateApiToken(service.database.db, service.secretKey, account.account_id);
+    const { token: fresh } = await rotateApiToken(service.database.db, service.secretKey, account.account_id);
     await resendLastCallback(deps, account.account_id, orderId);
     const [before, after] = receiver.received;
     expect(before!.fields.transcription_url).toContain(`api_token=${encodeURIComponent(account.api_token)}`);

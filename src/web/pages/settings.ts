@@ -51,7 +51,7 @@ ${view.secrets ? html`<p>Signing secret: <code data-field="webhook-secret">${vie
 <div class="actions">${button('show-secret', 'secret/show', 'Show signing secret')} ${button('rotate-secret', 'secret/rotate', 'Rotate signing secret')}</div>
 </section>
 <section aria-labelledby="token-heading"><h2 id="token-heading">API token</h2>
-<p>The token of this account's API requests and result URLs. Rotating it refuses the old one at once; you stay signed in here.</p>
+<p>The token of this account's API requests and result URLs. Rotating it refuses the old one at once and signs out every other session of this account; you stay signed in here.</p>
 ${view.token ? html`<p>API token: <code data-field="api-token">${view.token}</code></p>` : ''}
 <div class="actions">${button('show-token', 'token/show', 'Show API token')} ${button('rotate-token', 'token/rotate', 'Rotate API token')}</div>
 </section>`;
@@ -100,10 +100,12 @@ export function settingsRouter(deps: ApiDeps): Router {
   });
 
   router.post('/settings/token/rotate', async (_req, res) => {
-    const { account } = signedIn(res);
-    const token = await rotateApiToken(deps.db, deps.secretKey, account.id);
-    deps.log('api token rotated', { accountId: account.id, by: 'account area' });
-    show(res, 200, { token, notice: 'A new API token was made; the old one is refused from now on.' });
+    const { account, sessionId } = signedIn(res);
+    const { token, sessionsEnded } = await rotateApiToken(deps.db, deps.secretKey, account.id, sessionId);
+    deps.log('api token rotated', { accountId: account.id, by: 'account area', sessionsEnded });
+    show(res, 200, {
+      token, notice: `A new API token was made; the old one is refused from now on. ${sessionsEnded === 0 ? 'No other session was signed in.' : `${sessionsEnded} other session${sessionsEnded === 1 ? ' was' : 's were'} signed out.`}`,
+    });
   });
   return router;
 }
