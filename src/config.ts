@@ -40,6 +40,8 @@ export interface Config {
   payRates: PayRates;
   /** The workbench's lease (TASK_LEASE_MINUTES) and part length (TASK_PART_SECONDS). */
   workbench: WorkbenchSettings;
+  /** How many tasks one worker may hold at once (TASK_MAX_HELD). */
+  maxHeldTasks: number;
   callbacks: CallbackSettings;
   qualityCheck: { probability: number; windowMs: number };
   payment: { windowMs: number; graceMs: number };
@@ -119,6 +121,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const leaseMinutes = number(env, 'TASK_LEASE_MINUTES', 120);
   const partSeconds = number(env, 'TASK_PART_SECONDS', 360);
   if (leaseMinutes <= 0 || partSeconds < 30) throw new Error('TASK_LEASE_MINUTES must be above 0 and TASK_PART_SECONDS at least 30');
+  const maxHeldTasks = number(env, 'TASK_MAX_HELD', 2);
+  if (!Number.isInteger(maxHeldTasks) || maxHeldTasks < 1) throw new Error('TASK_MAX_HELD must be a whole number of at least 1');
   // The first pause and the longest one of the back-off (src/domain/callbackSchedule.ts).
   const retryMinMs = number(env, 'CALLBACK_RETRY_MIN_MS', 60_000);
   const retryMaxMs = number(env, 'CALLBACK_RETRY_MAX_MS', 10 * 3_600_000);
@@ -147,6 +151,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     priceTable,
     payRates,
     workbench: { leaseMs: leaseMinutes * 60_000, partSeconds },
+    maxHeldTasks,
     callbacks: { retryMinMs, retryMaxMs, timeoutMs: number(env, 'CALLBACK_TIMEOUT_MS', 15_000) },
     qualityCheck: { probability, windowMs: number(env, 'QUALITY_CHECK_WINDOW_HOURS', 72) * 3_600_000 },
     // The grace covers one charge attempt (its activity's 30-second timeout) and some.

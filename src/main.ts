@@ -134,7 +134,7 @@ async function main(role: Role): Promise<void> {
       const app = createApp({
         ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace, dataConverter: payloadDataConverter(config.payloadKeys) }),
         taskQueue: config.temporal.taskQueue, codec: config.codec,
-        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck, workbench: config.workbench,
+        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck, workbench: config.workbench, maxHeldTasks: config.maxHeldTasks,
         payment: config.payment, rateLimits: config.rateLimits, log, probes: config.probes,
         readiness: {
           database: databaseCheck(database.db), temporal: temporalCheck(connection),

@@ -7,7 +7,7 @@ import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
 import { getOrder, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
-import { creditWorkers } from '../db/workers.js';
+import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
@@ -45,6 +45,11 @@ export function createTaskActivities(deps: ActivityDeps) {
         draft: input.draftText, baseText: input.baseText ?? null, note: input.note ?? null, payCents, claimedBy: input.assignedTo ?? null,
       });
       log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+    },
+
+    /** Whether the worker may still be given work: a send-back goes to its worker only then, else to the queue. */
+    async workerEnabled({ workerId }: { workerId: number }): Promise<boolean> {
+      return workerIsEnabled(await getWorker(db, workerId));
     },
 
     async recordTaskClaim({ taskId, workerId }: { taskId: string; workerId: number }): Promise<void> {

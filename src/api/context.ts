@@ -26,6 +26,8 @@ export interface ApiDeps {
   qualityCheck: { probability: number; windowMs: number };
   /** The workbench's lease and part length, on every order placed (src/workflows/workbench.ts). */
   workbench: WorkbenchSettings;
+  /** How many tasks one worker may hold at once (orders/workbench.ts); default DEFAULT_MAX_HELD_TASKS. */
+  maxHeldTasks?: number;
   /**
    * A live order's charge must start within `windowMs`; the API waits `graceMs` longer for a
    * charge that started in time.

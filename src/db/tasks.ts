@@ -1,7 +1,8 @@
 // The workbench's task rows. The task workflow (src/workflows/task.ts) decides claims and writes
 // them here through activities; the web layer reads the queue here and writes autosaves, which
 // are allowed only to the worker who holds the claim.
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { tasks, type TaskRow } from './schema.js';
 import type { TaskStatus } from '../contracts/tasks.js';
@@ -66,10 +67,18 @@ export async function closeTask(db: Db, taskId: string): Promise<void> {
     .where(and(eq(tasks.id, taskId), inArray(tasks.status, ['waiting', 'claimed'])));
 }
 
-/** What a worker may take (their skills, soonest deadline first) and what they hold. */
+const done = alias(tasks, 'done');
+
+/**
+ * What a worker may take (their skills, soonest deadline first; never a check of their own work:
+ * `checksOwnWork` of src/domain/workbench.ts, in SQL) and what they hold.
+ */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
+  const ownWork = db.select({ one: sql`1` }).from(done).where(and(
+    eq(done.orderId, tasks.orderId), eq(done.submittedBy, workerId), sql`${tasks.stage} <> 'work'`, or(eq(tasks.stage, 'qc'), eq(done.stage, 'work')),
+  ));
   const waiting = skills.length === 0 ? [] : await db.select().from(tasks)
-    .where(and(eq(tasks.status, 'waiting'), inArray(tasks.skill, skills)))
+    .where(and(eq(tasks.status, 'waiting'), inArray(tasks.skill, skills), notExists(ownWork)))
     .orderBy(asc(tasks.deadline), asc(tasks.createdAt)).limit(limit);
   const claimed = await db.select().from(tasks).where(and(eq(tasks.status, 'claimed'), eq(tasks.claimedBy, workerId))).orderBy(asc(tasks.deadline));
   // A task sent back waits for the worker it was assigned to, not for everyone: it is `claimed` by them.

@@ -30,6 +30,21 @@ export function skillCovers(skills: readonly string[], needed: string): boolean 
   return skills.some((s) => s.trim().toLowerCase() === want);
 }
 
+// ---- Who may check whose work ------------------------------------------------------------
+
+/** A task of the order someone submitted, as far as the rule below needs it. */
+export interface DoneTask { stage: 'work' | 'review' | 'qc'; submittedBy: number | null }
+
+/**
+ * Nobody checks their own work: a review is closed to whoever submitted any of the order's work
+ * (a part, a fix); a quality check, to whoever submitted any of its tasks (a review included). A
+ * reviewer who sent work back may review the fix. db/tasks.ts's queue applies the same rule in SQL.
+ */
+export function checksOwnWork(stage: DoneTask['stage'], done: readonly DoneTask[], workerId: number): boolean {
+  if (stage === 'work') return false;
+  return done.some((t) => t.submittedBy === workerId && (stage === 'qc' || t.stage === 'work'));
+}
+
 // ---- Parts --------------------------------------------------------------------------------
 
 export interface PartSpan { start: number; end: number }

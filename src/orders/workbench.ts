@@ -11,9 +11,9 @@ import {
 import type { Db } from '../db/connection.js';
 import { getOrder, keepInputFile } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
-import { getTask, queueOf, saveDraft } from '../db/tasks.js';
+import { getTask, queueOf, saveDraft, tasksOfOrder } from '../db/tasks.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
-import { submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
+import { checksOwnWork, submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
 import type { Limits, OutboundClient } from '../net/outbound.js';
 import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
@@ -27,11 +27,18 @@ export interface WorkbenchDeps {
   outbound: OutboundClient;
   media: Limits;
   documentReader: DocumentReader;
+  /** How many tasks one worker may hold at once (TASK_MAX_HELD); default DEFAULT_MAX_HELD_TASKS. */
+  maxHeldTasks?: number;
 }
 
-/** The task cannot be done this way now (taken, not yours, wrong skill): 409 with the reason. */
+export const DEFAULT_MAX_HELD_TASKS = 2;
+
+/**
+ * The task cannot be done this way now (taken, not yours, wrong skill; `own-work`: it checks the
+ * worker's own work; `held`: the worker holds as many tasks as they may): 409 with the reason.
+ */
 export class TaskRefusedError extends RequestError {
-  constructor(message: string) {
+  constructor(message: string, readonly why: 'state' | 'own-work' | 'held' = 'state') {
     super(message, 409);
   }
 }
@@ -63,9 +70,32 @@ export function queueFor(deps: WorkbenchDeps, worker: WorkerRow) {
   return queueOf(deps.db, worker.id, worker.skills);
 }
 
+/** Refused when the worker submitted work that this task checks (nobody reviews their own work). */
+async function refuseOwnWork(db: Db, task: TaskRow, workerId: number): Promise<void> {
+  if (checksOwnWork(task.stage, await tasksOfOrder(db, task.orderId), workerId)) {
+    throw new TaskRefusedError(`task ${task.id} checks work that worker ${workerId} did on order ${task.orderId}: another worker ${task.stage === 'qc' ? 'does the quality check' : 'reviews it'}`, 'own-work');
+  }
+}
+
+const heldBy = async (db: Db, workerId: number) => (await queueOf(db, workerId, [])).claimed.length;
+
+/**
+ * A claim: the task workflow's validator decides on status and skill; before it, the worker may not
+ * check their own work nor hold more than `maxHeldTasks`. Two claims racing past the count are
+ * caught after: the one that went over is given back.
+ */
 export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: string): Promise<TaskState> {
-  await requireTask(deps.db, taskId);
-  return update(deps, taskId, (h) => h.executeUpdate(claimTaskUpdate, { args: [{ workerId: worker.id, skills: worker.skills }] }));
+  const task = await requireTask(deps.db, taskId);
+  await refuseOwnWork(deps.db, task, worker.id);
+  const max = deps.maxHeldTasks ?? DEFAULT_MAX_HELD_TASKS;
+  const tooMany = () => new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
+  if ((await heldBy(deps.db, worker.id)) >= max) throw tooMany();
+  const state = await update(deps, taskId, (h) => h.executeUpdate(claimTaskUpdate, { args: [{ workerId: worker.id, skills: worker.skills }] }));
+  if ((await heldBy(deps.db, worker.id)) > max) {
+    await releaseTask(deps, taskId, `worker ${worker.id} claimed past ${max} tasks at once`).catch(() => undefined);
+    throw tooMany();
+  }
+  return state;
 }
 
 /** The soonest-due task the worker may take; another worker's faster claim moves on to the next. */
@@ -76,7 +106,8 @@ export async function claimNextTask(deps: WorkbenchDeps, worker: WorkerRow): Pro
       await claimTask(deps, worker, task.id);
       return task;
     } catch (err) {
-      if (!(err instanceof TaskRefusedError)) throw err;
+      // Taken meanwhile (or not this worker's to check): the next one. Holding too many: no claim at all.
+      if (!(err instanceof TaskRefusedError) || err.why === 'held') throw err;
     }
   }
   return undefined;
@@ -118,11 +149,12 @@ export async function reviewWork(deps: WorkbenchDeps, worker: WorkerRow, taskId:
 
 /** An operator releases a claim, or gives it to another worker (who needs the skill). */
 export async function releaseTask(deps: WorkbenchDeps, taskId: string, reason: string, toWorkerId?: number): Promise<TaskState> {
-  await requireTask(deps.db, taskId);
+  const task = await requireTask(deps.db, taskId);
   let to: { workerId: number; skills: string[] } | undefined;
   if (toWorkerId !== undefined) {
     const worker = await getWorker(deps.db, toWorkerId);
     if (!workerIsEnabled(worker)) throw new RequestError(`worker: ${toWorkerId} is not an enabled worker`, 404);
+    await refuseOwnWork(deps.db, task, worker.id);
     to = { workerId: worker.id, skills: worker.skills };
   }
   return update(deps, taskId, (h) => h.executeUpdate(releaseTaskUpdate, { args: [{ reason, ...(to ? { to } : {}) }] }));

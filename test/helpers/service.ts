@@ -60,6 +60,8 @@ export interface ServiceOptions {
   sandbox?: Partial<Omit<SandboxSettings, 'limits'>> & { limits?: Partial<DocumentLimits> };
   /** The workbench's lease and part length; default: as `npm start` (120 minutes, 360 seconds). */
   workbench?: Partial<WorkbenchSettings>;
+  /** How many tasks one worker may hold at once; default: as `npm start` (2). */
+  maxHeldTasks?: number;
 }
 
 export interface TestService {
@@ -141,6 +143,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
     workbench: { leaseMs: 120 * 60_000, partSeconds: 360, ...opts.workbench },
+    ...(opts.maxHeldTasks !== undefined ? { maxHeldTasks: opts.maxHeldTasks } : {}),
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
     log,

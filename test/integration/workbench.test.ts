@@ -28,9 +28,10 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
   const workers: Record<string, { worker_id: number; sign_in_token: string }> = {};
 
   beforeAll(async () => {
-    [service, media] = await Promise.all([startService({ engine }), startMediaServer()]);
+    // Workers here keep tasks from one test to the next: the limit on tasks held is tested on a service of its own.
+    [service, media] = await Promise.all([startService({ engine, maxHeldTasks: 100 }), startMediaServer()]);
     env = { ...process.env, ORDER_SERVICE_URL: service.baseUrl, OPS_TOKEN: service.opsToken };
-    for (const [name, skills] of [['ann', 'transcription:english'], ['bob', 'Transcription:English, review:english'], ['fran', 'transcription:french']] as const) {
+    for (const [name, skills] of [['ann', 'transcription:english'], ['bob', 'Transcription:English, review:english'], ['fran', 'transcription:french'], ['rita', 'review:english']] as const) {
       workers[name] = await json('worker', 'create', '--name', name, '--skills', skills);
     }
   });
@@ -144,17 +145,100 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     const bob = await WorkerSession.signIn(service.baseUrl, workers.bob!.sign_in_token);
     expect((await bob.request('POST', `/work/tasks/${taskId}/submit`, { text: 'Speaker 1: done by Bob.' })).location).toBe('/work/queue');
     const reviewId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId)).find((t) => t.stage === 'review')?.id, 'the review task');
-    // Bob also reviews (his skills say so).
-    await bob.request('POST', `/work/tasks/${reviewId}/claim`, {});
-    expect((await bob.request('POST', `/work/tasks/${reviewId}/review`, { text: 'Speaker 1: done by Bob.', decision: 'approve' })).location).toBe('/work/queue');
+    // Bob has the review skill, but this review checks his own work: an operator cannot give it to him either.
+    const ownWork = await orderOps('reassign', reviewId, String(workers.bob!.worker_id)).catch((err: { stderr: string }) => err.stderr);
+    expect(ownWork).toContain(`checks work that worker ${workers.bob!.worker_id} did on order ${orderId}`);
+    const rita = await WorkerSession.signIn(service.baseUrl, workers.rita!.sign_in_token);
+    await rita.request('POST', `/work/tasks/${reviewId}/claim`, {});
+    expect((await rita.request('POST', `/work/tasks/${reviewId}/review`, { text: 'Speaker 1: done by Bob.', decision: 'approve' })).location).toBe('/work/queue');
     await waitFor(async () => (await json('show', String(orderId))).status === 'finished', 'the order finished');
     const csv = await orderOps('earnings');
     expect(csv.split('\r\n')[0]).toBe('approved_utc,worker_id,worker_name,order_id,task_id,amount_usd');
     expect(csv).toContain(`,${workers.bob!.worker_id},bob,${orderId},${taskId},`);
-    expect(csv).toContain(`,${orderId},${reviewId},`);
+    expect(csv).toContain(`,${workers.rita!.worker_id},rita,${orderId},${reviewId},`);
     expect((await json('show', String(orderId))).tasks.map((t: { status: string }) => t.status)).toEqual(['submitted', 'approved']);
     if (engine === 'pglite') await recordHistory(service, orderId, 'transcription-workbench-finished');
     if (engine === 'pglite') await recordHistory(service, orderId, 'task-work-submitted', taskId);
     if (engine === 'pglite') await recordHistory(service, orderId, 'task-review-approved', reviewId);
   });
+
+  it('nobody checks their own work (review, quality check); a worker holds at most two tasks; a send-back to a worker disabled meanwhile waits in the queue', async () => {
+    // A service of its own: every finished order is picked for the quality check.
+    const own = await startService({ engine, qualityCheckProbability: 1 });
+    try {
+      await checksAndHolds(own);
+    } finally {
+      await own.close();
+    }
+  });
+
+  async function checksAndHolds(own: TestService): Promise<void> {
+    const create = async (name: string, skills: string) => (await own.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
+    const [wa, wb, wr, wq, wc] = await Promise.all([
+      create('wa', 'transcription:english'), create('wb', 'transcription:english,review:english'), create('wr', 'review:english'),
+      create('wq', 'review:english'), create('wc', 'transcription:english'),
+    ]);
+    const [ann, bob, rita, quinn, carl] = await Promise.all([wa, wb, wr, wq, wc].map((w) => WorkerSession.signIn(own.baseUrl, w.sign_in_token)));
+    const [a, b, c] = [await placeOrder(30, own), await placeOrder(30, own), await placeOrder(30, own)];
+    const taskOf = async (orderId: number, name: string) => waitFor(async () => getTask(own.database.db, `task-${orderId}-${name}`), `task-${orderId}-${name}`);
+
+    // Two held at once; a third claim, one by one or "next", is refused with the reason.
+    for (const order of [a, b]) expect((await ann!.request('POST', `/work/tasks/${order.taskId}/claim`, {})).location).toBe(`/work/tasks/${order.taskId}`);
+    expect((await ann!.request('POST', `/work/tasks/${c.taskId}/claim`, {})).location).toBe('/work/queue');
+    expect((await ann!.request('GET', '/work/queue')).text).toContain('You hold as many tasks as you may');
+    expect((await ann!.request('POST', '/work/claim-next', {})).location).toBe('/work/queue');
+    expect((await ann!.request('GET', '/work/queue')).text).toContain('You hold as many tasks as you may');
+    expect((await getTask(own.database.db, c.taskId))!.status).toBe('waiting');
+    expect((await ann!.request('POST', `/work/tasks/${b.taskId}/release`, {})).location).toBe('/work/queue');
+
+    // Order A: sent back to its worker, fixed, approved (a reviewer may review the fix of work they sent back).
+    expect((await ann!.request('POST', `/work/tasks/${a.taskId}/submit`, { text: 'Speaker 1: Hello from Ann.' })).location).toBe('/work/queue');
+    const reviewA = await taskOf(a.orderId, 'review-1');
+    await rita!.request('POST', `/work/tasks/${reviewA.id}/claim`, {});
+    await rita!.request('POST', `/work/tasks/${reviewA.id}/review`, { text: 'Speaker 1: Hello from Ann.', decision: 'send_back', note: 'Check the name.' });
+    const fixA = await taskOf(a.orderId, 'fix-1');
+    expect(fixA).toMatchObject({ status: 'claimed', claimedBy: wa.worker_id, payCents: 0 });
+    expect((await ann!.request('POST', `/work/tasks/${fixA.id}/submit`, { text: 'Speaker 1: Hello from Anne.' })).location).toBe('/work/queue');
+    const review2 = await taskOf(a.orderId, 'review-2');
+    expect((await rita!.request('POST', `/work/tasks/${review2.id}/claim`, {})).location).toBe(`/work/tasks/${review2.id}`);
+    await rita!.request('POST', `/work/tasks/${review2.id}/review`, { text: 'Speaker 1: Hello from Anne.', decision: 'approve' });
+
+    // The quality check of A: not the worker's, not the reviewer's; a third person's.
+    const qc = await taskOf(a.orderId, 'qc');
+    for (const [session, name] of [[rita!, 'rita'], [quinn!, 'quinn']] as const) {
+      expect((await session.request('GET', '/work/queue')).text.includes(`Quality check: human transcription, order ${a.orderId}`), name).toBe(name === 'quinn');
+    }
+    expect((await rita!.request('POST', `/work/tasks/${qc.id}/claim`, {})).location).toBe('/work/queue');
+    expect((await rita!.request('GET', '/work/queue')).text).toContain('That task checks work you did on the order');
+    expect((await quinn!.request('POST', `/work/tasks/${qc.id}/claim`, {})).location).toBe(`/work/tasks/${qc.id}`);
+    expect((await quinn!.request('POST', `/work/tasks/${qc.id}/review`, { text: 'Speaker 1: Hello from Anne.', decision: 'approve' })).location).toBe('/work/queue');
+    if (engine === 'pglite') await recordHistory(own, a.orderId, 'transcription-workbench-sent-back');
+
+    // Order C: Bob does the work; its review is not offered to him, and his claim is refused.
+    expect((await bob!.request('POST', `/work/tasks/${c.taskId}/claim`, {})).location).toBe(`/work/tasks/${c.taskId}`);
+    expect((await bob!.request('POST', `/work/tasks/${c.taskId}/submit`, { text: 'Speaker 1: Hello from Bob.' })).location).toBe('/work/queue');
+    const reviewC = await taskOf(c.orderId, 'review-1');
+    expect((await bob!.request('GET', '/work/queue')).text).not.toContain(`order ${c.orderId}`);
+    expect((await rita!.request('GET', '/work/queue')).text).toContain(`Review: human transcription, order ${c.orderId}`);
+    expect((await bob!.request('POST', `/work/tasks/${reviewC.id}/claim`, {})).location).toBe('/work/queue');
+    expect((await bob!.request('GET', '/work/queue')).text).toContain('That task checks work you did on the order');
+    expect((await getTask(own.database.db, reviewC.id))!.status).toBe('waiting');
+
+    // Bob is disabled while Rita reviews; her send-back waits in the queue, paid, for whoever takes it.
+    expect((await rita!.request('POST', `/work/tasks/${reviewC.id}/claim`, {})).location).toBe(`/work/tasks/${reviewC.id}`);
+    expect((await own.ops('POST', `/ops/workers/${wb.worker_id}/disable`, {})).status).toBe(200);
+    await rita!.request('POST', `/work/tasks/${reviewC.id}/review`, { text: 'Speaker 1: Hello from Bob.', decision: 'send_back', note: 'Who is speaking?' });
+    const fixC = await taskOf(c.orderId, 'fix-1');
+    expect(fixC).toMatchObject({ status: 'waiting', claimedBy: null, note: 'Who is speaking?' });
+    expect(fixC.payCents).toBeGreaterThan(0);
+    expect((await carl!.request('POST', `/work/tasks/${fixC.id}/claim`, {})).location).toBe(`/work/tasks/${fixC.id}`);
+    expect((await carl!.request('POST', `/work/tasks/${fixC.id}/submit`, { text: 'Speaker 1: Hello, Bob speaking.' })).location).toBe('/work/queue');
+    const reviewC2 = await taskOf(c.orderId, 'review-2');
+    await rita!.request('POST', `/work/tasks/${reviewC2.id}/claim`, {});
+    expect((await rita!.request('POST', `/work/tasks/${reviewC2.id}/review`, { text: 'Speaker 1: Hello, Bob speaking.', decision: 'approve' })).location).toBe('/work/queue');
+    const qcC = await taskOf(c.orderId, 'qc');
+    expect((await quinn!.request('POST', `/work/tasks/${qcC.id}/claim`, {})).location).toBe(`/work/tasks/${qcC.id}`);
+    await quinn!.request('POST', `/work/tasks/${qcC.id}/review`, { text: 'Speaker 1: Hello, Bob speaking.', decision: 'approve' });
+    if (engine === 'pglite') await recordHistory(own, c.orderId, 'transcription-workbench-sent-back-to-disabled-worker');
+  }
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
-  editorText, formatMark, mergeParts, parseSkills, planParts, SKILL_KINDS, SkillError, skillCovers,
+  checksOwnWork, editorText, formatMark, mergeParts, parseSkills, planParts, SKILL_KINDS, SkillError, skillCovers,
   submissionProblems, taskPayCents, transcriptFromEditor, wordDiff, wordEditDistance, wordEditRate,
 } from '../../src/domain/workbench.js';
 
@@ -295,5 +295,31 @@ describe('wordEditRate', () => {
     const long = Array.from({ length: 6000 }, (_, i) => `w${i}`).join(' ');
     expect(wordEditRate(long, long)).toBe(0);
     expect(wordEditRate(long, `${long} extra`)).toBeCloseTo(1 / 6001);
+  });
+});
+
+describe('nobody checks their own work', () => {
+  const ann = 1, rita = 2, quinn = 3;
+  // Ann did the work and a fix; Rita sent it back once.
+  const done = [
+    { stage: 'work' as const, submittedBy: ann }, { stage: 'review' as const, submittedBy: rita }, { stage: 'work' as const, submittedBy: ann },
+    { stage: 'review' as const, submittedBy: null },
+  ];
+
+  it('a review is closed to whoever submitted any of the order\'s work, not to a reviewer who sent it back', () => {
+    expect(checksOwnWork('review', done, ann)).toBe(true);
+    expect(checksOwnWork('review', done, rita)).toBe(false);
+    expect(checksOwnWork('review', done, quinn)).toBe(false);
+  });
+
+  it('a quality check is closed to everyone who submitted a task of the order, reviewers included', () => {
+    expect(checksOwnWork('qc', done, ann)).toBe(true);
+    expect(checksOwnWork('qc', done, rita)).toBe(true);
+    expect(checksOwnWork('qc', done, quinn)).toBe(false);
+  });
+
+  it('work is open to anyone (a fix goes to its author by assignment, not by this rule)', () => {
+    expect(checksOwnWork('work', done, ann)).toBe(false);
+    expect(checksOwnWork('review', [], ann)).toBe(false);
   });
 });

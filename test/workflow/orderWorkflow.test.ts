@@ -68,7 +68,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
   const calls: Calls = { chargeWallet: [], finishOrder: [], refundOrder: [], retranscribe: [], applyQualityFix: [], closeQualityCheck: [],
     deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [],
     // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
-    openTask: [], recordTaskClaim: [], recordTaskRelease: [], taskLease: [], recordTaskOutcome: [], closeTask: [], creditWorkers: [],
+    openTask: [], workerEnabled: [], recordTaskClaim: [], recordTaskRelease: [], taskLease: [], recordTaskOutcome: [], closeTask: [], creditWorkers: [],
     deliverWork: [], sourceDraft: [], draftTranscript: [], timeWork: [], checkSuppliedTranscript: [] };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
@@ -107,6 +107,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     async handToOperator(input) { await failable('handToOperator', input); },
     async markOrderLate(input) { await record('markOrderLate', input); return { marked: true }; },
     async openTask(input) { await record('openTask', input); },
+    async workerEnabled(input) { await record('workerEnabled', input); return true; },
     async recordTaskClaim(input) { await record('recordTaskClaim', input); },
     async recordTaskRelease(input) { await record('recordTaskRelease', input); },
     async taskLease(input) { await record('taskLease', input); return { saves: 0, msSinceSave: 0 }; },

@@ -55,6 +55,13 @@ const FLASH: Record<string, string> = {
   released: 'The task is back in the queue.',
 };
 
+/** Why a claim was refused (the flash carries only the code). */
+const REFUSED: Record<string, string> = {
+  'refused-state': 'Another worker claimed that task first.',
+  'refused-own-work': 'That task checks work you did on the order: another worker reviews it.',
+  'refused-held': 'You hold as many tasks as you may: submit one or give it back before you claim another.',
+};
+
 export function queueRouter(deps: ApiDeps): Router {
   const router = Router();
 
@@ -62,7 +69,7 @@ export function queueRouter(deps: ApiDeps): Router {
     const { worker, csrf } = signedWorker(res);
     const { waiting, claimed } = await queueFor(deps, worker);
     const flash = takeFlash(req, res, deps.publicBaseUrl);
-    const refused = flash?.startsWith('refused') ? 'Another worker claimed that task first.' : undefined;
+    const refused = flash ? REFUSED[flash] : undefined;
     sendPage(res, 200, layout({
       area: 'work', title: 'Queue', csrf, current: 'queue',
       body: html`<h1>Queue</h1>
@@ -78,7 +85,14 @@ ${waiting.length ? html`<table>${HEAD}<tbody>${rows(waiting, (t) => html`<form m
   });
 
   router.post('/claim-next', async (req, res) => {
-    const task = await claimNextTask(deps, signedWorker(res).worker);
+    let task;
+    try {
+      task = await claimNextTask(deps, signedWorker(res).worker);
+    } catch (err) {
+      if (!(err instanceof TaskRefusedError)) throw err;
+      setFlash(req, res, deps.publicBaseUrl, `refused-${err.why}`);
+      return void res.redirect(303, `${WORK_PATH}/queue`);
+    }
     if (!task) {
       setFlash(req, res, deps.publicBaseUrl, 'nothing-to-claim');
       return void res.redirect(303, `${WORK_PATH}/queue`);
@@ -92,7 +106,7 @@ ${waiting.length ? html`<table>${HEAD}<tbody>${rows(waiting, (t) => html`<form m
       await claimTask(deps, signedWorker(res).worker, id);
     } catch (err) {
       if (!(err instanceof TaskRefusedError)) throw err;
-      setFlash(req, res, deps.publicBaseUrl, 'refused');
+      setFlash(req, res, deps.publicBaseUrl, `refused-${err.why}`);
       return void res.redirect(303, `${WORK_PATH}/queue`);
     }
     res.redirect(303, `${WORK_PATH}/tasks/${id}`);
