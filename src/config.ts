@@ -7,6 +7,8 @@ import { priceTableSchema, type PriceTable } from './products/registry.js';
 import { payRatesSchema, type PayRates } from './products/payRates.js';
 import type { WorkbenchSettings } from './contracts/orders.js';
 import type { CallbackSettings } from './orders/deliverCallback.js';
+import type { ProbePolicy } from './orders/measureTools.js';
+import type { MediaLimits } from './net/outbound.js';
 import type { DiarizerChoice, EngineChoice, EngineChoices } from './engines/settings.js';
 import type { TranslatorsConfig } from './engines/translators.js';
 import { localDiarizerInstalled, localEngineInstalled } from './engines/localEngine.js';
@@ -47,14 +49,15 @@ export interface Config {
   payment: { windowMs: number; graceMs: number };
   http: HttpLimits;
   rateLimits: RateLimits;
-  media: { maxBytes: number; timeoutMs: number };
+  /** Customer media: its size (MEDIA_MAX_BYTES), its length (MEDIA_MAX_SECONDS), a measurement's deadline (MEDIA_TIMEOUT_MS). */
+  media: MediaLimits;
   documents: { maxBytes: number; timeoutMs: number };
   /** Opening files: the limits on the work and the child processes (src/documents/sandbox/). */
   sandbox: SandboxSettings;
   /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
   outbound: { allowCidrs: string[] };
   /** Quotes probe under lower limits; an account runs a few probes at once (src/orders/measureTools.ts). */
-  probes: { quote: { maxBytes: number; timeoutMs: number }; perAccount: number; waitMs: number; cacheEntries: number };
+  probes: ProbePolicy;
   engines: {
     choices: EngineChoices;
     model: string;
@@ -168,7 +171,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       failedAuthPerMinute: number(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', DEFAULT_RATE_LIMITS.failedAuthPerMinute),
       signInPerMinute: number(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE),
     },
-    media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 2 * 1024 ** 3), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 5 * 1024 ** 3), maxSeconds: number(env, 'MEDIA_MAX_SECONDS', 36_000), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     sandbox: {
       limits: {
@@ -185,7 +188,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     },
     outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
     probes: {
-      quote: { maxBytes: number(env, 'QUOTE_PROBE_MAX_BYTES', 64 * 1024 ** 2), timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },
+      quote: { timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },
       perAccount: Math.max(1, Math.floor(number(env, 'PROBES_PER_ACCOUNT', 4))), waitMs: 1_000,
       cacheEntries: number(env, 'PROBE_CACHE_ENTRIES', 10_000),
     },

@@ -3,7 +3,7 @@ import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
 import type { PayRates } from '../products/payRates.js';
 import type { EngineSettings } from '../engines/types.js';
-import type { Limits, OutboundClient } from '../net/outbound.js';
+import type { MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
 
@@ -23,7 +23,7 @@ export interface ActivityDeps {
   payRates: PayRates;
   engines: EngineSettings;
   /** Limits when an engine activity downloads a customer's media. */
-  media: Limits;
+  media: MediaLimits;
   /** The SSRF-guarded client for every customer URL: media downloads and callbacks. */
   outbound: OutboundClient;
   /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */

@@ -3,7 +3,7 @@ import type { WorkbenchSettings } from '../contracts/orders.js';
 import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
-import type { Limits, OutboundClient } from '../net/outbound.js';
+import type { Limits, MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { ProbePolicy } from '../orders/measureTools.js';
 import type { RateLimits } from './rateLimit.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
@@ -20,7 +20,7 @@ export interface ApiDeps {
   opsToken: string;
   publicBaseUrl: string;
   priceTable: PriceTable;
-  media: Limits;
+  media: MediaLimits;
   /** Limits when reading a customer's document (transcripts, documents to translate or type). */
   documents: Limits;
   qualityCheck: { probability: number; windowMs: number };

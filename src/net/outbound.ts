@@ -23,6 +23,8 @@ export class RefusedAddressError extends Error {
 export const isAddressRefusal = (detail: string): boolean => detail.startsWith('refused ');
 
 export interface Limits { maxBytes: number; timeoutMs: number }
+/** A customer's media: also its length, in seconds. */
+export interface MediaLimits extends Limits { maxSeconds: number }
 
 export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -54,9 +56,9 @@ export interface CallbackAnswer { statusCode: number; text: string; headers: Rec
 export interface OutboundClient {
   /**
    * GETs `url` (following up to 5 redirects) with a deadline; the caller reads the body and calls done().
-   * `conditional` validators (If-None-Match, If-Modified-Since) make a 304 an answer too.
+   * `headers`: a Range (a 206 is an answer like a 200), validators (If-None-Match makes a 304 an answer too).
    */
-  openCustomerUrl(url: string, field: string, timeoutMs: number, conditional?: Record<string, string>): Promise<OpenedBody>;
+  openCustomerUrl(url: string, field: string, timeoutMs: number, headers?: Record<string, string>): Promise<OpenedBody>;
   /**
    * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
    * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
@@ -159,7 +161,7 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     return new FetchError(`${field}: the file could not be fetched`);
   };
 
-  async function openCustomerUrl(url: string, field: string, timeoutMs: number, conditional?: Record<string, string>): Promise<OpenedBody> {
+  async function openCustomerUrl(url: string, field: string, timeoutMs: number, headers?: Record<string, string>): Promise<OpenedBody> {
     if (!httpUrl(url)) throw failure(field, url, 'not an http or https URL');
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -168,11 +170,11 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     try {
       const response = await request(url, {
         method: 'GET', signal: controller.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: withRedirects,
-        ...(conditional ? { headers: conditional } : {}),
+        ...(headers ? { headers } : {}),
       });
       // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
       response.body.on('error', () => undefined);
-      const notModified = response.statusCode === 304 && conditional !== undefined;
+      const notModified = response.statusCode === 304 && headers?.['if-none-match'] !== undefined;
       if (!notModified && (response.statusCode < 200 || response.statusCode >= 300)) {
         response.body.destroy();
         throw fail(`HTTP ${response.statusCode}`);

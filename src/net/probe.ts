@@ -1,20 +1,122 @@
-// Measures a media file's duration by streaming it to music-metadata, which runs in the document
-// sandbox (a child process under the document limits: a crafted file cannot stall or bloat this
-// one). Bounded: one deadline for the whole probe and a byte cap per read. Most containers (WAV,
-// MP4, MP3 with a VBR header) state their duration up front; only when none is found is the file
-// scanned, again under the cap.
+// Measures a media file's duration, in the document sandbox (a child process under the document
+// limits: a crafted file cannot stall or bloat this one), through the one guarded client.
+// Where the server answers ranges (a 206 to the first request, which asks for the file's head),
+// the parser reads only what it needs: the header, the tail (trailing tags, an Ogg stream's last
+// page) and the index wherever it sits (an MP4's `moov` first or last), a few requests whatever the
+// file's size. A server that ignores ranges streams the file; a container that states no duration
+// where it was read (ADTS AAC) is streamed and scanned whole. Bounded: one deadline for the probe,
+// the size limit, and a budget of requests and bytes for ranged reads, past which the file is streamed.
 import { pipeline, Transform } from 'node:stream';
-import { ChildLostError, NotMediaError, STATED_IN_HEADER, type DocumentReader } from '../documents/sandbox/index.js';
+import { ChildLostError, NotMediaError, STATED_IN_HEADER, type BlockSource, type DocumentReader } from '../documents/sandbox/index.js';
 import { DocumentRefusedError } from '../documents/limits.js';
+import { BlockList } from '../documents/mediaDuration.js';
 import { contentTypeOf, FetchError, type Limits, type OpenedBody, type OutboundClient } from './outbound.js';
 
 type Opener = Pick<OutboundClient, 'openCustomerUrl'>;
-type Parser = Pick<DocumentReader, 'mediaDuration'>;
+type Parser = Pick<DocumentReader, 'mediaDuration' | 'mediaDurationByRanges'>;
+
+/** The first request asks for the head: enough for most headers, and its answer tells whether ranges work. */
+const HEAD_BYTES = 64 * 1024;
+/** The first read near the end fetches this much of the tail at once (ID3v1, APE, an Ogg stream's last page). */
+const TAIL_BYTES = 64 * 1024;
+/** A read within this much of the end fetches everything up to what is held (an MP4's index, written last). */
+const NEAR_END_BYTES = 16 * 1024 ** 2;
+/** A read elsewhere fetches at least this much. */
+const MIN_BLOCK_BYTES = 256 * 1024;
+/** Past these the parser is scanning rather than reading an index: the file is streamed instead. */
+export const RANGED_BUDGET = { requests: 8, bytes: 64 * 1024 ** 2 };
+
+/** Ranged reads gave up (the budget, or the server stopped answering ranges): stream the file. */
+class RangesAbandoned extends Error {}
 
 export async function probeMediaDuration(client: Opener, parser: Parser, url: string, field: string, limits: Limits): Promise<number> {
   const deadline = Date.now() + limits.timeoutMs;
-  const opened = await client.openCustomerUrl(url, field, limits.timeoutMs);
+  const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, { range: `bytes=0-${HEAD_BYTES - 1}` });
   return durationOf(client, parser, opened, url, field, limits, deadline);
+}
+
+/** A 206's total size (`Content-Range: bytes 0-65535/824000000`); undefined for a 200 or an unknown size. */
+function rangedTotal(opened: OpenedBody): number | undefined {
+  if (opened.statusCode !== 206) return undefined;
+  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(one(opened.headers, 'content-range') ?? ''));
+  return match && Number(match[1]) === 0 ? Number(match[3]) : undefined;
+}
+
+const one = (headers: OpenedBody['headers'], name: string) => { const v = headers[name]; return Array.isArray(v) ? v[0] : v; };
+
+/** The whole (small) body of a ranged answer, at most `max` bytes. */
+async function bodyOf(opened: OpenedBody, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of opened.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > max) throw new RangesAbandoned('the server sent more than the range asked');
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof RangesAbandoned) throw err;
+    throw opened.fail(opened.signal.aborted ? 'timed out' : String((err as { code?: string }).code ?? (err as Error).message));
+  } finally {
+    opened.done();
+    opened.body.destroy();
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The parent's side of ranged reads: a read the parser makes that no block holds fetches what is
+ * missing of it and around it: the tail whole near the end; after a jump elsewhere near the end,
+ * everything up to what is held (an MP4's index, written last); reading on (a parser going through
+ * pages), MIN_BLOCK_BYTES. Within RANGED_BUDGET; adjacent blocks merge.
+ */
+function rangeSource(client: Opener, url: string, field: string, size: number, head: Buffer, deadline: number): BlockSource {
+  const blocks = new BlockList([{ at: 0, bytes: head }]);
+  const spent = { requests: 1, bytes: head.length };
+  return {
+    async block(start, end) {
+      end = Math.min(end, size);
+      const held = blocks.covering(start, end);
+      if (held) return held;
+      const from = blocks.heldUpTo(start);
+      const nextHeld = blocks.nextStart(from) ?? size;
+      let window: [number, number];
+      if (end > size - TAIL_BYTES) window = [Math.min(from, Math.max(0, size - TAIL_BYTES)), size];
+      else if (from === start && !blocks.endsAt(from) && nextHeld - from <= NEAR_END_BYTES) window = [from, nextHeld];
+      else window = [from, Math.min(nextHeld, from + Math.max(MIN_BLOCK_BYTES, end - from))];
+      const [at, to] = [window[0], Math.max(window[1], end)];
+      spent.requests += 1;
+      spent.bytes += to - at;
+      if (spent.requests > RANGED_BUDGET.requests || spent.bytes > RANGED_BUDGET.bytes) throw new RangesAbandoned('past the ranged budget');
+      const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()), { range: `bytes=${at}-${to - 1}` });
+      if (opened.statusCode !== 206 || !String(one(opened.headers, 'content-range') ?? '').startsWith(`bytes ${at}-`)) {
+        opened.done();
+        opened.body.destroy();
+        throw new RangesAbandoned('the server stopped answering ranges');
+      }
+      blocks.add({ at, bytes: await bodyOf(opened, to - at) });
+      return blocks.covering(start, end)!;
+    },
+  };
+}
+
+/** Seconds by ranged reads; undefined when the file must be streamed (no stated duration, or ranges abandoned). */
+async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, size: number, url: string, field: string, deadline: number): Promise<number | undefined> {
+  const head = await bodyOf(opened, HEAD_BYTES);
+  const media = { size, ...(contentTypeOf(opened.headers) ? { mimeType: contentTypeOf(opened.headers) } : {}) };
+  const read = (alone: boolean) => parser.mediaDurationByRanges(rangeSource(client, url, field, size, head, deadline), media, alone);
+  try {
+    // The shared reader was stopped for another file's sake: this one is read again, alone.
+    const format = await read(false).catch((err: unknown) => { if (err instanceof ChildLostError) return read(true); throw err; });
+    if (!format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+    return format.duration !== undefined && Number.isFinite(format.duration) && format.duration > 0 ? format.duration : undefined;
+  } catch (err) {
+    if (err instanceof RangesAbandoned) return undefined;
+    if (err instanceof FetchError) throw err;
+    if (err instanceof DocumentRefusedError) throw new FetchError(`${field}: ${err.message}`);
+    if (err instanceof NotMediaError) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+    throw err;
+  }
 }
 
 async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number): Promise<number> {
@@ -28,7 +130,19 @@ async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, ur
       throw err;
     }
   };
-  const seconds = (await read(opened, false)) ?? (await read(await reopen(), true));
+  const size = rangedTotal(opened);
+  let seconds: number | undefined;
+  if (size !== undefined) {
+    if (size > limits.maxBytes) {
+      opened.done();
+      opened.body.destroy();
+      throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
+    }
+    seconds = (await readByRanges(client, parser, opened, size, url, field, deadline)) ?? (await read(await reopen(), true));
+  } else {
+    // No ranges: the answer streams the file; a duration not stated on the way is scanned for.
+    seconds = (await read(opened, false)) ?? (await read(await reopen(), true));
+  }
   if (seconds === undefined) throw new FetchError(`${field}: the file is not a recognised audio or video file (no duration found)`);
   return Math.ceil(seconds);
 }
@@ -36,11 +150,11 @@ async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, ur
 /** What shows a file is the one measured before: a strong ETag, or Last-Modified with its length. */
 interface Validators { etag?: string; lastModified?: string; length?: string }
 
-function validatorsOf(headers: OpenedBody['headers']): Validators | undefined {
-  const one = (name: string) => { const v = headers[name]; return Array.isArray(v) ? v[0] : v; };
-  const etag = one('etag');
-  const lastModified = one('last-modified');
-  const length = one('content-length');
+function validatorsOf(opened: OpenedBody): Validators | undefined {
+  const etag = one(opened.headers, 'etag');
+  const lastModified = one(opened.headers, 'last-modified');
+  // A ranged answer's Content-Length is the range's: the file's is in its Content-Range.
+  const length = opened.statusCode === 206 ? String(rangedTotal(opened) ?? '') || undefined : one(opened.headers, 'content-length');
   const strongEtag = etag && !etag.startsWith('W/') ? etag : undefined;
   if (strongEtag) return { etag: strongEtag };
   if (lastModified && length) return { lastModified, length };
@@ -65,9 +179,9 @@ export function createMediaProber(client: Opener, parser: Parser, maxEntries: nu
     // Only a strong ETag is asked about; Last-Modified is compared with the length on the answer
     // (a 304 to If-Modified-Since would skip the length, and a file replaced within a second or
     // copied with its old date would pass).
-    const conditional = entry?.validators.etag ? { 'if-none-match': entry.validators.etag } : undefined;
-    const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, conditional);
-    const validators = validatorsOf(opened.headers);
+    const conditional: Record<string, string> = entry?.validators.etag ? { 'if-none-match': entry.validators.etag } : {};
+    const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, { range: `bytes=0-${HEAD_BYTES - 1}`, ...conditional });
+    const validators = validatorsOf(opened);
     if (entry && (opened.statusCode === 304 || sameFile(entry.validators, validators))) {
       opened.done();
       opened.body.destroy();

@@ -4,7 +4,7 @@
 // Probes are bounded: quotes (mode=test) get lower limits than live orders, and each account has
 // a few probes at once, so a customer's slow URLs cannot hold the API for others.
 import { createMediaProber } from '../net/probe.js';
-import type { Limits, OutboundClient } from '../net/outbound.js';
+import { FetchError, type Limits, type MediaLimits, type OutboundClient } from '../net/outbound.js';
 import { classifyFile, documentFileName } from '../documents/measure.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { TranscriptImportError } from '../domain/transcript.js';
@@ -15,8 +15,11 @@ import type { FetchedFile, MeasureTools } from '../products/types.js';
 const SNIFF_BYTES = 64 * 1024;
 
 export interface ProbePolicy {
-  /** Limits of a quote's probes, below the live ones (the lower of each applies). */
-  quote: Limits;
+  /**
+   * A quote's deadline, below the live one's (the lower applies). Sizes and lengths are the live
+   * limits: a quote and a live order of the same file measure the same.
+   */
+  quote: { timeoutMs: number };
   /** Probes one account may run at once. */
   perAccount: number;
   /** How long a probe over that number waits for a free slot before the 429. */
@@ -34,7 +37,10 @@ async function named<T>(field: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-const lower = (a: Limits, b: Limits): Limits => ({ maxBytes: Math.min(a.maxBytes, b.maxBytes), timeoutMs: Math.min(a.timeoutMs, b.timeoutMs) });
+const sooner = <L extends Limits>(limits: L, timeoutMs: number): L => ({ ...limits, timeoutMs: Math.min(limits.timeoutMs, timeoutMs) });
+
+/** `h:mm:ss` of whole seconds, for refusals. */
+const clock = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 
 /** Per-account slots: a short wait absorbs a burst of quick probes; slots held by slow ones give 429. */
 function probeSlots(policy: ProbePolicy) {
@@ -76,15 +82,19 @@ function probeSlots(policy: ProbePolicy) {
 }
 
 /** Tools for one request: `toolsFor(accountId, mode)`. */
-export function measureTools(outbound: OutboundClient, reader: DocumentReader, limits: { media: Limits; documents: Limits; probes: ProbePolicy }) {
+export function measureTools(outbound: OutboundClient, reader: DocumentReader, limits: { media: MediaLimits; documents: Limits; probes: ProbePolicy }) {
   const inSlot = probeSlots(limits.probes);
   const probeMedia = createMediaProber(outbound, reader, limits.probes.cacheEntries);
   return (accountId: number, mode: string): MeasureTools => {
     const quote = mode === 'test';
-    const media = quote ? lower(limits.media, limits.probes.quote) : limits.media;
-    const documents = quote ? lower(limits.documents, limits.probes.quote) : limits.documents;
+    const media = quote ? sooner(limits.media, limits.probes.quote.timeoutMs) : limits.media;
+    const documents = quote ? sooner(limits.documents, limits.probes.quote.timeoutMs) : limits.documents;
     return {
-      mediaSeconds: (url, field) => inSlot(accountId, () => probeMedia(url, field, media)),
+      mediaSeconds: (url, field) => inSlot(accountId, async () => {
+        const seconds = await probeMedia(url, field, media);
+        if (seconds > media.maxSeconds) throw new FetchError(`${field}: the media is ${clock(seconds)} long; at most ${clock(media.maxSeconds)} is accepted`);
+        return seconds;
+      }),
 
       fetchFile: (url, field) => inSlot(accountId, async (): Promise<FetchedFile> => {
         const path = new URL(url).pathname;

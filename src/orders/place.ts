@@ -16,7 +16,7 @@ import { getAccount } from '../db/accounts.js';
 import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
 import type { FileStore } from '../storage/fileStore.js';
-import type { Limits, OutboundClient } from '../net/outbound.js';
+import type { Limits, MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { orderWorkflowId, type OrderToPlace, type WorkbenchSettings } from '../contracts/orders.js';
 import { orderPlan } from '../products/shared.js';
@@ -32,7 +32,7 @@ export interface PlacementDeps {
   temporal: Client;
   taskQueue: string;
   priceTable: PriceTable;
-  media: Limits;
+  media: MediaLimits;
   documents: Limits;
   probes: ProbePolicy;
   outbound: OutboundClient;

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'gitHistory';
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'ffmpeg' | 'gitHistory';
 
 /** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
 export const BEFORE_WORKBENCH = 'df2236f';
@@ -67,6 +67,13 @@ export const LEGS: Record<Leg, LegInfo> = {
     },
     missing: 'apertium with the English–Spanish pair is not installed',
     howToRun: 'apt-get install -y --no-install-recommends apertium apertium-eng-spa, then npm test',
+  },
+  ffmpeg: {
+    label: 'ffmpeg',
+    // It makes the media of every container the tests measure; in CI a missing ffmpeg is a failure, never a skip.
+    present: () => Boolean(process.env.CI) || spawnSync('ffmpeg', ['-version']).status === 0,
+    missing: 'ffmpeg is not installed',
+    howToRun: 'apt-get install -y --no-install-recommends ffmpeg, then npm test',
   },
   gitHistory: {
     label: 'the git history',

@@ -19,7 +19,7 @@ import { localFileStore } from '../../src/storage/fileStore.js';
 import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker.js';
 import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
-import { createOutboundClient, type OutboundClient } from '../../src/net/outbound.js';
+import { createOutboundClient, type MediaLimits, type OutboundClient } from '../../src/net/outbound.js';
 import type { ProbePolicy } from '../../src/orders/measureTools.js';
 import { createDocumentSandbox, DEFAULT_SANDBOX, type DocumentReader, type SandboxSettings } from '../../src/documents/sandbox/index.js';
 import type { DocumentLimits } from '../../src/documents/limits.js';
@@ -60,6 +60,8 @@ export interface ServiceOptions {
   sandbox?: Partial<Omit<SandboxSettings, 'limits'>> & { limits?: Partial<DocumentLimits> };
   /** The workbench's lease and part length; default: as `npm start` (120 minutes, 360 seconds). */
   workbench?: Partial<WorkbenchSettings>;
+  /** Limits on customer media; default 50 MiB, 10 hours, 2 s to measure. */
+  media?: Partial<MediaLimits>;
   /** How many tasks one worker may hold at once; default: as `npm start` (2). */
   maxHeldTasks?: number;
 }
@@ -115,7 +117,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   const nativeConnection = await NativeConnection.connect({ address });
   const priceTable = priceTableSchema.parse(JSON.parse(await readFile(resolve('config/prices.json'), 'utf8'))) as PriceTable;
   const payRates = payRatesSchema.parse(JSON.parse(await readFile(resolve('config/pay-rates.json'), 'utf8')));
-  const media = { maxBytes: 50 * 1024 * 1024, timeoutMs: 2000 };
+  const media = { maxBytes: 50 * 1024 * 1024, maxSeconds: 36_000, timeoutMs: 2000, ...opts.media };
   const logged: TestService['logged'] = [];
   const log = (message: string, meta: object) => {
     logged.push({ message, meta });
@@ -147,7 +149,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
     log,
-    probes: { quote: { maxBytes: 50 * 1024 * 1024, timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, cacheEntries: 1000, ...opts.probes },
+    probes: { quote: { timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, cacheEntries: 1000, ...opts.probes },
   });
 
   let worker: OrderWorkers | undefined;

@@ -221,7 +221,7 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
   const LIVE_MS = 2000; // the test service's live media deadline
   beforeAll(async () => {
     // Only 127.0.0.3 (the stand-in public site with the order's media) may be reached.
-    service = await startService({ outboundAllowCidrs: ['127.0.0.3/32'], probes: { quote: { maxBytes: 1_000_000, timeoutMs: QUOTE_MS }, waitMs: 300 } });
+    service = await startService({ outboundAllowCidrs: ['127.0.0.3/32'], probes: { quote: { timeoutMs: QUOTE_MS }, waitMs: 300 } });
     ({ token } = await service.createAccount(100));
     // A first request pays for loading and connecting; the timed refusals below should not.
     await service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' });
@@ -333,8 +333,8 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       expect(live.ms).toBeLessThan(LIVE_MS + 700);
     });
 
-    it('quotes read fewer bytes than live orders', async () => {
-      expect((await quote(token, `${site.url}/noise.mp3`)).body.error).toBe('url: the file is larger than 1000000 bytes');
+    it('a quote measures a file as a live order does: the same size limit, the same answer', async () => {
+      expect((await quote(token, `${site.url}/noise.mp3`)).body.error).toBe('url: the file is not a recognised audio or video file');
       const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: `${site.url}/noise.mp3`, language: 'english' });
       expect(live.body.error).toBe('url: the file is not a recognised audio or video file');
     });

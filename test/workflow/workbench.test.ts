@@ -57,7 +57,7 @@ beforeAll(async () => {
     callbacks: { retryMinMs: 5, retryMaxMs: 20, timeoutMs: 2000 },
     priceTable: priceTableSchema.parse(JSON.parse(await readFile('config/prices.json', 'utf8'))) as PriceTable,
     payRates: payRatesSchema.parse(JSON.parse(await readFile('config/pay-rates.json', 'utf8'))),
-    engines: {}, media: { maxBytes: 1024 * 1024, timeoutMs: 2000 },
+    engines: {}, media: { maxBytes: 1024 * 1024, maxSeconds: 36_000, timeoutMs: 2000 },
     outbound: createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => {} }),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: false }),
   };

@@ -12,10 +12,10 @@ import type { FileClass, OcrEstimate } from '../measure.js';
 import { DEFAULT_DOCUMENT_LIMITS, DEFAULT_OCR_LIMITS, DocumentRefusedError, type DocumentLimits, type OcrLimits } from '../limits.js';
 import { ocrLanguageData, type OcrResult } from '../ocr.js';
 import { ChildPool } from './pool.js';
-import type { JobOp, MediaFormat, MediaInput } from './protocol.js';
+import type { BlockSource, JobOp, MediaFormat, MediaInput, RangedMediaInput } from './protocol.js';
 
 export { ChildLostError } from './pool.js';
-export { NotMediaError, STATED_IN_HEADER, type MediaFormat, type MediaInput } from './protocol.js';
+export { NotMediaError, STATED_IN_HEADER, type BlockSource, type MediaFormat, type MediaInput, type RangedMediaInput } from './protocol.js';
 export { installedOcrLanguages, type OcrPage, type OcrResult } from '../ocr.js';
 
 export const documentsRefused = new Counter({
@@ -60,6 +60,12 @@ export interface DocumentReader {
    * probe whose shared child was killed (ChildLostError) for another probe's sake.
    */
   mediaDuration(input: Readable, media: MediaInput, alone?: boolean): Promise<MediaFormat>;
+  /**
+   * A media file's container and duration read by ranges: the child asks `source` for the parts the
+   * parser reads (the header, the index, the tail). No duration: the container states none where it
+   * was read, and the file must be scanned whole (mediaDuration with scanWholeFile).
+   */
+  mediaDurationByRanges(source: BlockSource, media: RangedMediaInput, alone?: boolean): Promise<MediaFormat>;
   /**
    * A draft of the text of each page of a scan by OCR (ocr.ts): an image file (PNG, JPEG, GIF,
    * WebP, BMP, TIFF) is page 1; a PDF's pages (at most maxPages) are drawn and read in turn, each
@@ -122,6 +128,8 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     },
     mediaDuration: (input, mediaInput, alone = false) =>
       counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),
+    mediaDurationByRanges: (source, mediaInput, alone = false) =>
+      counted((alone ? mediaAlone : media).run({ op: 'mediaDurationByRanges', args: [mediaInput] }, source)),
     async ocrPages(bytes, fileName, languages) {
       // Answered here, without a child's time.
       const data = ocrLanguageData(languages);

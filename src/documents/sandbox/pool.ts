@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { RateLimitedError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
-import { reviveError, type JobReply, type JobRequest, type JobStep } from './protocol.js';
+import { reviveError, type BlockSource, type JobBlock, type JobRead, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
 export interface PoolOptions {
   /** What the pool opens, in the plural (logs, the 429) and the singular (refusals). */
@@ -52,6 +52,8 @@ interface Job {
   reject: (err: Error) => void;
   /** The input stream's failure: the answer if the child cannot answer from what it got. */
   inputError?: Error;
+  /** Where the child's reads of a file read by ranges are answered from. */
+  blocks?: BlockSource;
 }
 
 interface Worker {
@@ -96,9 +98,10 @@ export class ChildPool {
 
   /**
    * Runs `request` in a child; with `input`, the stream's chunks follow the request (a media file
-   * as it downloads). Settles with the child's answer, a refusal, or the stream's own error.
+   * as it downloads), or the child asks the BlockSource for the parts it reads (a media file read
+   * by ranges). Settles with the child's answer, a refusal, or the input's own error.
    */
-  async run(request: Omit<JobRequest, 'id'>, input?: Readable): Promise<unknown> {
+  async run(request: Omit<JobRequest, 'id'>, input?: Readable | BlockSource): Promise<unknown> {
     const id = this.nextId++;
     let settled!: Promise<unknown>;
     // The job takes its place in the child at once (no other job can take it while it starts).
@@ -113,12 +116,25 @@ export class ChildPool {
       });
     });
     await worker.ready;
-    if (worker.jobs.has(id)) {
+    const job = worker.jobs.get(id);
+    if (job) {
       if (!worker.watchdog) this.busy(worker);
+      if (input && 'block' in input) job.blocks = input;
       worker.process.send({ ...request, id } satisfies JobRequest);
-      if (input) void this.feed(worker, id, input);
+      if (input && !('block' in input)) void this.feed(worker, id, input);
     }
     return settled;
+  }
+
+  /** A child's JobRead: the block from the job's source, or, when it cannot be had, the reason kept as the job's answer. */
+  private answerRead(worker: Worker, { id, read }: JobRead): void {
+    const job = worker.jobs.get(id);
+    if (!job?.blocks) return;
+    const send = (message: JobBlock) => { if (!worker.dead && worker.jobs.has(id)) worker.process.send(message); };
+    job.blocks.block(read.start, read.end).then(
+      ({ at, bytes }) => send({ id, seq: read.seq, at, chunk: bytes }),
+      (err: Error) => { job.inputError = err; send({ id, seq: read.seq, failed: true }); },
+    );
   }
 
   /** Starts a child ahead of the first job, so that no customer waits for one to start. */
@@ -197,9 +213,10 @@ export class ChildPool {
     const ready = new Promise<void>((resolve) => { started = () => { isReady = true; resolve(); }; });
     const worker: Worker = { process: child, jobs: new Map(), served: 0, dead: false, ready };
     try { if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice); } catch { /* not permitted here: the limits still hold */ }
-    child.on('message', (reply: JobReply | JobStep | { ready: true }) => {
+    child.on('message', (reply: JobReply | JobStep | JobRead | { ready: true }) => {
       if ('ready' in reply) return started();
       if ('step' in reply) return worker.jobs.has(reply.id) ? worker.restartClock?.() : undefined;
+      if ('read' in reply) return this.answerRead(worker, reply);
       const job = worker.jobs.get(reply.id);
       if (!job) return;
       worker.served++;

@@ -1,0 +1,91 @@
+// In the child: a media file's duration read by ranges. music-metadata parses through a Blob-like
+// file whose parts are asked of the parent (JobRead), which fetches them through the guarded
+// client as it decides (src/net/probe.ts); the child keeps each block it gets, so the parser's
+// many small reads cost one request each only where nothing holds them yet.
+import { BlockList, indexBoxLength, movieHeaderDuration, oggDuration, statesDuration } from '../mediaDuration.js';
+import { NotMediaError, type JobBlock, type JobRead, type MediaFormat, type RangedMediaInput } from './protocol.js';
+
+export class RemoteFile {
+  readonly blocks = new BlockList();
+  /** Set once the parser has stated what is needed: further reads fail, and the parse ends. */
+  stopped = false;
+  private readonly waiting = new Map<number, { resolve: (block: JobBlock) => void }>();
+  private seq = 0;
+
+  constructor(private readonly id: number, readonly size: number, readonly type: string) {}
+
+  /** The parent's answer to one of this file's reads. */
+  answer(block: JobBlock): void {
+    this.waiting.get(block.seq)?.resolve(block);
+    this.waiting.delete(block.seq);
+  }
+
+  /** What BlobTokenizer calls: a part of the file, whose bytes come when asked for. */
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> } {
+    return {
+      arrayBuffer: async () => {
+        const bytes = await this.bytes(start, Math.min(end, this.size));
+        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer;
+      },
+    };
+  }
+
+  private held(start: number, end: number): Uint8Array | undefined {
+    const block = this.blocks.covering(start, end);
+    return block?.bytes.subarray(start - block.at, end - block.at);
+  }
+
+  private async bytes(start: number, end: number): Promise<Uint8Array> {
+    if (this.stopped) throw new Error('the duration is known: no more reads');
+    const found = this.held(start, end) ?? await this.ask(start, end);
+    // An MP4's index read box by box would cost a request per box: it is asked for whole.
+    const index = end - start === 8 ? indexBoxLength(found) : undefined;
+    if (index !== undefined && !this.held(start, Math.min(start + index, this.size))) await this.ask(start, Math.min(start + index, this.size));
+    return found;
+  }
+
+  private async ask(start: number, end: number): Promise<Uint8Array> {
+    const seq = ++this.seq;
+    const block = await new Promise<JobBlock>((resolve) => {
+      this.waiting.set(seq, { resolve });
+      process.send!({ id: this.id, read: { seq, start, end } } satisfies JobRead);
+    });
+    if (block.failed || !block.chunk || block.at === undefined) throw new Error('the file could not be read');
+    this.blocks.add({ at: block.at, bytes: block.chunk });
+    const held = this.held(start, end);
+    if (!held) throw new Error('the parent answered another part of the file');
+    return held;
+  }
+}
+
+/** The container and duration of a media file read by ranges; no duration: the file must be scanned whole. */
+export async function rangedMediaDuration(file: RemoteFile, { mimeType }: RangedMediaInput): Promise<MediaFormat> {
+  const [{ parseFromTokenizer }, { fromBlob }] = await Promise.all([import('music-metadata'), import('strtok3')]);
+  let stated: { container?: string; duration: number } | undefined;
+  let container: string | undefined;
+  // Parsers read on past a stated duration (clusters, tags): once it is stated, reading stops.
+  const observer = ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
+    if (tag.type !== 'format') return;
+    if (tag.id === 'container' && typeof tag.value === 'string') container = tag.value;
+    if (tag.id === 'duration' && statesDuration(container) && typeof tag.value === 'number' && tag.value > 0 && Number.isFinite(tag.value) && !stated) {
+      stated = { container, duration: tag.value };
+      file.stopped = true;
+    }
+  };
+  let format;
+  try {
+    const tokenizer = fromBlob(file as unknown as Blob, { fileInfo: { size: file.size, ...(mimeType ? { mimeType } : {}) } });
+    ({ format } = await parseFromTokenizer(tokenizer, { duration: false, skipCovers: true, observer: observer as never }));
+  } catch {
+    if (stated) return { container: stated.container ?? container, duration: stated.duration };
+    throw new NotMediaError('the file is not a recognised audio or video file');
+  }
+  const blocks = file.blocks.all;
+  const duration = format.duration
+    ?? (format.container === 'Ogg' ? oggDuration(blocks, file.size, format.codec, format.sampleRate) : undefined)
+    ?? (isMovie(format.container) ? movieHeaderDuration(blocks) : undefined);
+  return { container: format.container, duration };
+}
+
+/** MP4, M4A and QuickTime containers, as music-metadata names them (their brands). */
+export const isMovie = (container: string | undefined): boolean => /^(qt|mp4|m4a|m4v|isom|iso\d|mp4\d|avc1|M4A|M4V|3gp)/i.test(container ?? '');
