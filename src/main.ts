@@ -12,6 +12,7 @@ import { startDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
 import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
+import { ffmpegExtractor } from './engines/audioRendition.js';
 import { buildEngines, needsLocalProcess, type EngineChoices } from './engines/settings.js';
 import type { EngineSettings } from './engines/types.js';
 import { installedOcrLanguages } from './documents/ocr.js';
@@ -97,6 +98,7 @@ async function main(role: Role): Promise<void> {
         translators: await translatorsFrom(config.engines.translation),
       },
       media: config.media,
+      audioExtractor: ffmpegExtractor(),
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
       // The API's roles read files with every quote: their readers start now, not at the first one.
       documentReader: createDocumentSandbox({ ...config.sandbox, warm: role !== 'worker' }),
@@ -161,6 +163,7 @@ async function main(role: Role): Promise<void> {
     if (role !== 'api') {
       console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
       console.log(`Drafts:      ${draftsBanner(choices, deps.engines)}`);
+      console.log(`Video:       ${deps.audioExtractor ? 'its audio extracted once per order by ffmpeg' : 'kept whole (install ffmpeg to keep only its audio)'}`);
     }
     if (config.metrics.port) {
       const metrics = await startMetricsServer(config.metrics.port);

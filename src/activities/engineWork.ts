@@ -1,4 +1,4 @@
-// What the engine activities share: the order looked up, its media fetched as an engine request,
+// What the engine activities share: the order looked up, its one copy of its media as an engine request,
 // and a heartbeat while an engine works.
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
@@ -7,6 +7,7 @@ import { engineDeadlineMs, type EngineProgress } from '../contracts/orders.js';
 import { ISO_639_1 } from '../domain/languages.js';
 import type { OrderRow } from '../db/schema.js';
 import { workPlanOfOrder } from '../products/registry.js';
+import { orderMedia } from '../orders/orderMedia.js';
 
 /** The language spoken in an order's media: the order's language, or what a translation is from. */
 export function spokenLanguageOf(order: OrderRow): string | undefined {
@@ -15,16 +16,22 @@ export function spokenLanguageOf(order: OrderRow): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-export function engineWork({ db, media, outbound }: Pick<ActivityDeps, 'db' | 'media' | 'outbound'>) {
-  /** The order's audio and language, as an engine request with a deadline that grows with the audio. */
-  async function engineRequest(ids: { orderId: number; accountId: number }, engine: string, url: string, language: string, seconds: number) {
-    const audio = await outbound.fetchCustomerFile(url, 'audio', media);
+export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | 'outbound' | 'audioExtractor'>) {
+  const { db, files } = deps;
+  /**
+   * The order's audio and language, as an engine request with a deadline that grows with the audio:
+   * the order's one copy of its media (fetched once, a video reduced to its audio: orderMedia.ts).
+   */
+  async function engineRequest(order: OrderRow, engine: string, language: string) {
+    const media = await orderMedia(deps, order);
+    if (!media) throw ApplicationFailure.nonRetryable(`order ${order.id} has no media`);
+    const audio = await files.get(media.key);
     const code = ISO_639_1[language];
     if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
-    log.info('engine at work', { ...ids, engine, bytes: audio.bytes.length, language: code });
+    log.info('engine at work', { orderId: order.id, accountId: order.accountId, engine, bytes: audio.length, language: code });
     return {
-      audio: audio.bytes, fileName: new URL(url).pathname.split('/').pop() || 'audio', ...(audio.contentType ? { contentType: audio.contentType } : {}),
-      language: code, timeoutMs: engineDeadlineMs(seconds), signal: Context.current().cancellationSignal,
+      audio, fileName: media.fileName, ...(media.contentType ? { contentType: media.contentType } : {}),
+      language: code, timeoutMs: engineDeadlineMs(order.seconds), signal: Context.current().cancellationSignal,
     };
   }
 
@@ -36,11 +43,9 @@ export function engineWork({ db, media, outbound }: Pick<ActivityDeps, 'db' | 'm
 
   /** A workbench order's media for an engine (the draft, the timing, the check); undefined without media or a language code. */
   function mediaRequest(order: OrderRow, engine: string) {
-    const mediaParam = workPlanOfOrder(order)?.mediaParam;
-    const url = mediaParam ? (order.params as Record<string, unknown>)[mediaParam] : undefined;
     const language = spokenLanguageOf(order);
-    if (typeof url !== 'string' || !language || !ISO_639_1[language]) return undefined;
-    return () => engineRequest({ orderId: order.id, accountId: order.accountId }, engine, url, language, order.seconds);
+    if (!workPlanOfOrder(order)?.mediaParam || !language || !ISO_639_1[language]) return undefined;
+    return () => engineRequest(order, engine, language);
   }
 
   /** `work` with a heartbeat every 2 s (progress for operators; the workflow's cancellation reaches it). */

@@ -132,7 +132,7 @@ export function createEngineActivities(deps: ActivityDeps) {
       if (!engine) return { outcome: 'unavailable' };
       // The engine's file serves every result kind the order delivers.
       const resultFiles = (blobKey: string, fileName: string) => product.results(order.params).map(({ kind }) => ({ kind, blobKey, fileName }));
-      const request = () => engineRequest({ orderId, accountId: order.accountId }, engine.name, params[job.audioParam]!, params.language!, order.seconds);
+      const request = () => engineRequest(order, engine.name, params.language!);
       // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
       // order refunded or canceled) to the engine call.
       const started = Date.now();

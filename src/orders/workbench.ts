@@ -9,23 +9,19 @@ import {
   claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState,
 } from '../contracts/tasks.js';
 import type { Db } from '../db/connection.js';
-import { getOrder, keepInputFile } from '../db/orders.js';
+import { getOrder } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
 import { getTask, queueOf, saveDraft, tasksOfOrder } from '../db/tasks.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
 import { checksOwnWork, submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
-import type { Limits, OutboundClient } from '../net/outbound.js';
 import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { SIGNATURE_BYTES, servedTypeOf } from '../documents/measure.js';
+import { MediaRefusedError, orderMedia, type OrderMediaDeps } from './orderMedia.js';
 
-export interface WorkbenchDeps {
-  db: Db;
+export interface WorkbenchDeps extends OrderMediaDeps {
   temporal: Client;
-  files: FileStore;
-  outbound: OutboundClient;
-  media: Limits;
   documentReader: DocumentReader;
   /** How many tasks one worker may hold at once (TASK_MAX_HELD); default DEFAULT_MAX_HELD_TASKS. */
   maxHeldTasks?: number;
@@ -170,43 +166,14 @@ export async function taskForWorker(db: Db, worker: WorkerRow, taskId: string): 
   return { task, order, holds };
 }
 
-const fetching = new Map<string, Promise<string>>();
-
 /**
- * The order's media (or source file) for the editor: read from the customer's server once through
- * the guarded client, kept with the order (claim-check, `input_files.<name>`), served from the store
- * with range requests. The worker never sees the customer's URL.
+ * The order's media (or source file) for the editor, from the service's copy (claim-check,
+ * `input_files.<name>`): the media is the order's one copy (orderMedia.ts: fetched once, a video
+ * reduced to its audio), served with range requests. The worker never sees the customer's URL.
  */
 export async function workFile(deps: WorkbenchDeps, order: OrderRow, name: 'media' | 'source'): Promise<string | undefined> {
-  const kept = order.inputFiles[name];
-  if (kept) return kept.key;
-  if (name === 'source') return undefined;
-  const plan = workPlanOfOrder(order);
-  const url = plan?.mediaParam ? (order.params as Record<string, unknown>)[plan.mediaParam] : undefined;
-  if (typeof url !== 'string') return undefined;
-  const cacheKey = `${order.id}`;
-  let pending = fetching.get(cacheKey);
-  // (The copy is read into memory within MEDIA_MAX_BYTES before it is stored; streaming it to the store is left to do.)
-  if (!pending) {
-    pending = (async () => {
-      const fetched = await deps.outbound.fetchCustomerFile(url, 'media', deps.media);
-      // What the server says it is counts for nothing: only audio or video by its bytes is kept for the player.
-      const served = servedTypeOf(fetched.bytes);
-      if (served?.cls !== 'media') throw new WorkFileRefusedError(`the customer's media for order ${order.id} is not audio or video by its content now; it is not kept or played`);
-      const key = await deps.files.put(fetched.bytes);
-      await keepInputFile(deps.db, order.id, 'media', { key, fileName: 'media', contentType: served.type });
-      return key;
-    })().finally(() => fetching.delete(cacheKey));
-    fetching.set(cacheKey, pending);
-  }
-  return pending;
-}
-
-/** A customer's file that is not what the editor shows (audio or video, a page image): never served. */
-export class WorkFileRefusedError extends RequestError {
-  constructor(message: string) {
-    super(message, 415);
-  }
+  if (name === 'source') return order.inputFiles.source?.key;
+  return (await orderMedia(deps, order))?.key;
 }
 
 /**
@@ -220,7 +187,7 @@ export async function servedWorkFile(deps: WorkbenchDeps, order: OrderRow, name:
   const head = await readHead(deps.files, key);
   const served = servedTypeOf(head);
   const wanted = name === 'media' ? 'media' : 'image';
-  if (served?.cls !== wanted) throw new WorkFileRefusedError(`the ${name === 'media' ? 'media' : 'source'} of order ${order.id} is not ${name === 'media' ? 'audio or video' : 'an image'} by its content; it is not served`);
+  if (served?.cls !== wanted) throw new MediaRefusedError(`the ${name === 'media' ? 'media' : 'source'} of order ${order.id} is not ${name === 'media' ? 'audio or video' : 'an image'} by its content; it is not served`);
   return { key, type: served.type };
 }
 

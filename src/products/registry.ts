@@ -56,6 +56,13 @@ export function keptSourceOf<F>(order: { product: string; params: Record<string,
 }
 
 /** Whether the order's results include cues (captions, subtitles), which need times to render. */
+/** The URL of the media an order's engines and workers hear: its engine job's audio, or its work plan's media. */
+export function mediaUrlOf(order: { product: string; params: Record<string, unknown> }): string | undefined {
+  const param = productOf(order.product).engineJob?.audioParam ?? workPlanOfOrder(order)?.mediaParam;
+  const url = param ? order.params[param] : undefined;
+  return typeof url === 'string' ? url : undefined;
+}
+
 export function resultsNeedCues(order: { product: string; params: Record<string, unknown> }): boolean {
   return productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
 }

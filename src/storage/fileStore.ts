@@ -3,11 +3,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile, access } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 
 export interface FileStore {
   put(bytes: Uint8Array): Promise<string>;
+  /** A fresh path in the store's own file system, to write a large file to before `putFile` (never held in memory). */
+  stagingPath(): string;
+  /** Moves a file written at a staging path into the store; its key and size. */
+  putFile(path: string): Promise<{ key: string; size: number }>;
+  /** Where a blob is on this machine, for a local tool that reads files (ffmpeg). */
+  pathOf(key: string): string;
   get(key: string): Promise<Buffer>;
   has(key: string): Promise<boolean>;
   size(key: string): Promise<number>;
@@ -32,6 +39,17 @@ export function localFileStore(dir: string): FileStore {
       await rename(tmp, path);
       return key;
     },
+    stagingPath: () => join(dir, `staging.${randomBytes(8).toString('hex')}.tmp`),
+    async putFile(path) {
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(path), hash);
+      const key = hash.digest('hex');
+      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+      const size = (await stat(path)).size;
+      await rename(path, pathOf(key));
+      return { key, size };
+    },
+    pathOf,
     get: (key) => readFile(pathOf(key)),
     size: async (key) => (await stat(pathOf(key))).size,
     stream: (key, start, end) => createReadStream(pathOf(key), { start, end }),

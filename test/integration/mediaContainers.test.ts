@@ -9,7 +9,12 @@ import { describeNeeding } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startRangedServer, type RangedServer } from '../helpers/rangedServer.js';
 import { MEDIA, mediaFile, type MediaName } from '../helpers/media.js';
-import { close } from '../helpers/net.js';
+import { close, waitFor } from '../helpers/net.js';
+import { startEngineServer, verboseJson } from '../helpers/engineServer.js';
+import { WorkerSession } from '../helpers/workerSession.js';
+import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
+import { tasksOfOrder } from '../../src/db/tasks.js';
+import { getOrder } from '../../src/db/orders.js';
 
 const MIB = 1024 ** 2;
 /** Containers whose duration the header or index states (ADTS AAC has none: it is scanned whole). */
@@ -95,6 +100,43 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
       await strict.close();
     }
   }, 120_000);
+
+  it('a video order is fetched once; the engine and the workbench\'s player get its audio, extracted once', async () => {
+    const engine = await startEngineServer();
+    engine.behaviour = { kind: 'transcript', body: verboseJson([['Hello', 1, 1.5], ['there.', 1.6, 2]]) };
+    const withEngine = await startService({
+      media: { maxBytes: 5 * 1024 ** 3, timeoutMs: 30_000 }, engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) },
+    });
+    try {
+      const { token: own } = await withEngine.createAccount(1000);
+      const video = await mediaFile('hour-index-end.mp4');
+      const url = server.serve('/order/hour.mp4', video);
+      const placed = await withEngine.post('/api/v4/transcriptions', { api_token: own, mode: 'live', url, language: 'english' });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const orderId = placed.body.order_id as number;
+      const taskId = await waitFor(async () => (await tasksOfOrder(withEngine.database.db, orderId))[0]?.id, 'the work task (after the draft)', 120_000);
+      // The engine heard Ogg Opus: an hour in megabytes, where the video is over a hundred.
+      const heard = engine.requests.filter((r) => r.file);
+      expect(heard.length).toBeGreaterThanOrEqual(1);
+      for (const { file } of heard) expect(file).toMatchObject({ name: 'audio.ogg', type: 'audio/ogg' });
+      expect(heard[0]!.file!.size).toBeLessThan(20 * MIB);
+      const kept = (await getOrder(withEngine.database.db, orderId))!.inputFiles.media!;
+      expect(kept).toMatchObject({ fileName: 'audio.ogg', contentType: 'audio/ogg' });
+      // The worker's player plays the same audio, from the service's copy.
+      const worker = (await withEngine.ops('POST', '/ops/workers', { name: 'v', skills: 'transcription:english' })).body;
+      const session = await WorkerSession.signIn(withEngine.baseUrl, worker.sign_in_token);
+      await session.request('POST', `/work/tasks/${taskId}/claim`, {});
+      const played = await fetch(`${withEngine.baseUrl}/work/tasks/${taskId}/media`, { headers: { cookie: session.cookieHeader(), range: 'bytes=0-3' } });
+      expect([played.status, played.headers.get('content-type'), Buffer.from(await played.arrayBuffer()).toString('latin1')]).toEqual([206, 'audio/ogg', 'OggS']);
+      // The customer's server: the probe's few ranged reads, and one whole read for the order's copy.
+      const { ranges } = server.sent('/order/hour.mp4');
+      expect(ranges.filter((r) => r === '')).toHaveLength(1);
+      expect(ranges.filter((r) => r !== '').length).toBeLessThanOrEqual(4);
+    } finally {
+      await withEngine.close();
+      await engine.close();
+    }
+  }, 180_000);
 
   it('a server that redirects mid-way to an address the guard refuses: the probe stops there, and nothing reaches it', async () => {
     let reached = 0;
