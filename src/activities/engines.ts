@@ -1,7 +1,7 @@
 // Machine fulfilment: a speech engine transcribes AI orders and gives the word timings that
 // forced alignment needs. The workflow decides what an outcome means for the order.
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
-import { engineWork } from './engineWork.js';
+import { engineWork, MEDIA_REFUSED } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
 import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding } from '../db/orders.js';
 import type { EngineProgress, ResultFile, WorkPlan } from '../contracts/orders.js';
@@ -166,6 +166,7 @@ export function createEngineActivities(deps: ActivityDeps) {
         if (err instanceof EngineRejectedError) {
           return { outcome: 'rejected', reason: job.task === 'align' ? err.message : `the engine cannot transcribe the file: ${err.message}` };
         }
+        if (err instanceof ApplicationFailure && err.type === MEDIA_REFUSED) return { outcome: 'rejected', reason: err.message };
         throw err;
       } finally {
         clearInterval(beating);

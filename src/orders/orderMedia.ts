@@ -78,7 +78,7 @@ async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string): Pr
     }
     if (!file) {
       const { key } = await deps.files.putFile(download);
-      file = { key, fileName: 'media', contentType: served.type };
+      file = { key, fileName: `media.${served.ext}`, contentType: served.type };
       log('order media kept', { orderId: order.id, bytes: fetched, type: served.type, ms: Date.now() - started });
     }
     await keepInputFile(deps.db, order.id, 'media', file);

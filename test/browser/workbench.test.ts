@@ -10,7 +10,8 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
-import { waitFor } from '../helpers/net.js';
+import { close, listen, waitFor } from '../helpers/net.js';
+import { createServer } from 'node:http';
 import { blankPdf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot, takePageProblems } from '../helpers/browser.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
@@ -258,9 +259,13 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     };
     // A WAV with a page appended, its server calling it text/html: a WAV by its bytes (accepted and charged as one).
     const polyglot = await place(docs.serve('/polyglot', Buffer.concat([wavFile(20), Buffer.from(page)]), 'text/html'));
-    // Audio when it is placed and drafted; a page by the time the worker's copy is made.
-    const turncoat = await place(docs.serve('/turncoat.wav', wavFile(20), 'audio/wav'));
-    docs.serve('/turncoat.wav', page, 'text/html');
+    // Audio to the ranged reads that measure it, a page to the whole-file read that makes the order's copy.
+    const turncoatServer = createServer((req, res) => {
+      const wav = wavFile(20);
+      if (!req.headers.range) return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      res.writeHead(206, { 'content-type': 'audio/wav', 'content-range': `bytes 0-${Math.min(wav.length, 65_536) - 1}/${wav.length}` }).end(wav.subarray(0, 65_536));
+    });
+    const turncoat = await place(`${await listen(turncoatServer)}/turncoat.wav`);
 
     // A worker of its own: this test claims two tasks (the most one worker may hold).
     const hana = await signIn('Hana');
@@ -289,6 +294,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     }
     takePageProblems();
     expect(media.hits.filter((h) => h.startsWith('/stolen'))).toEqual([]);
+    await close(turncoatServer);
   });
 
   it('an error page of the workbench is the workbench\'s, and names the field instead of a validator\'s output', async () => {

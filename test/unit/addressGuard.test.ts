@@ -89,7 +89,9 @@ describe('configuration and the start hint', () => {
       const env = { DATA_DIR: dataDir, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' };
       const defaults = await loadConfig(env);
       expect(defaults.outbound).toEqual({ allowCidrs: [] });
-      expect(defaults.probes).toEqual({ quote: { maxBytes: 64 * 1024 ** 2, timeoutMs: 10_000 }, perAccount: 4, waitMs: 1000, cacheEntries: 10_000 });
+      expect(defaults.probes).toEqual({ quote: { timeoutMs: 10_000 }, perAccount: 4, waitMs: 1000, cacheEntries: 10_000 });
+      // A quote measures with the live limits on size and length (MEDIA_MAX_BYTES, MEDIA_MAX_SECONDS).
+      expect(defaults.media).toEqual({ maxBytes: 5 * 1024 ** 3, maxSeconds: 36_000, timeoutMs: 30_000 });
       const set = await loadConfig({ ...env, OUTBOUND_ALLOW_CIDRS: ' 127.0.0.0/8, ::1/128 ,', QUOTE_PROBE_TIMEOUT_MS: '5000', PROBES_PER_ACCOUNT: '2' });
       expect(set.outbound.allowCidrs).toEqual(['127.0.0.0/8', '::1/128']);
       expect(set.probes).toMatchObject({ quote: { timeoutMs: 5000 }, perAccount: 2 });

@@ -209,7 +209,7 @@ describe('servedTypeOf: what a customer\'s file may be served to a browser as, b
     ['a PNG', pngImage(), { cls: 'image', type: 'image/png' }],
     ['a JPEG', jpegHeader(), { cls: 'image', type: 'image/jpeg' }],
   ])('%s is served as what it is', (_name, file, expected) => {
-    expect(servedTypeOf(file)).toEqual(expected);
+    expect(servedTypeOf(file)).toMatchObject(expected);
   });
 
   it.each([

@@ -5,10 +5,15 @@
 import { BlockList, indexBoxLength, movieHeaderDuration, oggDuration, statesDuration } from '../mediaDuration.js';
 import { NotMediaError, type JobBlock, type JobRead, type MediaFormat, type RangedMediaInput } from './protocol.js';
 
+/** The ID3v1 tag and an APE footer sit in the last 160 bytes. */
+const TRAILING_TAG_BYTES = 160;
+
 export class RemoteFile {
   readonly blocks = new BlockList();
   /** Set once the parser has stated what is needed: further reads fail, and the parse ends. */
   stopped = false;
+  /** Set at the parser's first read of the file's start. */
+  private parsing = false;
   private readonly waiting = new Map<number, { resolve: (block: JobBlock) => void }>();
   private seq = 0;
 
@@ -37,11 +42,21 @@ export class RemoteFile {
 
   private async bytes(start: number, end: number): Promise<Uint8Array> {
     if (this.stopped) throw new Error('the duration is known: no more reads');
+    // music-metadata looks for trailing tags (ID3v1, APEv2) before it parses anything: a duration
+    // never depends on them, so until the parser reads the file's start that look costs no request.
+    if (start === 0) this.parsing = true;
+    if (!this.parsing && start >= this.size - TRAILING_TAG_BYTES) return new Uint8Array(end - start);
     const found = this.held(start, end) ?? await this.ask(start, end);
     // An MP4's index read box by box would cost a request per box: it is asked for whole.
     const index = end - start === 8 ? indexBoxLength(found) : undefined;
     if (index !== undefined && !this.held(start, Math.min(start + index, this.size))) await this.ask(start, Math.min(start + index, this.size));
     return found;
+  }
+
+  /** The last `length` bytes of the file, fetched if not held (an Ogg stream's last page). */
+  tail(length: number): Promise<Uint8Array> {
+    const start = Math.max(0, this.size - length);
+    return this.held(start, this.size) ? Promise.resolve(this.held(start, this.size)!) : this.ask(start, this.size);
   }
 
   private async ask(start: number, end: number): Promise<Uint8Array> {
@@ -57,6 +72,9 @@ export class RemoteFile {
     return held;
   }
 }
+
+/** An Ogg page is at most 64 KiB: the last one starts within this much of the end. */
+const OGG_TAIL_BYTES = 65_536 + 282;
 
 /** The container and duration of a media file read by ranges; no duration: the file must be scanned whole. */
 export async function rangedMediaDuration(file: RemoteFile, { mimeType }: RangedMediaInput): Promise<MediaFormat> {
@@ -79,6 +97,10 @@ export async function rangedMediaDuration(file: RemoteFile, { mimeType }: Ranged
   } catch {
     if (stated) return { container: stated.container ?? container, duration: stated.duration };
     throw new NotMediaError('the file is not a recognised audio or video file');
+  }
+  if (format.duration === undefined && format.container === 'Ogg') {
+    file.stopped = false;
+    await file.tail(OGG_TAIL_BYTES);
   }
   const blocks = file.blocks.all;
   const duration = format.duration
