@@ -116,9 +116,10 @@ export class MovieHeaderWatch {
 
   push(chunk: Uint8Array): void {
     if (this.duration !== undefined) return;
-    // The header may straddle two chunks: the end of the last one is looked at again.
-    const window = Buffer.concat([this.carry, chunk]);
-    this.duration = movieHeaderDuration([{ at: 0, bytes: window }]);
-    this.carry = window.subarray(Math.max(0, window.length - 64));
+    // Cheap on every chunk (one search, no copy of it); a header straddling two chunks is found in
+    // the seam: the end of the last one and the start of this one.
+    const seam = Buffer.concat([this.carry, chunk.subarray(0, 64)]);
+    this.duration = movieHeaderDuration([{ at: 0, bytes: seam }]) ?? movieHeaderDuration([{ at: 0, bytes: chunk }]);
+    this.carry = chunk.length >= 64 ? chunk.subarray(chunk.length - 64) : seam.subarray(Math.max(0, seam.length - 64));
   }
 }

