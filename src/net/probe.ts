@@ -6,6 +6,7 @@
 // file's size. A server that ignores ranges streams the file; a container that states no duration
 // where it was read (ADTS AAC) is streamed and scanned whole. Bounded: one deadline for the probe,
 // the size limit, and a budget of requests and bytes for ranged reads, past which the file is streamed.
+import { createHash } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import { ChildLostError, NotMediaError, STATED_IN_HEADER, type BlockSource, type DocumentReader } from '../documents/sandbox/index.js';
 import { DocumentRefusedError } from '../documents/limits.js';
@@ -24,7 +25,7 @@ const NEAR_END_BYTES = 16 * 1024 ** 2;
 /** A read elsewhere fetches at least this much. */
 const MIN_BLOCK_BYTES = 256 * 1024;
 /** Past these the parser is scanning rather than reading an index: the file is streamed instead. */
-export const RANGED_BUDGET = { requests: 8, bytes: 64 * 1024 ** 2 };
+const RANGED_BUDGET = { requests: 8, bytes: 64 * 1024 ** 2 };
 
 /** Ranged reads gave up (the budget, or the server stopped answering ranges): stream the file. */
 class RangesAbandoned extends Error {}
@@ -70,9 +71,10 @@ async function bodyOf(opened: OpenedBody, max: number): Promise<Buffer> {
  * everything up to what is held (an MP4's index, written last); reading on (a parser going through
  * pages), MIN_BLOCK_BYTES. Within RANGED_BUDGET; adjacent blocks merge.
  */
-function rangeSource(client: Opener, url: string, field: string, size: number, head: Buffer, deadline: number): BlockSource {
+function rangeSource(client: Opener, url: string, field: string, size: number, head: Buffer, deadline: number, reads: RangedRead[]): BlockSource {
   const blocks = new BlockList([{ at: 0, bytes: head }]);
-  const spent = { requests: 1, bytes: head.length };
+  for (const read of reads) blocks.add({ at: read.at, bytes: read.bytes });
+  const spent = { requests: 1 + reads.length, bytes: reads.reduce((sum, read) => sum + read.bytes.length, head.length) };
   return {
     async block(start, end) {
       end = Math.min(end, size);
@@ -88,28 +90,85 @@ function rangeSource(client: Opener, url: string, field: string, size: number, h
       spent.requests += 1;
       spent.bytes += to - at;
       if (spent.requests > RANGED_BUDGET.requests || spent.bytes > RANGED_BUDGET.bytes) throw new RangesAbandoned('past the ranged budget');
-      const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()), { range: `bytes=${at}-${to - 1}` });
-      if (opened.statusCode !== 206 || !String(one(opened.headers, 'content-range') ?? '').startsWith(`bytes ${at}-`)) {
-        opened.done();
-        opened.body.destroy();
-        throw new RangesAbandoned('the server stopped answering ranges');
-      }
-      blocks.add({ at, bytes: await bodyOf(opened, to - at) });
+      const bytes = await readRange(client, url, field, at, to, deadline);
+      reads.push({ at, bytes });
+      blocks.add({ at, bytes });
       return blocks.covering(start, end)!;
     },
   };
 }
 
+/** Bytes [at, to) of the file, by one ranged request. */
+async function readRange(client: Opener, url: string, field: string, at: number, to: number, deadline: number): Promise<Buffer> {
+  const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()), { range: `bytes=${at}-${to - 1}` });
+  if (opened.statusCode !== 206 || !String(one(opened.headers, 'content-range') ?? '').startsWith(`bytes ${at}-`)) {
+    opened.done();
+    opened.body.destroy();
+    throw new RangesAbandoned('the server stopped answering ranges');
+  }
+  return bodyOf(opened, to - at);
+}
+
+/** A ranged request the parser's reads made (beyond the head), with what it returned. */
+interface RangedRead { at: number; bytes: Buffer }
+
+const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
+
+/** At most `max` entries; the least recently used is dropped. */
+class Recent<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) { this.entries.delete(key); this.entries.set(key, value); }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: string): void { this.entries.delete(key); }
+}
+
+/**
+ * Durations remembered by the bytes their parse read, for servers that send no validators. The
+ * parser is deterministic: given the same size, type and bytes at the same places, it makes the same
+ * reads and finds the same duration. So for a file whose head matches one measured before, the other
+ * ranges of that measurement are fetched again and compared, and the parse is skipped when all match,
+ * whatever the URL (it tells nothing that a customer holding those bytes could not work out).
+ */
+type RangedReadings = Recent<{ reads: Array<{ at: number; to: number; digest: string }>; seconds: number }>;
+
 /** Seconds by ranged reads; undefined when the file must be streamed (no stated duration, or ranges abandoned). */
-async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, size: number, url: string, field: string, deadline: number): Promise<number | undefined> {
+async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, size: number, url: string, field: string, deadline: number, readings?: RangedReadings): Promise<number | undefined> {
   const head = await bodyOf(opened, HEAD_BYTES);
-  const media = { size, ...(contentTypeOf(opened.headers) ? { mimeType: contentTypeOf(opened.headers) } : {}) };
-  const read = (alone: boolean) => parser.mediaDurationByRanges(rangeSource(client, url, field, size, head, deadline), media, alone);
+  const mimeType = contentTypeOf(opened.headers);
+  const media = { size, ...(mimeType ? { mimeType } : {}) };
+  const key = `${size}:${mimeType ?? ''}:${digest(head)}`;
   try {
+    // A file read before: its other ranges again, kept for the parse if any differs.
+    const replayed: RangedRead[] = [];
+    const known = readings?.get(key);
+    if (known) {
+      for (const { at, to } of known.reads) replayed.push({ at, bytes: await readRange(client, url, field, at, to, deadline) });
+      if (replayed.every((read, i) => digest(read.bytes) === known.reads[i]!.digest)) return known.seconds;
+    }
+    let reads: RangedRead[] = [];
+    const read = (alone: boolean) => {
+      reads = [...replayed];
+      return parser.mediaDurationByRanges(rangeSource(client, url, field, size, head, deadline, reads), media, alone);
+    };
     // The shared reader was stopped for another file's sake: this one is read again, alone.
     const format = await read(false).catch((err: unknown) => { if (err instanceof ChildLostError) return read(true); throw err; });
     if (!format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
-    return format.duration !== undefined && Number.isFinite(format.duration) && format.duration > 0 ? format.duration : undefined;
+    const seconds = format.duration !== undefined && Number.isFinite(format.duration) && format.duration > 0 ? format.duration : undefined;
+    if (seconds !== undefined) readings?.set(key, { reads: reads.map((r) => ({ at: r.at, to: r.at + r.bytes.length, digest: digest(r.bytes) })), seconds });
+    return seconds;
   } catch (err) {
     if (err instanceof RangesAbandoned) return undefined;
     if (err instanceof FetchError) throw err;
@@ -119,7 +178,7 @@ async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, 
   }
 }
 
-async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number): Promise<number> {
+async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number, readings?: RangedReadings): Promise<number> {
   const reopen = () => client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
   const read = async (body: OpenedBody, scanWholeFile: boolean) => {
     try {
@@ -138,7 +197,7 @@ async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, ur
       opened.body.destroy();
       throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
     }
-    seconds = (await readByRanges(client, parser, opened, size, url, field, deadline)) ?? (await read(await reopen(), true));
+    seconds = (await readByRanges(client, parser, opened, size, url, field, deadline, readings)) ?? (await read(await reopen(), true));
   } else {
     // No ranges: the answer streams the file; a duration not stated on the way is scanned for.
     seconds = (await read(opened, false)) ?? (await read(await reopen(), true));
@@ -165,13 +224,15 @@ const sameFile = (a: Validators, b: Validators | undefined) =>
   b !== undefined && (a.etag ? a.etag === b.etag : a.lastModified === b.lastModified && a.length === b.length);
 
 /**
- * probeMediaDuration with a memory of durations measured (`maxEntries` URLs, least recently used
- * dropped). A remembered duration is used only when the server vouches that the file is the same:
- * it answers the conditional GET with 304, or with the same validators; anything else is measured
- * afresh from that answer. Every probe still asks the server, so access is checked each time.
+ * probeMediaDuration with two memories of durations measured (`maxEntries` each, least recently
+ * used dropped). By URL: a remembered duration is used only when the server vouches that the file is
+ * the same: it answers the conditional GET with 304, or with the same validators. By the bytes a
+ * ranged parse read (RangedReadings), where it sends none. Every probe still asks the server, so
+ * access is checked each time.
  */
 export function createMediaProber(client: Opener, parser: Parser, maxEntries: number) {
-  const known = new Map<string, { seconds: number; validators: Validators }>();
+  const known = new Recent<{ seconds: number; validators: Validators }>(maxEntries);
+  const readings: RangedReadings = new Recent(maxEntries);
   return async (url: string, field: string, limits: Limits): Promise<number> => {
     if (maxEntries <= 0) return probeMediaDuration(client, parser, url, field, limits);
     const deadline = Date.now() + limits.timeoutMs;
@@ -185,16 +246,11 @@ export function createMediaProber(client: Opener, parser: Parser, maxEntries: nu
     if (entry && (opened.statusCode === 304 || sameFile(entry.validators, validators))) {
       opened.done();
       opened.body.destroy();
-      known.delete(url);
-      known.set(url, entry); // most recently used last
       return entry.seconds;
     }
     known.delete(url);
-    const seconds = await durationOf(client, parser, opened, url, field, limits, deadline);
-    if (validators) {
-      known.set(url, { seconds, validators });
-      if (known.size > maxEntries) known.delete(known.keys().next().value!);
-    }
+    const seconds = await durationOf(client, parser, opened, url, field, limits, deadline, readings);
+    if (validators) known.set(url, { seconds, validators });
     return seconds;
   };
 }

@@ -40,10 +40,22 @@ export type MediaName = keyof typeof MEDIA;
 /** ffmpeg's name of the container, where it is not the extension (the file is written under another name first). */
 const OUTPUT_FORMATS: Record<string, string> = { m4a: 'ipod', mkv: 'matroska', aac: 'adts' };
 
+/** Files being made in this process: concurrent callers (one file made from another) share one making. */
+const making = new Map<MediaName, Promise<string>>();
+
 /** The path of a generated file, made on first use (and the file it is made from). */
-export async function mediaFile(name: MediaName): Promise<string> {
+export function mediaFile(name: MediaName): Promise<string> {
   const path = join(DIR, name);
-  if (existsSync(path)) return path;
+  if (existsSync(path)) return Promise.resolve(path);
+  let made = making.get(name);
+  if (!made) {
+    made = makeMedia(name, path).finally(() => making.delete(name));
+    making.set(name, made);
+  }
+  return made;
+}
+
+async function makeMedia(name: MediaName, path: string): Promise<string> {
   const spec: { args: string[]; from?: MediaName; loop?: number } = MEDIA[name] as never;
   const input = spec.from ? ['-stream_loop', String((spec.loop ?? 1) - 1), '-i', await mediaFile(spec.from)] : [];
   await mkdir(DIR, { recursive: true });

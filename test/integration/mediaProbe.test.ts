@@ -1,6 +1,12 @@
 // The media probe against a real HTTP server: durations, the byte cap and broken transfers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeNeeding } from '../helpers/legs.js';
+import { mediaFile } from '../helpers/media.js';
+import { startRangedServer, type RangedServer } from '../helpers/rangedServer.js';
 import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { close, listen } from '../helpers/net.js';
 import { createMediaProber, probeMediaDuration } from '../../src/net/probe.js';
@@ -166,5 +172,53 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await honest).toBe(5);
     expect(lateRequests).toBe(2); // the first read was lost with the killed reader
+  });
+});
+
+describeNeeding('ffmpeg', 'createMediaProber: durations remembered by the bytes a ranged parse read (servers with no validators)', () => {
+  let server: RangedServer;
+  let parses = 0;
+  /** The sandbox's parser, counted: a remembered duration skips the parse, not the requests. */
+  const parser = { mediaDuration: reader.mediaDuration, mediaDurationByRanges: (...args: Parameters<typeof reader.mediaDurationByRanges>) => { parses += 1; return reader.mediaDurationByRanges(...args); } };
+  const client = createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => undefined });
+  const limits = { maxBytes: 100_000_000, timeoutMs: 10_000 };
+  let dir: string;
+  beforeAll(async () => { server = await startRangedServer(); dir = await mkdtemp(join(tmpdir(), 'probe-readings-')); }, 120_000);
+  afterAll(async () => { await Promise.all([server.close(), client.close(), rm(dir, { recursive: true, force: true })]); });
+
+  it('measures a file once; the same bytes at another URL are recognised by their ranges, a changed tail is measured again', async () => {
+    const ogg = await mediaFile('audio.ogg');
+    const probe = createMediaProber(client, parser, 100);
+    const first = server.serve('/first.ogg', ogg, { etag: false });
+    expect(await probe(first, 'url', limits)).toBe(60);
+    expect(parses).toBe(1);
+    const firstRanges = server.sent('/first.ogg').ranges;
+
+    // The same bytes at another URL, with no validators: the same ranges asked again, no parse.
+    const copy = server.serve('/copy.ogg', ogg, { etag: false });
+    expect(await probe(copy, 'url', limits)).toBe(60);
+    expect(parses).toBe(1);
+    expect(server.sent('/copy.ogg').ranges).toEqual(firstRanges);
+
+    // Same size, same head, another last page (its granule position doubled): 120 s, measured again.
+    const bytes = await readFile(ogg);
+    const lastPage = bytes.lastIndexOf('OggS');
+    bytes.writeBigInt64LE(bytes.readBigInt64LE(lastPage + 6) * 2n - BigInt(bytes.readUInt16LE(bytes.indexOf('OpusHead') + 10)), lastPage + 6);
+    const longer = join(dir, 'longer.ogg');
+    await writeFile(longer, bytes);
+    expect(await probe(server.serve('/longer.ogg', longer, { etag: false }), 'url', limits)).toBe(120);
+    expect(parses).toBe(2);
+    // The ranges fetched to compare were kept for that parse: nothing was asked twice.
+    const asked = server.sent('/longer.ogg').ranges;
+    expect(new Set(asked).size).toBe(asked.length);
+  });
+
+  it('remembers nothing with no room', async () => {
+    const wav = server.serve('/none.wav', await mediaFile('audio.wav'), { etag: false });
+    const none = createMediaProber(client, parser, 0);
+    const before = parses;
+    await none(wav, 'url', limits);
+    await none(wav, 'url', limits);
+    expect(parses - before).toBe(2);
   });
 });
