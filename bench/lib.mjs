@@ -128,7 +128,7 @@ export async function startBareExpress(json) {
   const child = spawn(process.execPath, [new URL('./bareExpress.mjs', import.meta.url).pathname], { env: { ...process.env, BENCH_JSON: JSON.stringify(json) }, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const { listening } = JSON.parse((await waitForOutput(child, 'listening', 'bareExpress')).trim().split('\n')[0]);
-    return { url: `http://127.0.0.1:${listening}`, stop: () => stopChild(child) };
+    return { url: `http://127.0.0.1:${listening}`, pid: child.pid, stop: () => stopChild(child) };
   } catch (err) {
     await stopChild(child);
     throw err;

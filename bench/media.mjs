@@ -2,11 +2,15 @@
 // `npm start`): for each container, a one-minute file and (MP4 with its index at the end and at
 // the front, WAV) a 2 GB one, from a media server that answers ranges and from one that ignores
 // them: the quote's latency, the requests and the bytes the probe read. Then the quote's throughput
-// when the media server sends no validators (nothing can be remembered), beside bare Express in
-// the same run (the floor: the same form body parsed, the same JSON answered, no work).
-// Usage: npm run build && npm run bench:media [-- --quotes 400 --concurrency 8]
+// when the media server sends no validators (nothing can be remembered by URL), with an ETag, and
+// without ranges, beside bare Express in the same run (the floor: the same form body parsed, the
+// same JSON answered, no work); each side warmed up alike first, and the CPU each quote cost the
+// service (with its children) and the bench (its load and the media server) beside it. The media
+// server serves files up to 16 MB from memory, as a static server's cache would: on this machine
+// its CPU is shared with the service, where a customer's host costs it nothing.
+// Usage: npm run build && npm run bench:media [-- --quotes 8000 --concurrency 8 --throughput-only]
 // Needs ffmpeg (apt-get install ffmpeg); the files are made once into the temporary directory.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -16,7 +20,7 @@ import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import { listen, measure, startBareExpress, startService } from './lib.mjs';
 
-const { values } = parseArgs({ options: { quotes: { type: 'string', default: '400' }, concurrency: { type: 'string', default: '8' } } });
+const { values } = parseArgs({ options: { quotes: { type: 'string', default: '8000' }, concurrency: { type: 'string', default: '8' }, 'throughput-only': { type: 'boolean', default: false } } });
 
 // The tests' generator (test/helpers/media.ts), transpiled here: the same files the tests measure.
 const source = await readFile('test/helpers/media.ts', 'utf8');
@@ -50,7 +54,9 @@ const server = await listen((req, res) => {
   const count = counts.get(path) ?? { requests: 0, bytes: 0 };
   counts.set(path, count);
   count.requests += 1;
-  const headers = { 'content-type': 'application/octet-stream', ...(file.etag ? { etag: `"${file.size}"` } : {}), 'accept-ranges': file.ranges ? 'bytes' : 'none' };
+  const etag = file.etag ? `"${file.size}"` : undefined;
+  if (etag && req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+  const headers = { 'content-type': 'application/octet-stream', ...(etag ? { etag } : {}), 'accept-ranges': file.ranges ? 'bytes' : 'none' };
   const range = file.ranges && /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   let [start, end] = [0, file.size - 1];
   if (range && (range[1] || range[2])) {
@@ -60,24 +66,65 @@ const server = await listen((req, res) => {
   } else {
     res.writeHead(200, { ...headers, 'content-length': file.size });
   }
+  if (file.bytes) {
+    count.bytes += end - start + 1;
+    return void res.end(file.bytes.subarray(start, end + 1));
+  }
   const stream = createReadStream(file.path, { start, end });
   stream.on('data', (chunk) => { count.bytes += chunk.length; });
   stream.pipe(res);
   res.on('close', () => stream.destroy());
 });
-const serve = (path, file, ranges, etag = true) => { served.set(path, { path: file, size: statSync(file).size, ranges, etag }); return `${server.url}${path}`; };
+/** A file served at `path`; small ones from memory, as a static server's cache would (a real media host costs this machine nothing). */
+let connections = 0;
+server.server.on('connection', () => { connections += 1; });
+const serve = (path, file, ranges, etag = true) => {
+  const size = statSync(file).size;
+  served.set(path, { path: file, size, ranges, etag, bytes: size <= 16 * 1024 ** 2 ? readFileSync(file) : undefined });
+  return `${server.url}${path}`;
+};
 
-const files = { ...Object.fromEntries(await Promise.all(Object.keys(MEDIA).map(async (name) => [name, await mediaFile(name)]))), ...(await largeFiles()) };
-const service = await startService({ concurrency: Number(values.concurrency), env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none', QUOTE_PROBE_TIMEOUT_MS: '120000', MEDIA_TIMEOUT_MS: '120000' } });
+const files = { ...Object.fromEntries(await Promise.all(Object.keys(MEDIA).map(async (name) => [name, await mediaFile(name)]))), ...(values['throughput-only'] ? {} : await largeFiles()) };
+const service = await startService({ concurrency: Number(values.concurrency), nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [], env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none', QUOTE_PROBE_TIMEOUT_MS: '120000', MEDIA_TIMEOUT_MS: '120000' } });
 const quote = async (url) => {
   const started = performance.now();
   const res = await fetch(`${service.base}/api/v4/transcriptions`, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url, language: 'english' }) });
   return { status: res.status, body: await res.json(), ms: performance.now() - started };
 };
 
+/** CPU milliseconds spent so far by `pid` and its descendants (the service: API, sandbox children, Temporal's dev server). */
+function treeCpuMs(pid) {
+  const children = new Map();
+  const cpu = new Map();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, 100 ticks a second
+    } catch { /* gone */ }
+  }
+  let total = 0;
+  for (const queue = [pid]; queue.length;) { const next = queue.pop(); total += cpu.get(next) ?? 0; queue.push(...(children.get(next) ?? [])); }
+  return total;
+}
+
+/** `measure`, with the CPU each quote cost the service and the bench (its load and the media server). */
+async function measured(name, count, concurrency, once, servicePid, path) {
+  const served0 = { ...(counts.get(path) ?? { requests: 0, bytes: 0 }), connections };
+  const [service0, bench0] = [servicePid ? treeCpuMs(servicePid) : 0, process.cpuUsage()];
+  const row = await measure(name, count, concurrency, once);
+  const bench = process.cpuUsage(bench0);
+  const costs = { name, service_cpu_ms_per_quote: servicePid ? +((treeCpuMs(servicePid) - service0) / count).toFixed(2) : undefined, bench_cpu_ms_per_quote: +((bench.user + bench.system) / 1000 / count).toFixed(2) };
+  if (path) Object.assign(costs, { requests_per_quote: +((counts.get(path).requests - served0.requests) / count).toFixed(2), kb_per_quote: +((counts.get(path).bytes - served0.bytes) / 1024 / count).toFixed(1), connections_per_quote: +((connections - served0.connections) / count).toFixed(2) });
+  console.log(JSON.stringify(costs));
+  return { ...row, ...costs };
+}
+
 const rows = [];
 try {
-  for (const [name, file] of Object.entries(files)) {
+  for (const [name, file] of values['throughput-only'] ? [] : Object.entries(files)) {
     for (const ranges of [true, false]) {
       const path = `/${ranges ? 'ranged' : 'whole'}/${name}`;
       const answer = await quote(serve(path, file, ranges));
@@ -91,14 +138,20 @@ try {
   const count = Number(values.quotes);
   const concurrency = Number(values.concurrency);
   const noValidators = serve('/plain/audio.wav', files['audio.wav'], true, false);
-  await quote(noValidators);
-  const quotes = await measure('quote, ranges, no validators', count, concurrency, () => quote(noValidators));
+  // Both sides warmed up alike before they are measured (the JIT, the connections, the memories).
+  const warmUp = (once) => measure('(warm-up, not counted)', Math.max(200, Math.round(count / 4)), concurrency, once);
+  await warmUp(() => quote(noValidators));
+  const quotes = await measured('quote, ranges, no validators', count, concurrency, () => quote(noValidators), service.pid, '/plain/audio.wav');
+  const withEtag = serve('/etag/audio.wav', files['audio.wav'], true, true);
+  const quotesEtag = await measured('quote, ranges, an ETag', count, concurrency, () => quote(withEtag), service.pid, '/etag/audio.wav');
   const streamed = serve('/plain-whole/audio.wav', files['audio.wav'], false, false);
-  const quotesStreamed = await measure('quote, no ranges, no validators', count, concurrency, () => quote(streamed));
+  const quotesStreamed = await measured('quote, no ranges, no validators', count, concurrency, () => quote(streamed), service.pid, '/plain-whole/audio.wav');
   const floor = await startBareExpress((await quote(noValidators)).body);
   try {
-    const bare = await measure('bare Express (floor)', count, concurrency, () => fetch(floor.url, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: noValidators, language: 'english' }) }).then((r) => r.json()));
-    console.log(JSON.stringify({ ratio_ranges: +(quotes.per_second / bare.per_second).toFixed(2), ratio_no_ranges: +(quotesStreamed.per_second / bare.per_second).toFixed(2) }));
+    const bareQuote = () => fetch(floor.url, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: noValidators, language: 'english' }) }).then((r) => r.json());
+    await warmUp(bareQuote);
+    const bare = await measured('bare Express (floor)', count, concurrency, bareQuote, floor.pid);
+    console.log(JSON.stringify({ ratio_ranges: +(quotes.per_second / bare.per_second).toFixed(2), ratio_etag: +(quotesEtag.per_second / bare.per_second).toFixed(2), ratio_no_ranges: +(quotesStreamed.per_second / bare.per_second).toFixed(2) }));
   } finally {
     await floor.stop();
   }
