@@ -2,6 +2,7 @@
 // cross from the API and the activities into workflows. Imports no layer of this service.
 // Nothing here may hold a secret: workflow histories are visible in the Temporal UI.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { ReviewStage } from './tasks.js';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const orderWorkflowId = (orderId: number): string => `order-${orderId}`;
@@ -55,6 +56,11 @@ export interface WorkPlan {
   rules: { timestamping: string; numberOfSpeakers?: string };
   /** aligner: the approved text is timed by the forced-alignment engine (captions typed without times). */
   timing?: 'aligner';
+  /**
+   * The review stages after the work, in order, each until its reviewer approves. Absent on orders
+   * placed before second reviews: one review (src/workflows/workbench.ts reviewStagesOf).
+   */
+  reviews?: ReviewStage[];
 }
 
 /** How the workbench runs; on the input of orders placed since it (others run as before). */

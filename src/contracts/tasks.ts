@@ -4,7 +4,14 @@
 // (src/db/tasks.ts) and renew the claim's lease there, so an autosave never touches Temporal.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
-export type TaskStage = 'work' | 'review' | 'qc';
+/**
+ * The stages of the workbench: the work (a part, a fix), a review until approved, the second review
+ * an order with `additional_review` pays for (after the first approves), and the quality check.
+ */
+export const TASK_STAGES = ['work', 'review', 'second_review', 'qc'] as const;
+export type TaskStage = (typeof TASK_STAGES)[number];
+/** The review stages a product may declare after the work (WorkPlan.reviews), in the order they run. */
+export type ReviewStage = Extract<TaskStage, 'review' | 'second_review'>;
 export type TaskStatus = 'waiting' | 'claimed' | 'submitted' | 'approved' | 'sent_back' | 'closed';
 
 export const taskWorkflowId = (orderId: number, name: string): string => `task-${orderId}-${name}`;

@@ -1,4 +1,5 @@
 // Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
+import type { TaskStage } from '../contracts/tasks.js';
 import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -135,7 +136,7 @@ export const tasks = pgTable('tasks', {
   id: text('id').primaryKey(),
   orderId: bigint('order_id', { mode: 'number' }).notNull(),
   product: text('product').notNull(),
-  stage: text('stage').$type<'work' | 'review' | 'qc'>().notNull(),
+  stage: text('stage').$type<TaskStage>().notNull(),
   partNo: integer('part_no').notNull(),
   spanStart: doublePrecision('span_start').notNull(),
   spanEnd: doublePrecision('span_end').notNull(),

@@ -5,7 +5,8 @@ import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { tasks, type TaskRow } from './schema.js';
-import type { TaskStatus } from '../contracts/tasks.js';
+import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
+import { BARRED_BY } from '../domain/workbench.js';
 
 export type NewTask = Pick<TaskRow, 'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'>
   & { claimedBy?: number | null };
@@ -74,9 +75,9 @@ const done = alias(tasks, 'done');
  * `checksOwnWork` of src/domain/workbench.ts, in SQL) and what they hold.
  */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
-  const ownWork = db.select({ one: sql`1` }).from(done).where(and(
-    eq(done.orderId, tasks.orderId), eq(done.submittedBy, workerId), sql`${tasks.stage} <> 'work'`, or(eq(tasks.stage, 'qc'), eq(done.stage, 'work')),
-  ));
+  const barred = Object.entries(BARRED_BY).filter(([, stages]) => stages.length > 0)
+    .map(([stage, stages]) => and(eq(tasks.stage, stage as TaskStage), inArray(done.stage, [...stages])));
+  const ownWork = db.select({ one: sql`1` }).from(done).where(and(eq(done.orderId, tasks.orderId), eq(done.submittedBy, workerId), or(...barred)));
   const waiting = skills.length === 0 ? [] : await db.select().from(tasks)
     .where(and(eq(tasks.status, 'waiting'), inArray(tasks.skill, skills), notExists(ownWork)))
     .orderBy(asc(tasks.deadline), asc(tasks.createdAt)).limit(limit);

@@ -2,6 +2,7 @@
 // checks before submission, diffs for review, and pay. Pure: callers do the I/O.
 import { importTextTranscript, TranscriptImportError, type Segment, type Transcript } from './transcript.js';
 import { editDistance } from './textDistance.js';
+import type { TaskStage } from '../contracts/tasks.js';
 
 // ---- Skills -------------------------------------------------------------------------------
 
@@ -33,16 +34,23 @@ export function skillCovers(skills: readonly string[], needed: string): boolean 
 // ---- Who may check whose work ------------------------------------------------------------
 
 /** A task of the order someone submitted, as far as the rule below needs it. */
-export interface DoneTask { stage: 'work' | 'review' | 'qc'; submittedBy: number | null }
+export interface DoneTask { stage: TaskStage; submittedBy: number | null }
 
 /**
- * Nobody checks their own work: a review is closed to whoever submitted any of the order's work
- * (a part, a fix); a quality check, to whoever submitted any of its tasks (a review included). A
- * reviewer who sent work back may review the fix. db/tasks.ts's queue applies the same rule in SQL.
+ * Nobody checks their own work: for each stage, the stages of the same order whose submitters may
+ * not take it. A review is closed to whoever did the work (a part, a fix); the second review also to
+ * the first reviewer; a quality check to whoever submitted any of the order's tasks. A reviewer who
+ * sent work back may review the fix. db/tasks.ts's queue applies the same table in SQL.
  */
-export function checksOwnWork(stage: DoneTask['stage'], done: readonly DoneTask[], workerId: number): boolean {
-  if (stage === 'work') return false;
-  return done.some((t) => t.submittedBy === workerId && (stage === 'qc' || t.stage === 'work'));
+export const BARRED_BY: Readonly<Record<TaskStage, readonly TaskStage[]>> = {
+  work: [],
+  review: ['work'],
+  second_review: ['work', 'review'],
+  qc: ['work', 'review', 'second_review', 'qc'],
+};
+
+export function checksOwnWork(stage: TaskStage, done: readonly DoneTask[], workerId: number): boolean {
+  return done.some((t) => t.submittedBy === workerId && BARRED_BY[stage].includes(t.stage));
 }
 
 // ---- Parts --------------------------------------------------------------------------------

@@ -1,16 +1,20 @@
 // What people are paid (config/pay-rates.json): per product, cents per audio minute or per 1,000
 // words, a language's own rate where it differs, a factor for faster turnarounds, and the
-// reviewer's rate in the same unit. Pure: the activities credit what this computes on approval.
+// reviewer's rate in the same unit (and the second reviewer's, where a product offers one). Pure:
+// the activities credit what this computes on approval.
 import { z } from 'zod';
 import { ENUMS } from '../domain/catalog.js';
 import { taskPayCents } from '../domain/workbench.js';
 import type { ProductKey } from './types.js';
+import type { TaskStage } from '../contracts/tasks.js';
 
 const cents = z.number().int().nonnegative();
 const productRates = z.strictObject({
   unit: z.enum(['minute', 'word']),
   cents,
   review_cents: cents,
+  /** The second review an order with `additional_review` pays for; products that offer it set it. */
+  second_review_cents: cents.optional(),
   languages: z.record(z.string(), cents).default({}),
   turnaround_factor: z.partialRecord(z.enum(ENUMS.turnaround_time), z.number().positive().max(10)).default({}),
 });
@@ -20,7 +24,7 @@ export type PayRates = z.infer<typeof payRatesSchema>;
 
 export interface PaidWork {
   product: ProductKey | string;
-  stage: 'work' | 'review' | 'qc';
+  stage: TaskStage;
   language: string;
   turnaround?: string;
   seconds: number;
@@ -31,7 +35,8 @@ export interface PaidWork {
 export function payForTask(rates: PayRates, work: PaidWork): number {
   const rate = rates[work.product];
   if (!rate) return 0;
-  const base = work.stage === 'work' ? rate.languages[work.language] ?? rate.cents : rate.review_cents;
+  const base = work.stage === 'work' ? rate.languages[work.language] ?? rate.cents
+    : work.stage === 'second_review' ? rate.second_review_cents ?? rate.review_cents : rate.review_cents;
   const factor = work.turnaround ? rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1 : 1;
   return taskPayCents({ unit: rate.unit, cents: Math.round(base * factor) }, work);
 }

@@ -85,7 +85,7 @@ export function transcriptWork(mediaParam: string, draft: 'engine' | 'source' = 
   };
 }
 
-interface TranslationParams { translate_from: string; translate_to: string; source?: unknown }
+interface TranslationParams { translate_from: string; translate_to: string; additional_review?: boolean; source?: unknown }
 
 /** People translate: the source beside the target (a document), or the media heard (subtitles, media translations). */
 export function translationWork(editor: 'transcript' | 'translation', pay: 'minute' | 'word'): HumanWork<TranslationParams> {
@@ -95,6 +95,8 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
     // The draft: the source machine-translated where an engine covers the pair (src/activities/drafts.ts).
     editor, draft: 'engine', pay, mediaParam: 'url', sourceFile: 'source',
     rules: () => ({ timestamping: 'not_required' }),
+    // What `additional_review` is paid for: a second linguist reviews after the first approves.
+    reviews: (p) => (p.additional_review ? ['review', 'second_review'] : ['review']),
   };
 }
 
@@ -119,7 +121,8 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
   return {
     skill: work.skill(params).toLowerCase(), reviewSkill: work.reviewSkill(params).toLowerCase(), editor: work.editor,
     ...(mediaParam ? { mediaParam } : {}), ...(work.sourceFile ? { sourceFile: work.sourceFile } : {}),
-    draft: work.draft, payUnit: work.pay, rules: work.rules(params), ...(work.timing ? { timing: work.timing } : {}),
+    draft: work.draft, payUnit: work.pay, rules: work.rules(params), reviews: work.reviews?.(params) ?? ['review'],
+    ...(work.timing ? { timing: work.timing } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // callbacks all read. A product is a folder holding one of these and a line in registry.ts.
 import type { z } from 'zod';
 import type { CallbackEvent, Fulfilment, WorkPlan } from '../contracts/orders.js';
+import type { ReviewStage } from '../contracts/tasks.js';
 import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
@@ -83,8 +84,8 @@ export interface HandOff {
 /**
  * The people's part of a product (the workbench, src/workflows/task.ts): which skill a worker
  * needs, what the editor shows, where the draft comes from, whether long media is split into
- * parts, whether a reviewer approves the work, and what the work is paid by. Stages run in this
- * order: draft (engine or input), work per part, merge, review.
+ * parts, which reviews approve the work, and what the work is paid by. Stages run in this
+ * order: draft (engine or input), work per part, merge, each review until approved.
  */
 export interface HumanWork<P = Record<string, unknown>> {
   /** Whether the order needs people at all (default yes); an engine's order only when the engine hands it on. */
@@ -102,6 +103,8 @@ export interface HumanWork<P = Record<string, unknown>> {
   pay: WorkPlan['payUnit'];
   /** What Submit checks (timestamps, speaker labels). */
   rules(params: P): WorkPlan['rules'];
+  /** The review stages after the work, in order, each until approved (default: one review). */
+  reviews?(params: P): ReviewStage[];
   /** The approved text is timed by the aligner: the people type words, the service times them. */
   timing?: WorkPlan['timing'];
 }

@@ -1,6 +1,7 @@
 // An order's history as one list: paid, the work on it, finished or refunded, each callback
-// attempt, the quality check and its fix. Built from the database (and the workflow for live work).
-import type { CallbackAttemptRow, OrderFileRow, OrderRow } from '../db/schema.js';
+// attempt, the workbench's stages (work, review, the second review paid for), the quality check and
+// its fix. Built from the database (and the workflow for live work). Workers are not named to customers.
+import type { CallbackAttemptRow, OrderFileRow, OrderRow, TaskRow } from '../db/schema.js';
 import { usd, when } from './format.js';
 import { html, type Html } from './html.js';
 import { kindName, orderLink } from './orderView.js';
@@ -34,6 +35,17 @@ function ledgerEntry(order: OrderRow, entry: LedgerRow): Entry | undefined {
   return { at: entry.createdAt, text: html`Refunded: ${money}${entry.note ? html` (${entry.note})` : ''}` };
 }
 
+const REVIEWS: Partial<Record<TaskRow['stage'], string>> = { review: 'Review', second_review: 'Second review (the additional review)' };
+
+/** A workbench stage done: the work handed in, a review's verdict. The quality check has its own entry. */
+function taskEntry(task: TaskRow): Entry | undefined {
+  if (task.submittedBy === null || !['submitted', 'approved', 'sent_back'].includes(task.status)) return undefined;
+  if (task.stage === 'work') return { at: task.closedAt, text: task.partNo > 0 ? html`Part ${task.partNo} of the work handed in` : html`The work handed in` };
+  const review = REVIEWS[task.stage];
+  if (!review) return undefined;
+  return { at: task.closedAt, text: task.status === 'approved' ? html`${review}: approved` : html`${review}: sent back for changes` };
+}
+
 function attemptEntry(a: CallbackAttemptRow): Entry {
   const answer = a.statusCode !== null ? html`HTTP ${a.statusCode}` : html`no answer`;
   const event = a.event === 'quality_fix' ? 'quality-check fix' : a.event;
@@ -41,7 +53,7 @@ function attemptEntry(a: CallbackAttemptRow): Entry {
   return { at: a.createdAt, text: html`Callback (${event}), attempt ${a.attempt}: ${a.outcome === 'ok' ? 'delivered' : a.outcome.replace(/_/g, ' ')} (${answer})${next}` };
 }
 
-export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: CallbackAttemptRow[], files: OrderFileRow[], progress?: WorkProgress): Entry[] {
+export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: CallbackAttemptRow[], files: OrderFileRow[], progress?: WorkProgress, tasks: TaskRow[] = []): Entry[] {
   const entries: Entry[] = [];
   if (order.parentOrderId !== null) entries.push({ at: order.createdAt, text: html`Created from proofreading order ${orderLink(order.parentOrderId)}, whose transcript was retranscribed` });
   const charged = ledger.some((e) => e.kind === 'charge');
@@ -51,6 +63,10 @@ export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: 
     if (entry) entries.push(entry);
   }
   if (order.engineNote) entries.push({ at: order.engineNotedAt, text: html`${order.engineNote}` });
+  for (const task of tasks) {
+    const entry = taskEntry(task);
+    if (entry) entries.push(entry);
+  }
   if (order.finishedAt && order.draftEditRate !== null) {
     entries.push({ at: order.finishedAt, text: html`The people changed ${Math.round(order.draftEditRate * 100)}% of the machine draft's words` });
   }

@@ -1,10 +1,11 @@
 // The human stages of an order in the workbench, as its product's WorkPlan declares them: a
 // draft, the work (one task per part of long media, in parallel child workflows), the merge in
-// time order, then review rounds until a reviewer approves. Returns the approved text.
+// time order, then each review stage of the plan (a review; a second review where the customer paid
+// for one), each in rounds until its reviewer approves. Returns the approved text.
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { engineTaskQueue, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
-import { taskWorkflowId, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
+import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
 import { taskWorkflow } from './task.js';
 
@@ -39,6 +40,21 @@ async function draftOf({ order }: WorkbenchOrder): Promise<string> {
   }
 }
 
+/**
+ * The review stages of an order's plan. Orders placed before plans named them: one review, and the
+ * second that the `additional_review` they paid for asks (it ran as one review before; such orders
+ * still in flight get the second on this code).
+ */
+export function reviewStagesOf(order: OrderToPlace & { work: WorkPlan }): ReviewStage[] {
+  return order.work.reviews ?? (order.params.additional_review === true ? ['review', 'second_review'] : ['review']);
+}
+
+/** Task names of a review stage's rounds (`review-2`, `second-fix-1`): the first review's as they always were. */
+const ROUND_NAMES: Record<ReviewStage, { review: string; fix: string }> = {
+  review: { review: 'review', fix: 'fix' },
+  second_review: { review: 'second-review', fix: 'second-fix' },
+};
+
 /** The approved text, and the draft the people started from (for the edit rate). */
 export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string; draft: string }> {
   const { order, settings } = job;
@@ -57,18 +73,23 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
     : task(`part-${i + 1}`, { stage: 'work', skill: order.work.skill, partNo: i + 1, span, draftText: textInSpan(draft, span) })));
   let text = parts.length === 1 ? parts[0]!.text : mergeParts(parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
 
-  for (let round = 1; ; round++) {
-    const review = await task(`review-${round}`, { stage: 'review', skill: order.work.reviewSkill, draftText: text, baseText: draft });
-    text = review.text;
-    if (review.decision === 'approve') break;
-    // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
-    // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
-    const author = parts[0]!.workerId;
-    const toAuthor = !wf.patched('send-back-to-enabled-worker') || await records.workerEnabled({ workerId: author });
-    const fix = await task(`fix-${round}`, {
-      stage: 'work', skill: order.work.skill, draftText: text, note: review.note ?? '', ...(toAuthor ? { assignedTo: author } : {}),
-    });
-    text = fix.text;
+  for (const stage of reviewStagesOf(order)) {
+    // Histories from before second reviews replay without one (the patch's marker is not in them).
+    if (stage === 'second_review' && !wf.patched('second-review')) continue;
+    const names = ROUND_NAMES[stage];
+    for (let round = 1; ; round++) {
+      const review = await task(`${names.review}-${round}`, { stage, skill: order.work.reviewSkill, draftText: text, baseText: draft });
+      text = review.text;
+      if (review.decision === 'approve') break;
+      // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
+      // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
+      const author = parts[0]!.workerId;
+      const toAuthor = !wf.patched('send-back-to-enabled-worker') || await records.workerEnabled({ workerId: author });
+      const fix = await task(`${names.fix}-${round}`, {
+        stage: 'work', skill: order.work.skill, draftText: text, note: review.note ?? '', ...(toAuthor ? { assignedTo: author } : {}),
+      });
+      text = fix.text;
+    }
   }
   await records.creditWorkers({ orderId: order.id });
   return { text, draft };

@@ -8,6 +8,8 @@ export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'l
 
 /** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
 export const BEFORE_WORKBENCH = 'df2236f';
+/** The last commit before second reviews (`additional_review`): the old code of their upgrade test. */
+export const BEFORE_SECOND_REVIEW = '5aa26a9';
 
 export interface LegInfo {
   /** What the title marker says: `[needs <label>]`. */
@@ -77,8 +79,8 @@ export const LEGS: Record<Leg, LegInfo> = {
   },
   gitHistory: {
     label: 'the git history',
-    present: () => spawnSync('git', ['cat-file', '-e', `${BEFORE_WORKBENCH}^{commit}`]).status === 0,
-    missing: `commit ${BEFORE_WORKBENCH} is not in this clone (a shallow checkout)`,
+    present: () => [BEFORE_WORKBENCH, BEFORE_SECOND_REVIEW].every((commit) => spawnSync('git', ['cat-file', '-e', `${commit}^{commit}`]).status === 0),
+    missing: `commits ${BEFORE_WORKBENCH} and ${BEFORE_SECOND_REVIEW} are not in this clone (a shallow checkout)`,
     howToRun: 'git fetch --unshallow, then npm test',
   },
 };

@@ -312,6 +312,14 @@ describe('nobody checks their own work', () => {
     expect(checksOwnWork('review', done, quinn)).toBe(false);
   });
 
+  it('a second review is closed to the worker and the first reviewer; a second reviewer may review the fix they asked for', () => {
+    expect(checksOwnWork('second_review', done, ann)).toBe(true);
+    expect(checksOwnWork('second_review', done, rita)).toBe(true);
+    expect(checksOwnWork('second_review', done, quinn)).toBe(false);
+    expect(checksOwnWork('second_review', [...done, { stage: 'second_review', submittedBy: quinn }], quinn)).toBe(false);
+    expect(checksOwnWork('qc', [...done, { stage: 'second_review', submittedBy: quinn }], quinn)).toBe(true);
+  });
+
   it('a quality check is closed to everyone who submitted a task of the order, reviewers included', () => {
     expect(checksOwnWork('qc', done, ann)).toBe(true);
     expect(checksOwnWork('qc', done, rita)).toBe(true);

@@ -5,6 +5,7 @@ import type { ApiDeps } from '../../api/context.js';
 import { resendLastCallback } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
 import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
+import { tasksOfOrder } from '../../db/tasks.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { orderNotFound, sendPage } from '../errors.js';
 import { customerDetail, truncate, usd, when } from '../format.js';
@@ -63,8 +64,8 @@ function attemptsTable(attempts: CallbackAttemptRow[]): Html {
 }
 
 async function renderOrder(deps: ApiDeps, res: Response, signed: Signed, order: OrderRow, messages: { notice?: string; alert?: string; status?: number }) {
-  const [ledger, attempts, files] = await Promise.all([
-    orderLedger(deps.db, signed.account.id, order.id), callbackAttemptsOf(deps.db, order.id), filesOf(deps.db, order.id),
+  const [ledger, attempts, files, tasks] = await Promise.all([
+    orderLedger(deps.db, signed.account.id, order.id), callbackAttemptsOf(deps.db, order.id), filesOf(deps.db, order.id), tasksOfOrder(deps.db, order.id),
   ]);
   const progress = order.status === 'paid' ? await workProgress(deps.temporal, order.id) : undefined;
   const label = statusLabel(order);
@@ -74,7 +75,7 @@ ${notice(messages.notice)}${alert(messages.alert)}
 ${parameters(order, signed.account.callbackUrl)}
 <section id="result-files" aria-labelledby="files-heading"><h2 id="files-heading">Result files</h2><div data-field="files">${filesHtml(order)}</div></section>
 </div>
-<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${timelineHtml(timelineEntries(order, ledger, attempts, files, progress))}</section>
+<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${timelineHtml(timelineEntries(order, ledger, attempts, files, progress, tasks))}</section>
 <section aria-labelledby="callbacks-heading"><h2 id="callbacks-heading">Callbacks</h2>
 ${attemptsTable(attempts)}
 <form id="resend" method="post" action="/account/orders/${order.id}/resend">${csrfInput(signed.csrf)}

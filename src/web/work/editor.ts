@@ -8,7 +8,7 @@ import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workben
 import { usd } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
-import { clock, productLabel, timeLeft } from './queue.js';
+import { clock, productLabel, STAGE_NAMES, timeLeft } from './queue.js';
 import { WORK_PATH } from './session.js';
 
 export interface TaskPage {
@@ -92,7 +92,7 @@ export function taskPage(page: TaskPage): string {
   const text = page.text ?? task.draft;
   const reviewing = task.stage !== 'work';
   const label = textLabel(plan);
-  const title = `${reviewing ? (task.stage === 'qc' ? 'Quality check' : 'Review') : 'Work'}: ${productLabel(task.product)}, order ${task.orderId}`;
+  const title = `${STAGE_NAMES[task.stage]}: ${productLabel(task.product)}, order ${task.orderId}`;
   const problems = page.problems?.length ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : '';
   const form = !page.holds ? html`<p>This task is waiting in the queue.</p><form method="post" action="${base}/claim">${csrfInput(csrf)}<button type="submit">Claim</button></form>`
     : html`<form id="work-form" method="post" action="${base}/${reviewing ? 'review' : 'submit'}" data-save-url="${base}/save" data-csrf="${csrf}">
