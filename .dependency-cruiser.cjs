@@ -25,7 +25,11 @@ module.exports = {
     comment: `${name} imports only the layers above it (docs/architecture.md)`,
     severity: 'error',
     from: { path },
-    to: { path: LAYERS.slice(i + 1).map(([, below]) => `(${below})`).join('|') },
+    to: {
+      path: LAYERS.slice(i + 1)
+        .map(([, below]) => `(${below})`)
+        .join('|'),
+    },
   })),
   options: {
     doNotFollow: { path: 'node_modules' },

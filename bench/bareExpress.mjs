@@ -7,6 +7,8 @@ import express from 'express';
 const body = process.env.BENCH_JSON ?? '{}';
 const app = express();
 app.use(express.urlencoded({ extended: false }));
-app.use((req, res) => { res.type('application/json').send(body); });
+app.use((req, res) => {
+  res.type('application/json').send(body);
+});
 const server = app.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ listening: server.address().port })));
 process.on('SIGINT', () => server.close(() => process.exit(0)));

@@ -43,8 +43,12 @@ try {
 }
 
 const cpu = cpus();
-console.log(`\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · concurrency ${C}, ${COUNT} orders\n`);
+console.log(
+  `\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · concurrency ${C}, ${COUNT} orders\n`,
+);
 console.log('| setup | live orders/s | p50 ms | p95 ms | vs embedded | complete → callback /s | p50 ms |\n|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.setup} | ${r.live.per_second} | ${r.live.p50_ms} | ${r.live.p95_ms} | ${(r.live.per_second / results[0].live.per_second).toFixed(2)}× | ${r.done.per_second} | ${r.done.p50_ms} |`);
+  console.log(
+    `| ${r.setup} | ${r.live.per_second} | ${r.live.p50_ms} | ${r.live.p95_ms} | ${(r.live.per_second / results[0].live.per_second).toFixed(2)}× | ${r.done.per_second} | ${r.done.p50_ms} |`,
+  );
 }

@@ -115,9 +115,36 @@ const UNSPACED = new Set(['ja', 'th', 'zh', 'lo', 'km', 'my']);
 // Text
 
 const SR_LATIN = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', ђ: 'đ', е: 'e', ж: 'ž', з: 'z', и: 'i', ј: 'j', к: 'k', л: 'l', љ: 'lj',
-  м: 'm', н: 'n', њ: 'nj', о: 'o', п: 'p', р: 'r', с: 's', т: 't', ћ: 'ć', у: 'u', ф: 'f', х: 'h', ц: 'c', ч: 'č',
-  џ: 'dž', ш: 'š',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  ђ: 'đ',
+  е: 'e',
+  ж: 'ž',
+  з: 'z',
+  и: 'i',
+  ј: 'j',
+  к: 'k',
+  л: 'l',
+  љ: 'lj',
+  м: 'm',
+  н: 'n',
+  њ: 'nj',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  ћ: 'ć',
+  у: 'u',
+  ф: 'f',
+  х: 'h',
+  ц: 'c',
+  ч: 'č',
+  џ: 'dž',
+  ш: 'š',
 };
 
 /** Lower case, punctuation and symbols removed (apostrophes dropped, the rest become spaces). Serbian
@@ -154,7 +181,8 @@ function editAlign(a, b) {
   for (let i = n, j = m; i > 0 && j > 0;) {
     if (d[i][j] === d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)) {
       if (a[i - 1] === b[j - 1]) matches.unshift([i - 1, j - 1]);
-      i--; j--;
+      i--;
+      j--;
     } else if (d[i][j] === d[i - 1][j] + 1) i--;
     else j--;
   }
@@ -171,7 +199,8 @@ function errorRate(reference, hypothesis) {
 
 function run(cmd, args, what) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.error || r.status !== 0) throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status}`}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`);
+  if (r.error || r.status !== 0)
+    throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status}`}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`);
   return r.stdout;
 }
 
@@ -207,8 +236,11 @@ function joinWavs(files, out) {
   }
   const body = Buffer.concat(data);
   const head = Buffer.alloc(20);
-  head.write('RIFF', 0); head.writeUInt32LE(4 + fmt.length + 8 + body.length, 4); head.write('WAVE', 8);
-  head.write('data', 12); head.writeUInt32LE(body.length, 16);
+  head.write('RIFF', 0);
+  head.writeUInt32LE(4 + fmt.length + 8 + body.length, 4);
+  head.write('WAVE', 8);
+  head.write('data', 12);
+  head.writeUInt32LE(body.length, 16);
   writeFileSync(out, Buffer.concat([head.subarray(0, 12), fmt, head.subarray(12), body]));
 }
 
@@ -217,11 +249,22 @@ function machine() {
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown CPU';
   const memKb = Number(/^MemTotal:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
   let manifest = {};
-  try { manifest = JSON.parse(readFileSync(join(ENGINES, 'manifest.json'), 'utf8')); } catch { /* described below as unknown */ }
+  try {
+    manifest = JSON.parse(readFileSync(join(ENGINES, 'manifest.json'), 'utf8'));
+  } catch {
+    /* described below as unknown */
+  }
   const espeak = /text-to-speech:\s*(\S+)/.exec(run('espeak-ng', ['--version'], 'espeak-ng --version'))?.[1] ?? '?';
   return {
-    cores: os.cpus().length, model, load: os.loadavg(), memGiB: memKb / 1024 / 1024, kernel: os.release(), node: process.version,
-    fasterWhisper: manifest.faster_whisper ?? '?', pocketsphinx: manifest.pocketsphinx ?? '?', espeak,
+    cores: os.cpus().length,
+    model,
+    load: os.loadavg(),
+    memGiB: memKb / 1024 / 1024,
+    kernel: os.release(),
+    node: process.version,
+    fasterWhisper: manifest.faster_whisper ?? '?',
+    pocketsphinx: manifest.pocketsphinx ?? '?',
+    espeak,
   };
 }
 
@@ -263,10 +306,14 @@ function librivoxClips() {
     const m = /^\s*(?:<s>)?(.*?)(?:<\/s>)?\s*\(([^)]+)\)\s*$/.exec(line);
     if (m) refs.set(m[2], m[1].trim());
   }
-  return readFileSync(join(LIBRIVOX, 'fileids'), 'utf8').split('\n').map((s) => s.trim()).filter(Boolean).map((id) => {
-    if (!refs.has(id)) throw new Error(`no reference transcript for ${id}`);
-    return { id, wav: join(LIBRIVOX, `${id}.wav`), reference: refs.get(id) };
-  });
+  return readFileSync(join(LIBRIVOX, 'fileids'), 'utf8')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((id) => {
+      if (!refs.has(id)) throw new Error(`no reference transcript for ${id}`);
+      return { id, wav: join(LIBRIVOX, `${id}.wav`), reference: refs.get(id) };
+    });
 }
 
 /** espeak-ng voices: the one for each code, checked through libespeak-ng itself (speech.py falls
@@ -305,7 +352,9 @@ function speak(voice, text, out) {
   for (const e of events) {
     const at = 'word' in e ? [...bytes.subarray(0, e.offset).toString()].length : e.offset;
     let best = 0;
-    tokens.forEach((t, k) => { if (Math.abs(t.at - at) <= Math.abs(tokens[best].at - at)) best = k; });
+    tokens.forEach((t, k) => {
+      if (Math.abs(t.at - at) <= Math.abs(tokens[best].at - at)) best = k;
+    });
     if (!truth.has(best)) truth.set(best, e.start);
   }
   return { tokens: tokens.map((t) => t.token), truth };
@@ -317,24 +366,39 @@ function speak(voice, text, out) {
 async function startEngine() {
   const t0 = performance.now();
   // --port 0: the system picks a free port and the server prints it.
-  const child = spawn(PYTHON, [SERVER, '--host', '127.0.0.1', '--port', '0', '--model-dir', MODEL_DIR, '--threads', String(THREADS)],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(PYTHON, [SERVER, '--host', '127.0.0.1', '--port', '0', '--model-dir', MODEL_DIR, '--threads', String(THREADS)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
-  child.stderr.on('data', (d) => { log = (log + d).slice(-20000); });
+  child.stderr.on('data', (d) => {
+    log = (log + d).slice(-20000);
+  });
   let out = '';
   const url = await new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`the engine did not start within 180 s:\n${log}`)), 180_000);
     child.stdout.on('data', (d) => {
       out += d;
       const m = /engine listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); res(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
     });
-    child.once('error', (err) => { clearTimeout(timer); rej(err); });
-    child.once('exit', (code, signal) => { clearTimeout(timer); rej(new Error(`the engine exited (${code ?? signal}):\n${log}`)); });
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      rej(err);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      rej(new Error(`the engine exited (${code ?? signal}):\n${log}`));
+    });
   });
   const exited = new Promise((r) => child.once('exit', r));
   return {
-    url, pid: child.pid, loadSeconds: (performance.now() - t0) / 1000, log: () => log,
+    url,
+    pid: child.pid,
+    loadSeconds: (performance.now() - t0) / 1000,
+    log: () => log,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -353,7 +417,12 @@ function memory(pid) {
 
 /** Resets VmHWM to the current RSS (Linux: 5 > /proc/PID/clear_refs); false when not allowed. */
 function resetPeak(pid) {
-  try { writeFileSync(`/proc/${pid}/clear_refs`, '5'); return true; } catch { return false; }
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function post(url, path, fields, file) {
@@ -367,7 +436,11 @@ async function post(url, path, fields, file) {
     const r = await fetch(`${url}${path}`, { method: 'POST', body: form, signal: AbortSignal.timeout(600_000) });
     status = r.status;
     const text = await r.text();
-    try { body = JSON.parse(text); } catch { body = { text }; }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { text };
+    }
   } catch (err) {
     status = 0;
     body = { error: { message: String(err.cause?.message ?? err.message) } };
@@ -375,10 +448,24 @@ async function post(url, path, fields, file) {
   return { status, body, seconds: (performance.now() - t) / 1000, audio: wavSeconds(file) };
 }
 
-const transcribe = (url, file, language) => post(url, '/v1/audio/transcriptions',
-  [['model', 'whisper-base'], ...(language ? [['language', language]] : []), ['response_format', 'verbose_json'], ['timestamp_granularities[]', 'word']], file);
+const transcribe = (url, file, language) =>
+  post(
+    url,
+    '/v1/audio/transcriptions',
+    [['model', 'whisper-base'], ...(language ? [['language', language]] : []), ['response_format', 'verbose_json'], ['timestamp_granularities[]', 'word']],
+    file,
+  );
 
-const align = (url, file, text, language) => post(url, '/v1/audio/alignments', [['text', text], ['language', language]], file);
+const align = (url, file, text, language) =>
+  post(
+    url,
+    '/v1/audio/alignments',
+    [
+      ['text', text],
+      ['language', language],
+    ],
+    file,
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Formatting
@@ -389,7 +476,8 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 const ms = (x) => (Number.isFinite(x) ? String(Math.round(x * 1000)) : '–');
 const shorten = (s, n = 200) => ([...s].length > n ? `${[...s].slice(0, n).join('')}…` : s);
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+const table = (head, rows) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 const median = (xs) => {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
   if (!s.length) return NaN;
@@ -408,7 +496,12 @@ const answerOf = (r) => {
 // The run
 
 const started = performance.now();
-for (const [p, what] of [[PYTHON, 'the engine venv'], [join(MODEL_DIR, 'model.bin'), 'the Whisper model'], [SERVER, 'engines/server.py'], [SPEECH, 'test/helpers/speech.py']]) {
+for (const [p, what] of [
+  [PYTHON, 'the engine venv'],
+  [join(MODEL_DIR, 'model.bin'), 'the Whisper model'],
+  [SERVER, 'engines/server.py'],
+  [SPEECH, 'test/helpers/speech.py'],
+]) {
   if (!existsSync(p)) throw new Error(`${what} is missing (${p}): run npm install without ENGINES=none`);
 }
 const host = machine();
@@ -418,7 +511,9 @@ const voices = resolveVoices([...new Set([...languages.map((l) => l.code).filter
 mkdirSync(GENERATED, { recursive: true });
 
 const engine = await startEngine();
-const stopOnSignal = () => { engine.stop().finally(() => process.exit(130)); };
+const stopOnSignal = () => {
+  engine.stop().finally(() => process.exit(130));
+};
 process.once('SIGINT', stopOnSignal);
 process.once('SIGTERM', stopOnSignal);
 const sections = []; // {name, requests, audio, wall, peakMiB}
@@ -462,7 +557,10 @@ try {
     // The five clips as one file: Whisper encodes 30-second windows whatever the audio's length,
     // so short clips overstate the real-time factor of long recordings.
     const joined = join(GENERATED, 'librivox-joined.wav');
-    joinWavs(clips.map((c) => c.wav), joined);
+    joinWavs(
+      clips.map((c) => c.wav),
+      joined,
+    );
     const r = await transcribe(engine.url, joined, 'en');
     librivoxJoined = { r, heard: r.body?.text ?? '', ...errorRate(words(clips.map((c) => c.reference).join(' '), 'en'), words(r.body?.text ?? '', 'en')) };
     results.push(r);
@@ -472,15 +570,24 @@ try {
     for (const { slug, code } of languages) {
       const row = { slug, code, text: code ? SENTENCES[code] : undefined, voice: code ? voices[code] : undefined };
       espeak.push(row);
-      if (!code) { row.skip = 'no ISO 639-1 code in src/domain/languages.ts'; continue; }
-      if (!row.text) { row.skip = 'no sentence in bench/engines.mjs'; continue; }
-      if (!row.voice?.ok) { row.skip = `no espeak-ng voice "${row.voice?.voice ?? code}"`; continue; }
+      if (!code) {
+        row.skip = 'no ISO 639-1 code in src/domain/languages.ts';
+        continue;
+      }
+      if (!row.text) {
+        row.skip = 'no sentence in bench/engines.mjs';
+        continue;
+      }
+      if (!row.voice?.ok) {
+        row.skip = `no espeak-ng voice "${row.voice?.voice ?? code}"`;
+        continue;
+      }
       const wav = join(GENERATED, `ai-${code}.wav`);
       speak(row.voice.voice, row.text, wav);
       const r = await transcribe(engine.url, wav, code);
       results.push(r);
       row.r = r;
-      row.heard = r.status === 200 ? r.body?.text ?? '' : '';
+      row.heard = r.status === 200 ? (r.body?.text ?? '') : '';
       row.wer = errorRate(words(row.text, code), words(row.heard, code));
       row.cer = errorRate(graphemes(row.text, code), graphemes(row.heard, code));
       if (r.status !== 200) row.skip = answerOf(r);
@@ -490,7 +597,10 @@ try {
   await section('2. Alignment, en/fr/es', async (results) => {
     for (const [code, text] of Object.entries(ALIGN_SENTENCES)) {
       const v = voices[code];
-      if (!v?.ok) { alignment.push({ code, method: 'all', answer: `no espeak-ng voice "${v?.voice ?? code}"` }); continue; }
+      if (!v?.ok) {
+        alignment.push({ code, method: 'all', answer: `no espeak-ng voice "${v?.voice ?? code}"` });
+        continue;
+      }
       const wav = join(GENERATED, `align-${code}.wav`);
       const { tokens, truth } = speak(v.voice, text, wav);
 
@@ -503,7 +613,10 @@ try {
         const errs = [...truth].filter(([k]) => Number.isFinite(got[k]?.start)).map(([k, t]) => Math.abs(got[k].start - t));
         Object.assign(row, { compared: errs.length, mean: errs.length ? sum(errs) / errs.length : NaN, max: errs.length ? Math.max(...errs) : NaN });
         if (got.length !== tokens.length) row.answer += ` (${got.length} words for ${tokens.length} tokens)`;
-        const extra = Object.entries(a.body).filter(([k]) => k !== 'words').map(([k, x]) => `${k} ${x}`).join(', ');
+        const extra = Object.entries(a.body)
+          .filter(([k]) => k !== 'words')
+          .map(([k, x]) => `${k} ${x}`)
+          .join(', ');
         if (extra) row.answer += ` (${extra})`;
       }
       alignment.push(row);
@@ -514,9 +627,17 @@ try {
       results.push(t);
       const rec = { code, method: 'recognition (Whisper word timings)', answer: answerOf(t), r: t, tokens: tokens.length, timed: truth.size };
       if (t.status === 200) {
-        const key = (w) => w.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+        const key = (w) =>
+          w
+            .normalize('NFKD')
+            .replace(/\p{M}/gu, '')
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}]/gu, '');
         const heard = (t.body.words ?? []).filter((w) => key(w.word));
-        const { matches } = editAlign(tokens.map(key), heard.map((w) => key(w.word)));
+        const { matches } = editAlign(
+          tokens.map(key),
+          heard.map((w) => key(w.word)),
+        );
         const errs = matches.filter(([k]) => truth.has(k)).map(([k, j]) => Math.abs(heard[j].start - truth.get(k)));
         Object.assign(rec, { compared: errs.length, mean: errs.length ? sum(errs) / errs.length : NaN, max: errs.length ? Math.max(...errs) : NaN });
         rec.answer = `${matches.length} of ${tokens.length} words heard`;
@@ -526,20 +647,45 @@ try {
       // A transcript that is not what was said: should be refused (422), as the service refunds.
       const u = await align(engine.url, wav, UNRELATED[code], code);
       results.push(u);
-      const extra = u.status === 200 ? Object.entries(u.body).filter(([k]) => k !== 'words').map(([k, x]) => `${k} ${x}`).join(', ') : '';
-      alignment.push({ code, method: 'unrelated text, `/v1/audio/alignments`', answer: `${answerOf(u)}${u.status === 200 ? ' — accepted' : ''}${extra ? ` (${extra})` : ''}`, r: u });
+      const extra =
+        u.status === 200
+          ? Object.entries(u.body)
+              .filter(([k]) => k !== 'words')
+              .map(([k, x]) => `${k} ${x}`)
+              .join(', ')
+          : '';
+      alignment.push({
+        code,
+        method: 'unrelated text, `/v1/audio/alignments`',
+        answer: `${answerOf(u)}${u.status === 200 ? ' — accepted' : ''}${extra ? ` (${extra})` : ''}`,
+        r: u,
+      });
     }
   });
 
   await section('3. Spoken ≠ chosen language (Whisper)', async (results) => {
     // French (asked for), and German, which espeak-ng speaks well enough for Whisper to understand.
-    for (const [spoken, passed] of [['fr', 'fr'], ['fr', 'en'], ['de', 'de'], ['de', 'en'], ['en', 'en'], ['en', 'fr'], ['en', 'de']]) {
+    for (const [spoken, passed] of [
+      ['fr', 'fr'],
+      ['fr', 'en'],
+      ['de', 'de'],
+      ['de', 'en'],
+      ['en', 'en'],
+      ['en', 'fr'],
+      ['en', 'de'],
+    ]) {
       const wav = join(GENERATED, `ai-${spoken}.wav`);
       if (!existsSync(wav)) continue;
       const r = await transcribe(engine.url, wav, passed);
       results.push(r);
-      mismatch.push({ spoken, passed, r, heard: r.status === 200 ? r.body.text : answerOf(r), wer: errorRate(words(SENTENCES[spoken], spoken), words(r.body?.text ?? '', spoken)),
-        werPassed: errorRate(words(SENTENCES[passed], passed), words(r.body?.text ?? '', passed)) });
+      mismatch.push({
+        spoken,
+        passed,
+        r,
+        heard: r.status === 200 ? r.body.text : answerOf(r),
+        wer: errorRate(words(SENTENCES[spoken], spoken), words(r.body?.text ?? '', spoken)),
+        werPassed: errorRate(words(SENTENCES[passed], passed), words(r.body?.text ?? '', passed)),
+      });
     }
   });
 } finally {
@@ -553,86 +699,196 @@ const totalSeconds = (performance.now() - started) / 1000;
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const lv = { errors: sum(librivox.map((x) => x.errors)), total: sum(librivox.map((x) => x.total)), audio: sum(librivox.map((x) => x.r.audio)), busy: sum(librivox.map((x) => x.r.seconds)) };
+const lv = {
+  errors: sum(librivox.map((x) => x.errors)),
+  total: sum(librivox.map((x) => x.total)),
+  audio: sum(librivox.map((x) => x.r.audio)),
+  busy: sum(librivox.map((x) => x.r.seconds)),
+};
 const measured = espeak.filter((x) => x.wer && !x.skip);
 const espeakWers = measured.map((x) => x.wer.rate);
-const es = { audio: sum(measured.map((x) => x.r.audio)), busy: sum(measured.map((x) => x.r.seconds)), errors: sum(measured.map((x) => x.wer.errors)), total: sum(measured.map((x) => x.wer.total)) };
+const es = {
+  audio: sum(measured.map((x) => x.r.audio)),
+  busy: sum(measured.map((x) => x.r.seconds)),
+  errors: sum(measured.map((x) => x.wer.errors)),
+  total: sum(measured.map((x) => x.wer.total)),
+};
 const allTranscriptions = [...librivox.map((x) => x.r), ...measured.map((x) => x.r)];
 const overallPeak = Math.max(loadMemory.hwmMiB, finalMemory.hwmMiB, ...sections.map((s) => s.peakMiB));
 const fmtDuration = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${s.toFixed(0)} s`);
 const alignRows = alignment.filter((a) => a.method.startsWith('`POST'));
 
 const out = [];
-out.push(`_Measured ${new Date().toISOString().slice(0, 10)} with \`${COMMAND}\` (\`npm run bench:engines\`), run time ${fmtDuration(totalSeconds)}. ` +
-  `Machine: ${host.cores} cores, ${host.model}, ${host.memGiB.toFixed(1)} GiB RAM, Linux ${host.kernel}, Node ${host.node}, ` +
-  `load average ${host.load.map((x) => x.toFixed(2)).join(' / ')} when the run started. ` +
-  `Engine: faster-whisper ${host.fasterWhisper} (whisper-base, int8, CPU, ${THREADS} threads, beam 5, VAD filter, word timestamps), ` +
-  `pocketsphinx ${host.pocketsphinx}; speech generated by espeak-ng ${host.espeak} at ${RATE} words/min. ` +
-  `RTF is wall time of the HTTP request / audio seconds, one request at a time, after one warm-up request (${f1(warm?.seconds)} s, not counted)._`);
+out.push(
+  `_Measured ${new Date().toISOString().slice(0, 10)} with \`${COMMAND}\` (\`npm run bench:engines\`), run time ${fmtDuration(totalSeconds)}. ` +
+    `Machine: ${host.cores} cores, ${host.model}, ${host.memGiB.toFixed(1)} GiB RAM, Linux ${host.kernel}, Node ${host.node}, ` +
+    `load average ${host.load.map((x) => x.toFixed(2)).join(' / ')} when the run started. ` +
+    `Engine: faster-whisper ${host.fasterWhisper} (whisper-base, int8, CPU, ${THREADS} threads, beam 5, VAD filter, word timestamps), ` +
+    `pocketsphinx ${host.pocketsphinx}; speech generated by espeak-ng ${host.espeak} at ${RATE} words/min. ` +
+    `RTF is wall time of the HTTP request / audio seconds, one request at a time, after one warm-up request (${f1(warm?.seconds)} s, not counted)._`,
+);
 out.push('');
 out.push('#### Summary');
 out.push('');
-out.push(table(['measure', 'value'], [
-  ['LibriVox English (5 clips, read speech), WER', `${pct(lv.errors / lv.total)} (${lv.errors} errors / ${lv.total} words, ${f1(lv.audio)} s of audio)`],
-  ['espeak-ng, set AI: median WER over languages', `${pct(median(espeakWers))} (${measured.length} of ${espeak.length} languages measured; pooled ${pct(es.errors / es.total)})`],
-  ['espeak-ng, set AI: languages with WER ≤ 10 % / ≥ 50 %', `${espeakWers.filter((x) => x <= 0.1).length} / ${espeakWers.filter((x) => x >= 0.5).length}`],
-  ['Whisper real-time factor (all transcriptions above)', `${f2(sum(allTranscriptions.map((r) => r.seconds)) / sum(allTranscriptions.map((r) => r.audio)))} (LibriVox ${f2(lv.busy / lv.audio)}, espeak-ng ${f2(es.busy / es.audio)})`],
-  ['Alignment, mean / max word-start error', alignRows.map((a) => `${a.code} ${a.r?.status === 200 ? `${ms(a.mean)} / ${ms(a.max)} ms` : a.answer.split(' (')[0]}`).join('; ')],
-  ['Whisper real-time factor, 24.7 s file (the 5 clips joined)', `${f2(librivoxJoined.r.seconds / librivoxJoined.r.audio)} (WER ${pct(librivoxJoined.rate)})`],
-  ['Unrelated transcript refused by the aligner (422)', alignment.filter((a) => a.method.startsWith('unrelated')).map((a) => `${a.code} ${a.r?.status === 422 ? 'yes' : `no (${a.r?.status})`}`).join(', ')],
-  ['Engine start (model load until listening)', `${f1(engine.loadSeconds)} s`],
-  ['Engine peak memory (VmHWM)', `${overallPeak.toFixed(0)} MiB (after loading: ${loadMemory.hwmMiB.toFixed(0)} MiB)`],
-]));
+out.push(
+  table(
+    ['measure', 'value'],
+    [
+      ['LibriVox English (5 clips, read speech), WER', `${pct(lv.errors / lv.total)} (${lv.errors} errors / ${lv.total} words, ${f1(lv.audio)} s of audio)`],
+      [
+        'espeak-ng, set AI: median WER over languages',
+        `${pct(median(espeakWers))} (${measured.length} of ${espeak.length} languages measured; pooled ${pct(es.errors / es.total)})`,
+      ],
+      ['espeak-ng, set AI: languages with WER ≤ 10 % / ≥ 50 %', `${espeakWers.filter((x) => x <= 0.1).length} / ${espeakWers.filter((x) => x >= 0.5).length}`],
+      [
+        'Whisper real-time factor (all transcriptions above)',
+        `${f2(sum(allTranscriptions.map((r) => r.seconds)) / sum(allTranscriptions.map((r) => r.audio)))} (LibriVox ${f2(lv.busy / lv.audio)}, espeak-ng ${f2(es.busy / es.audio)})`,
+      ],
+      [
+        'Alignment, mean / max word-start error',
+        alignRows.map((a) => `${a.code} ${a.r?.status === 200 ? `${ms(a.mean)} / ${ms(a.max)} ms` : a.answer.split(' (')[0]}`).join('; '),
+      ],
+      [
+        'Whisper real-time factor, 24.7 s file (the 5 clips joined)',
+        `${f2(librivoxJoined.r.seconds / librivoxJoined.r.audio)} (WER ${pct(librivoxJoined.rate)})`,
+      ],
+      [
+        'Unrelated transcript refused by the aligner (422)',
+        alignment
+          .filter((a) => a.method.startsWith('unrelated'))
+          .map((a) => `${a.code} ${a.r?.status === 422 ? 'yes' : `no (${a.r?.status})`}`)
+          .join(', '),
+      ],
+      ['Engine start (model load until listening)', `${f1(engine.loadSeconds)} s`],
+      ['Engine peak memory (VmHWM)', `${overallPeak.toFixed(0)} MiB (after loading: ${loadMemory.hwmMiB.toFixed(0)} MiB)`],
+    ],
+  ),
+);
 out.push('');
 out.push('#### Per section');
 out.push('');
-out.push(table(['section', 'requests', 'audio s', 'busy s', 'RTF', `peak memory MiB${peakResettable ? '' : ' (cumulative)'}`],
-  sections.map((s) => [s.name, s.requests, f1(s.audio), f1(s.busy), f2(s.busy / s.audio), s.peakMiB.toFixed(0)])));
+out.push(
+  table(
+    ['section', 'requests', 'audio s', 'busy s', 'RTF', `peak memory MiB${peakResettable ? '' : ' (cumulative)'}`],
+    sections.map((s) => [s.name, s.requests, f1(s.audio), f1(s.busy), f2(s.busy / s.audio), s.peakMiB.toFixed(0)]),
+  ),
+);
 out.push('');
 if (peakResettable) out.push('Peak memory per section: VmHWM of the engine process, reset (`5 > /proc/PID/clear_refs`) when the section starts.\n');
 out.push('#### 1a. Real English speech: LibriVox clips of the pocketsphinx 5.1.1 sdist (`test/data/librivox`)');
 out.push('');
-out.push(table(['clip', 'audio s', 'words', 'errors', 'WER', 'RTF', 'Whisper heard'],
-  [...librivox.map((x) => [x.clip.id.replace(/^sense_and_sensibility_01_austen_64kb-/, ''), f1(x.r.audio), x.total, x.errors, pct(x.rate), f2(x.r.seconds / x.r.audio), x.r.status === 200 ? x.heard : answerOf(x.r)]),
-    ['**all 5**', f1(lv.audio), lv.total, lv.errors, `**${pct(lv.errors / lv.total)}**`, f2(lv.busy / lv.audio), ''],
-    ['joined (one file)', f1(librivoxJoined.r.audio), librivoxJoined.total, librivoxJoined.errors, pct(librivoxJoined.rate), f2(librivoxJoined.r.seconds / librivoxJoined.r.audio), shorten(librivoxJoined.heard, 120)]]));
+out.push(
+  table(
+    ['clip', 'audio s', 'words', 'errors', 'WER', 'RTF', 'Whisper heard'],
+    [
+      ...librivox.map((x) => [
+        x.clip.id.replace(/^sense_and_sensibility_01_austen_64kb-/, ''),
+        f1(x.r.audio),
+        x.total,
+        x.errors,
+        pct(x.rate),
+        f2(x.r.seconds / x.r.audio),
+        x.r.status === 200 ? x.heard : answerOf(x.r),
+      ]),
+      ['**all 5**', f1(lv.audio), lv.total, lv.errors, `**${pct(lv.errors / lv.total)}**`, f2(lv.busy / lv.audio), ''],
+      [
+        'joined (one file)',
+        f1(librivoxJoined.r.audio),
+        librivoxJoined.total,
+        librivoxJoined.errors,
+        pct(librivoxJoined.rate),
+        f2(librivoxJoined.r.seconds / librivoxJoined.r.audio),
+        shorten(librivoxJoined.heard, 120),
+      ],
+    ],
+  ),
+);
 out.push('');
-out.push('References: the sdist\'s `transcription` file (Sphinx format, lower case, no punctuation; clips are from _Sense and Sensibility_, chapter 1, sense_and_sensibility_01_austen_64kb-NNNN).');
+out.push(
+  "References: the sdist's `transcription` file (Sphinx format, lower case, no punctuation; clips are from _Sense and Sensibility_, chapter 1, sense_and_sensibility_01_austen_64kb-NNNN).",
+);
 out.push('');
 out.push('#### 1b. Generated speech in every language of set AI (espeak-ng, the language passed to Whisper)');
 out.push('');
-out.push(table(['language', 'ISO', 'espeak-ng voice', 'audio s', 'words', 'WER', 'CER', 'RTF'],
-  espeak.map((x) => x.skip && !x.wer
-    ? [x.slug, x.code ?? '–', x.voice?.voice ?? '–', '–', '–', x.skip, '', '']
-    : [x.slug, x.code, `${x.voice.voice} (${x.voice.name})`, f1(x.r.audio), x.wer.total, x.skip ? x.skip : pct(x.wer.rate), pct(x.cer.rate), f2(x.r.seconds / x.r.audio)])));
+out.push(
+  table(
+    ['language', 'ISO', 'espeak-ng voice', 'audio s', 'words', 'WER', 'CER', 'RTF'],
+    espeak.map((x) =>
+      x.skip && !x.wer
+        ? [x.slug, x.code ?? '–', x.voice?.voice ?? '–', '–', '–', x.skip, '', '']
+        : [
+            x.slug,
+            x.code,
+            `${x.voice.voice} (${x.voice.name})`,
+            f1(x.r.audio),
+            x.wer.total,
+            x.skip ? x.skip : pct(x.wer.rate),
+            pct(x.cer.rate),
+            f2(x.r.seconds / x.r.audio),
+          ],
+    ),
+  ),
+);
 out.push('');
-out.push('The same sentence in each language ("Yesterday we walked to the old market near the river with our friends."). ' +
-  'WER: word-level edit distance / reference words after lower-casing and removing punctuation (Serbian compared in Latin script; ' +
-  'Japanese and Thai split into words by ICU\'s dictionary segmenter, so CER, on characters without spaces, is the better figure there; ' +
-  'Japanese is written and spoken in kana because espeak-ng reads kanji as "Chinese letter"). Generated speech is not natural speech: ' +
-  'a high WER for a language says at least as much about espeak-ng\'s voice as about Whisper.');
+out.push(
+  'The same sentence in each language ("Yesterday we walked to the old market near the river with our friends."). ' +
+    'WER: word-level edit distance / reference words after lower-casing and removing punctuation (Serbian compared in Latin script; ' +
+    "Japanese and Thai split into words by ICU's dictionary segmenter, so CER, on characters without spaces, is the better figure there; " +
+    'Japanese is written and spoken in kana because espeak-ng reads kanji as "Chinese letter"). Generated speech is not natural speech: ' +
+    "a high WER for a language says at least as much about espeak-ng's voice as about Whisper.",
+);
 out.push('');
 out.push('<details><summary>What Whisper heard</summary>');
 out.push('');
-out.push(table(['ISO', 'reference', 'Whisper heard'], espeak.filter((x) => x.r).map((x) => [x.code, x.text, shorten(x.heard || answerOf(x.r))])));
+out.push(
+  table(
+    ['ISO', 'reference', 'Whisper heard'],
+    espeak.filter((x) => x.r).map((x) => [x.code, x.text, shorten(x.heard || answerOf(x.r))]),
+  ),
+);
 out.push('');
 out.push('</details>');
 out.push('');
-out.push('#### 2. Alignment: word starts against espeak-ng\'s own word timings');
+out.push("#### 2. Alignment: word starts against espeak-ng's own word timings");
 out.push('');
-out.push(table(['lang', 'method', 'answer', 'words compared', 'mean error ms', 'max error ms', 'RTF'],
-  alignment.map((a) => [a.code, a.method, a.answer, a.compared != null ? `${a.compared} of ${a.tokens}` : '–', ms(a.mean), ms(a.max), a.r ? f2(a.r.seconds / a.r.audio) : '–'])));
+out.push(
+  table(
+    ['lang', 'method', 'answer', 'words compared', 'mean error ms', 'max error ms', 'RTF'],
+    alignment.map((a) => [
+      a.code,
+      a.method,
+      a.answer,
+      a.compared != null ? `${a.compared} of ${a.tokens}` : '–',
+      ms(a.mean),
+      ms(a.max),
+      a.r ? f2(a.r.seconds / a.r.audio) : '–',
+    ]),
+  ),
+);
 out.push('');
-out.push('Sentences of 19–21 words; ground truth: the sample at which espeak-ng starts each word (its word events). ' +
-  'Words are matched by order (the aligner answers one entry per whitespace token of the text). ' +
-  '"recognition": what the service does for languages the local aligner lacks and with a user\'s own engine ' +
-  '(`src/engines/aligners.ts`): Whisper\'s word timings, matched to the text by edit distance; only exactly heard words are compared. ' +
-  '"unrelated text": the same audio with a transcript of something else, which should be refused (422).');
+out.push(
+  'Sentences of 19–21 words; ground truth: the sample at which espeak-ng starts each word (its word events). ' +
+    'Words are matched by order (the aligner answers one entry per whitespace token of the text). ' +
+    '"recognition": what the service does for languages the local aligner lacks and with a user\'s own engine ' +
+    "(`src/engines/aligners.ts`): Whisper's word timings, matched to the text by edit distance; only exactly heard words are compared. " +
+    '"unrelated text": the same audio with a transcript of something else, which should be refused (422).',
+);
 out.push('');
 out.push('#### 3. Spoken language ≠ chosen language');
 out.push('');
-out.push(table(['spoken', 'language passed', 'WER vs the spoken sentence', 'WER vs the sentence in the passed language', 'RTF', 'Whisper returned'],
-  mismatch.map((m) => [m.spoken, m.passed, pct(m.wer.rate), m.passed === m.spoken ? '' : pct(m.werPassed.rate), f2(m.r.seconds / m.r.audio), shorten(m.heard)])));
+out.push(
+  table(
+    ['spoken', 'language passed', 'WER vs the spoken sentence', 'WER vs the sentence in the passed language', 'RTF', 'Whisper returned'],
+    mismatch.map((m) => [
+      m.spoken,
+      m.passed,
+      pct(m.wer.rate),
+      m.passed === m.spoken ? '' : pct(m.werPassed.rate),
+      f2(m.r.seconds / m.r.audio),
+      shorten(m.heard),
+    ]),
+  ),
+);
 out.push('');
 out.push('The audio is the sentence of section 1b in the spoken language.');
 const markdown = out.join('\n');

@@ -48,7 +48,9 @@ try {
   stops.push(() => rm(tmp, { recursive: true, force: true }));
   const dev = await startDevServer({
     cliPath: process.env.TEMPORAL_CLI_PATH ?? here('../.temporal/bin/temporal'),
-    port: await freePort(), dbFile: join(tmp, 'temporal.db'), namespace: 'default',
+    port: await freePort(),
+    dbFile: join(tmp, 'temporal.db'),
+    namespace: 'default',
   });
   stops.push(() => dev.stop());
   console.error(`dev server ${dev.address}, concurrency ${C}, count ${COUNT}, fast-count ${FAST}`);
@@ -61,13 +63,21 @@ try {
   // Floor 1: bare Express answering the same JSON.
   const express = await startBareExpress(quote);
   stops.push(() => express.stop());
-  const bare = () => fetch(`${express.url}/api/v4/transcriptions`, {
-    method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: `${service.mediaUrl}/a.wav`, language: 'english' }),
-  }).then(async (r) => { await r.json(); if (r.status !== 200) throw new Error(String(r.status)); });
+  const bare = () =>
+    fetch(`${express.url}/api/v4/transcriptions`, {
+      method: 'POST',
+      body: new URLSearchParams({ api_token: service.token, mode: 'test', url: `${service.mediaUrl}/a.wav`, language: 'english' }),
+    }).then(async (r) => {
+      await r.json();
+      if (r.status !== 200) throw new Error(String(r.status));
+    });
 
   // Floors 2–3: the worker in its own process, the client here.
   const taskQueue = `floor-${runId}`;
-  const worker = spawn(process.execPath, [here('floorWorker.mjs')], { env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const worker = spawn(process.execPath, [here('floorWorker.mjs')], {
+    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   stops.push(() => stopChild(worker));
   await waitForOutput(worker, 'running', 'floorWorker');
   const connection = await Connection.connect({ address: dev.address });
@@ -75,8 +85,11 @@ try {
   const client = new Client({ connection, namespace: 'default' });
   const uws = (kind) => async (i) => {
     const start = new WithStartWorkflowOperation('floorWorkflow', {
-      workflowId: `floor-${runId}-${kind}-${i}`, taskQueue, args: [kind],
-      workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowId: `floor-${runId}-${kind}-${i}`,
+      taskQueue,
+      args: [kind],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
     await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
   };
@@ -100,20 +113,33 @@ try {
   const { key } = await ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: benchmark transcript.'));
   rows.complete = await measure('service: operator complete → callback received', ids.length, C, (i) => complete(ids[i], key));
   const page = await fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`).then((r) => r.json());
-  await run('list', `service: list a page (GET /api/v4/orders, live, ${page.orders.length} orders)`, FAST, () => fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`)
-    .then(async (r) => { await r.json(); if (r.status !== 200) throw new Error(String(r.status)); }));
+  await run('list', `service: list a page (GET /api/v4/orders, live, ${page.orders.length} orders)`, FAST, () =>
+    fetch(`${base}/api/v4/orders?api_token=${token}&mode=live`).then(async (r) => {
+      await r.json();
+      if (r.status !== 200) throw new Error(String(r.status));
+    }),
+  );
 
   const x = (a, b) => `${(a / b).toFixed(2)}×`;
-  const ratio = (name, svc, floor, target) => ({ name, throughput: x(rows[svc].per_second, rows[floor].per_second), p50: x(rows[svc].p50_ms, rows[floor].p50_ms), target });
+  const ratio = (name, svc, floor, target) => ({
+    name,
+    throughput: x(rows[svc].per_second, rows[floor].per_second),
+    p50: x(rows[svc].p50_ms, rows[floor].p50_ms),
+    target,
+  });
   const ratios = [
     ratio('test quote / bare Express', 'quote', 'express', 'throughput ≥ 0.5×'),
     ratio('live order / bare UwS + activity', 'live', 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×'),
     ratio('live order / bare UwS + local activity', 'live', 'uwsLocal', '—'),
-    ...Object.keys(rows).filter((k) => k.startsWith('live ')).map((k) => ratio(`${k} / bare UwS + activity`, k, 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×')),
+    ...Object.keys(rows)
+      .filter((k) => k.startsWith('live '))
+      .map((k) => ratio(`${k} / bare UwS + activity`, k, 'uwsActivity', 'throughput ≥ 1.0×, p50 ≤ 1.0×')),
   ];
   for (const r of ratios) console.log(JSON.stringify({ ratio: r.name, concurrency: C, throughput: r.throughput, p50: r.p50 }));
   const cpu = cpus();
-  console.log(`\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · concurrency ${C}\n`);
+  console.log(
+    `\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · concurrency ${C}\n`,
+  );
   console.log('| operation | n | per s | p50 ms | p95 ms |\n|---|---|---|---|---|');
   for (const r of Object.values(rows)) console.log(`| ${r.name} | ${r.count} | ${r.per_second} | ${r.p50_ms} | ${r.p95_ms} |`);
   console.log('\n| ratio | throughput | p50 | target |\n|---|---|---|---|');

@@ -11,7 +11,10 @@ const workflowBundle = await bundleWorkflowCode({
 });
 const connection = await NativeConnection.connect({ address: process.env.BENCH_TEMPORAL_ADDRESS });
 const worker = await Worker.create({
-  connection, namespace: 'default', taskQueue: process.env.BENCH_TASK_QUEUE, workflowBundle,
+  connection,
+  namespace: 'default',
+  taskQueue: process.env.BENCH_TASK_QUEUE,
+  workflowBundle,
   activities: { noop: async () => undefined },
 });
 process.on('SIGINT', () => worker.shutdown());

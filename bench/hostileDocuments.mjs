@@ -26,9 +26,16 @@ async function generator() {
 }
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const childrenRssMb = (pid) => execFileSync('ps', ['-o', 'rss=', '--ppid', String(pid)], { encoding: 'utf8' })
-  .split('\n').filter(Boolean).reduce((sum, kb) => sum + Number(kb) / 1024, 0);
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const childrenRssMb = (pid) =>
+  execFileSync('ps', ['-o', 'rss=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, kb) => sum + Number(kb) / 1024, 0);
+const median = (xs) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 const { module: hostile, cleanup } = await generator();
 const files = new Map();
@@ -37,13 +44,19 @@ const server = await listen((req, res) => {
   if (!file) return void res.writeHead(404).end();
   res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
 });
-const serve = (path, body, type) => { files.set(path, { body, type }); return `${server.url}${path}`; };
+const serve = (path, body, type) => {
+  files.set(path, { body, type });
+  return `${server.url}${path}`;
+};
 
 const service = await startService({ concurrency: 8, env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator' } });
 const pair = { translate_from: 'english', translate_to: 'french' };
 const quote = async (url) => {
   const started = performance.now();
-  const res = await fetch(`${service.base}/api/v4/translations`, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url, ...pair }) });
+  const res = await fetch(`${service.base}/api/v4/translations`, {
+    method: 'POST',
+    body: new URLSearchParams({ api_token: service.token, mode: 'test', url, ...pair }),
+  });
   return { status: res.status, body: await res.json(), ms: performance.now() - started };
 };
 const metric = async (name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(await (await fetch(`${service.base}/metrics`)).text())?.[1]);
@@ -86,7 +99,9 @@ try {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await quote(url));
     const last = runs.at(-1);
-    console.log(`| ${h.name} | ${(bytes.length / 1024).toFixed(0)} KB | ${last.status} | ${last.body.error} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${Math.max(...runs.map((r) => r.ms)).toFixed(0)} |`);
+    console.log(
+      `| ${h.name} | ${(bytes.length / 1024).toFixed(0)} KB | ${last.status} | ${last.body.error} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${Math.max(...runs.map((r) => r.ms)).toFixed(0)} |`,
+    );
   }
 
   console.log('\n## Another customer meanwhile (GET /api/v4/languages every 20 ms)\n');
@@ -98,13 +113,19 @@ try {
   const attackers = hostile.HOSTILE_DOCUMENTS.filter((h) => /millions|paragraphs|bomb\.docx|page-tree/.test(h.fileName));
   const attacks = [];
   for (let round = 0; round < RUNS; round++) {
-    attacks.push(...await Promise.all(attackers.map((h, n) => quote(serve(`/attack-${round}-${n}-${h.fileName}`, h.bytes(), h.contentType)))));
+    attacks.push(...(await Promise.all(attackers.map((h, n) => quote(serve(`/attack-${round}-${n}-${h.fileName}`, h.bytes(), h.contentType))))));
   }
   const attack = await attackStop();
   const lagMaxMs = (await metric('nodejs_eventloop_lag_max_seconds')) * 1000;
-  console.log('| phase | requests | p50 ms | p99 ms | max ms | service RSS peak MB | with readers MB | event-loop lag max ms |\n|---|---|---|---|---|---|---|---|');
-  console.log(`| idle | ${idle.requests} | ${idle.p50.toFixed(1)} | ${idle.p99.toFixed(1)} | ${idle.max.toFixed(1)} | ${idle.peakRss.toFixed(0)} | ${idle.peakWithReaders.toFixed(0)} | – |`);
-  console.log(`| ${RUNS} × 4 hostile documents at once | ${attack.requests} | ${attack.p50.toFixed(1)} | ${attack.p99.toFixed(1)} | ${attack.max.toFixed(1)} | ${attack.peakRss.toFixed(0)} | ${attack.peakWithReaders.toFixed(0)} | ${lagMaxMs.toFixed(1)} |`);
+  console.log(
+    '| phase | requests | p50 ms | p99 ms | max ms | service RSS peak MB | with readers MB | event-loop lag max ms |\n|---|---|---|---|---|---|---|---|',
+  );
+  console.log(
+    `| idle | ${idle.requests} | ${idle.p50.toFixed(1)} | ${idle.p99.toFixed(1)} | ${idle.max.toFixed(1)} | ${idle.peakRss.toFixed(0)} | ${idle.peakWithReaders.toFixed(0)} | – |`,
+  );
+  console.log(
+    `| ${RUNS} × 4 hostile documents at once | ${attack.requests} | ${attack.p50.toFixed(1)} | ${attack.p99.toFixed(1)} | ${attack.max.toFixed(1)} | ${attack.peakRss.toFixed(0)} | ${attack.peakWithReaders.toFixed(0)} | ${lagMaxMs.toFixed(1)} |`,
+  );
   const statuses = attacks.reduce((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {});
   console.log(`\nattack answers: ${JSON.stringify(statuses)}`);
 
@@ -141,5 +162,9 @@ try {
 /** A DOCX of `n` one-sentence paragraphs, written by the `docx` package. */
 async function docx(n) {
   const { Document, Packer, Paragraph } = await import('docx');
-  return Packer.toBuffer(new Document({ sections: [{ children: Array.from({ length: n }, (_, i) => new Paragraph(`Paragraph ${i} of the honest document, eleven words long here.`)) }] }));
+  return Packer.toBuffer(
+    new Document({
+      sections: [{ children: Array.from({ length: n }, (_, i) => new Paragraph(`Paragraph ${i} of the honest document, eleven words long here.`)) }],
+    }),
+  );
 }

@@ -10,22 +10,36 @@ import { quantile } from './lib.mjs';
 
 const SCRIPT = new URL('./isolationReader.mjs', import.meta.url);
 const rssMb = (pid = process.pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** A reader as a thread or a process, with one request/answer call. */
 function start(mode) {
-  const reader = mode === 'thread'
-    ? new Worker(SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: 384 } })
-    : fork(SCRIPT, [], { serialization: 'advanced', execArgv: ['--max-old-space-size=384'] });
+  const reader =
+    mode === 'thread'
+      ? new Worker(SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: 384 } })
+      : fork(SCRIPT, [], { serialization: 'advanced', execArgv: ['--max-old-space-size=384'] });
   const pending = new Map();
   let id = 0;
   let exited;
-  const gone = new Promise((resolve) => { exited = resolve; });
+  const gone = new Promise((resolve) => {
+    exited = resolve;
+  });
   reader.on('exit', () => exited());
   reader.on('error', () => undefined);
   const ready = new Promise((resolve) => reader.on('message', (m) => (m.ready ? resolve() : pending.get(m.id)?.(m))));
-  const call = (message) => new Promise((resolve) => { pending.set(++id, resolve); reader.postMessage ? reader.postMessage({ ...message, id }) : reader.send({ ...message, id }); });
-  const stop = async () => { mode === 'thread' ? await reader.terminate() : reader.kill('SIGKILL'); await gone; };
+  const call = (message) =>
+    new Promise((resolve) => {
+      pending.set(++id, resolve);
+      reader.postMessage ? reader.postMessage({ ...message, id }) : reader.send({ ...message, id });
+    });
+  const stop = async () => {
+    mode === 'thread' ? await reader.terminate() : reader.kill('SIGKILL');
+    await gone;
+  };
   return { ready, call, stop, pid: reader.pid ?? process.pid, gone };
 }
 
@@ -68,8 +82,21 @@ for (const mode of ['thread', 'process']) {
   await new Promise((resolve) => setTimeout(resolve, 200));
   const killBegan = performance.now();
   await spinner.stop();
-  rows.push({ mode, start: median(starts), trip: median(trips), allocated: answer.died ? 'reader died' : `${answer.allocated} MB held`, parentGrowth: parentAfter - before, readerRss, kill: performance.now() - killBegan });
+  rows.push({
+    mode,
+    start: median(starts),
+    trip: median(trips),
+    allocated: answer.died ? 'reader died' : `${answer.allocated} MB held`,
+    parentGrowth: parentAfter - before,
+    readerRss,
+    kill: performance.now() - killBegan,
+  });
 }
-console.log(`\n| reader | start, readers loaded (ms) | 1-page PDF word count round trip (ms) | reader allocates 1 GB of ArrayBuffers (heap limit 384 MB) | API process RSS growth (MB) | reader RSS (MB) | stop a reader stuck in a loop (ms) |\n|---|---|---|---|---|---|---|`);
-for (const r of rows) console.log(`| ${r.mode === 'thread' ? 'worker thread (resourceLimits)' : 'child process'} | ${r.start.toFixed(0)} | ${r.trip.toFixed(2)} | ${r.allocated} | ${r.parentGrowth.toFixed(0)} | ${r.readerRss.toFixed(0)} | ${r.kill.toFixed(1)} |`);
+console.log(
+  `\n| reader | start, readers loaded (ms) | 1-page PDF word count round trip (ms) | reader allocates 1 GB of ArrayBuffers (heap limit 384 MB) | API process RSS growth (MB) | reader RSS (MB) | stop a reader stuck in a loop (ms) |\n|---|---|---|---|---|---|---|`,
+);
+for (const r of rows)
+  console.log(
+    `| ${r.mode === 'thread' ? 'worker thread (resourceLimits)' : 'child process'} | ${r.start.toFixed(0)} | ${r.trip.toFixed(2)} | ${r.allocated} | ${r.parentGrowth.toFixed(0)} | ${r.readerRss.toFixed(0)} | ${r.kill.toFixed(1)} |`,
+  );
 console.log(`\nNode ${process.version}, ${cpus().length} cores`);

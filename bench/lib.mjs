@@ -14,9 +14,19 @@ import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/docum
 export function wav(seconds) {
   const data = 8000 * seconds;
   const h = Buffer.alloc(44);
-  h.write('RIFF', 0); h.writeUInt32LE(36 + data, 4); h.write('WAVE', 8); h.write('fmt ', 12);
-  h.writeUInt32LE(16, 16); h.writeUInt16LE(1, 20); h.writeUInt16LE(1, 22); h.writeUInt32LE(8000, 24);
-  h.writeUInt32LE(8000, 28); h.writeUInt16LE(1, 32); h.writeUInt16LE(8, 34); h.write('data', 36); h.writeUInt32LE(data, 40);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + data, 4);
+  h.write('WAVE', 8);
+  h.write('fmt ', 12);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(8000, 24);
+  h.writeUInt32LE(8000, 28);
+  h.writeUInt16LE(1, 32);
+  h.writeUInt16LE(8, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(data, 40);
   return Buffer.concat([h, Buffer.alloc(data, 0x80)]);
 }
 
@@ -31,9 +41,16 @@ export function png(width, height) {
     return Buffer.concat([head, data, crc]);
   };
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4); header.writeUInt8(8, 8); // 8-bit greyscale
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8); // 8-bit greyscale
   const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => 128 + ((x + y) % 64))])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Each product's example order in the OpenAPI document, by path ('ai-transcriptions'), its files on `mediaUrl`. */
@@ -70,8 +87,14 @@ export async function benchDatabase(name) {
   const dropIt = () => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   return {
     url: url.href,
-    fresh: async () => { await dropIt(); await admin.query(`CREATE DATABASE ${name}`); },
-    drop: async () => { await dropIt(); await admin.end(); },
+    fresh: async () => {
+      await dropIt();
+      await admin.query(`CREATE DATABASE ${name}`);
+    },
+    drop: async () => {
+      await dropIt();
+      await admin.end();
+    },
   };
 }
 
@@ -82,17 +105,28 @@ export async function measure(name, count, concurrency, once) {
   const latencies = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      const t = performance.now();
-      await once(i);
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t = performance.now();
+        await once(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const row = { name, count, concurrency, per_second: +(count / seconds).toFixed(1), p50_ms: +quantile(latencies, 0.5).toFixed(1), p95_ms: +quantile(latencies, 0.95).toFixed(1), p99_ms: +quantile(latencies, 0.99).toFixed(1), max_ms: +latencies.at(-1).toFixed(1) };
+  const row = {
+    name,
+    count,
+    concurrency,
+    per_second: +(count / seconds).toFixed(1),
+    p50_ms: +quantile(latencies, 0.5).toFixed(1),
+    p95_ms: +quantile(latencies, 0.95).toFixed(1),
+    p99_ms: +quantile(latencies, 0.99).toFixed(1),
+    max_ms: +latencies.at(-1).toFixed(1),
+  };
   console.log(JSON.stringify(row));
   return row;
 }
@@ -110,7 +144,9 @@ async function pollFor(child, label, marker, read) {
 /** Waits until `child`'s stdout (a pipe) shows `marker`; returns what it printed, then drains the rest unread. */
 export async function waitForOutput(child, marker, label) {
   let output = '';
-  const collect = (d) => { output += d; };
+  const collect = (d) => {
+    output += d;
+  };
   child.stdout.on('data', collect);
   try {
     return await pollFor(child, label, marker, () => output);
@@ -125,7 +161,10 @@ const waitForLog = (child, path, marker, label) => pollFor(child, label, marker,
 
 /** bench/bareExpress.mjs in its own process, answering `json` to every request: the floor. */
 export async function startBareExpress(json) {
-  const child = spawn(process.execPath, [new URL('./bareExpress.mjs', import.meta.url).pathname], { env: { ...process.env, BENCH_JSON: JSON.stringify(json) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./bareExpress.mjs', import.meta.url).pathname], {
+    env: { ...process.env, BENCH_JSON: JSON.stringify(json) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const { listening } = JSON.parse((await waitForOutput(child, 'listening', 'bareExpress')).trim().split('\n')[0]);
     return { url: `http://127.0.0.1:${listening}`, pid: child.pid, stop: () => stopChild(child) };
@@ -169,7 +208,9 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   const delivered = new Map();
   const receiver = await listen((req, res) => {
     let raw = '';
-    req.on('data', (d) => { raw += d; });
+    req.on('data', (d) => {
+      raw += d;
+    });
     req.on('end', () => {
       const id = /name="order_id"\r\n\r\n(\d+)/.exec(raw)?.[1];
       delivered.get(Number(id))?.();
@@ -180,17 +221,26 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   const dataDir = await mkdtemp(join(tmpdir(), 'order-bench-'));
   const port = await freePort();
   const env = {
-    ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
-    QUALITY_CHECK_PROBABILITY: '0', CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100',
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    QUALITY_CHECK_PROBABILITY: '0',
+    CALLBACK_RETRY_MIN_MS: '10',
+    CALLBACK_RETRY_MAX_MS: '100',
     // Media and receiver are on loopback; one account places every order, `concurrency` at a time.
-    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', PROBES_PER_ACCOUNT: String(concurrency),
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+    PROBES_PER_ACCOUNT: String(concurrency),
     // A benchmark measures the work, not the per-token limiter (0 turns a limit off).
-    RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_READS_PER_MINUTE: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_READS_PER_MINUTE: '0',
   };
   // PGlite in the temp directory unless the caller names a PostgreSQL database.
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);
-  if (!temporalAddress) delete env.TEMPORAL_ADDRESS; else env.TEMPORAL_ADDRESS = temporalAddress;
+  if (!temporalAddress) delete env.TEMPORAL_ADDRESS;
+  else env.TEMPORAL_ADDRESS = temporalAddress;
   if (cluster) Object.assign(env, { CLUSTER_APIS: String(cluster.apis), CLUSTER_WORKERS: String(cluster.workers) });
   const script = cluster ? 'scripts/cluster.mjs' : 'dist/main.js';
   // The service logs to a file, as it would to a log collector: the bench's own loop never drains its pipe.
@@ -210,19 +260,28 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
     const base = bases[0];
     let turn = 0;
     const opsToken = (await readFile(join(dataDir, 'ops-token'), 'utf8')).trim();
-    const ops = (method, path, body, raw) => fetch(base + path, {
-      method, headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
-      body: raw ?? (body && JSON.stringify(body)),
-    }).then((r) => r.json());
+    const ops = (method, path, body, raw) =>
+      fetch(base + path, {
+        method,
+        headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
+        body: raw ?? (body && JSON.stringify(body)),
+      }).then((r) => r.json());
     const { account_id: accountId, api_token: token } = await ops('POST', '/ops/accounts', { name: 'bench', balance });
-    const post = (path, init) => fetch(`${bases[turn++ % bases.length]}/api/v4/${path}`, { method: 'POST', ...init })
-      .then(async (r) => { const body = await r.json(); if (r.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`); return body; });
+    const post = (path, init) =>
+      fetch(`${bases[turn++ % bases.length]}/api/v4/${path}`, { method: 'POST', ...init }).then(async (r) => {
+        const body = await r.json();
+        if (r.status !== 200) throw new Error(`${path}: ${JSON.stringify(body)}`);
+        return body;
+      });
     /** A transcription order of the 10-minute WAV, as a form. */
-    const order = (mode, extra = {}) => post('transcriptions', { body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }) });
+    const order = (mode, extra = {}) =>
+      post('transcriptions', { body: new URLSearchParams({ api_token: token, mode, url: `${media.url}/a.wav`, language: 'english', ...extra }) });
     /** A live order at /api/v4/<path> with these fields (files on this bench's media server: `mediaUrl`), as JSON. */
-    const orderAt = (path, fields) => post(path, {
-      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fields, api_token: token, mode: 'live', callback_url: receiver.url }),
-    });
+    const orderAt = (path, fields) =>
+      post(path, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...fields, api_token: token, mode: 'live', callback_url: receiver.url }),
+      });
     /** The operator completes order `id` (file by claim-check); resolves when the receiver has its callback. */
     const complete = async (id, key) => {
       const arrived = new Promise((r) => delivered.set(id, r));

@@ -20,12 +20,21 @@ import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import { listen, measure, startBareExpress, startService } from './lib.mjs';
 
-const { values } = parseArgs({ options: { quotes: { type: 'string', default: '8000' }, concurrency: { type: 'string', default: '8' }, 'throughput-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    quotes: { type: 'string', default: '8000' },
+    concurrency: { type: 'string', default: '8' },
+    'throughput-only': { type: 'boolean', default: false },
+  },
+});
 
 // The tests' generator (test/helpers/media.ts), transpiled here: the same files the tests measure.
 const source = await readFile('test/helpers/media.ts', 'utf8');
 const dir = await mkdtemp(join(tmpdir(), 'bench-media-'));
-await writeFile(join(dir, 'media.mjs'), ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+await writeFile(
+  join(dir, 'media.mjs'),
+  ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText,
+);
 const { MEDIA, mediaFile } = await import(pathToFileURL(join(dir, 'media.mjs')).href);
 await rm(dir, { recursive: true, force: true });
 
@@ -35,12 +44,52 @@ async function largeFiles() {
   execFileSync('mkdir', ['-p', large]);
   const ff = (...args) => execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-y', ...args]);
   const clip = join(large, 'clip.mp4');
-  if (!existsSync(clip)) ff('-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '4500k', '-c:a', 'aac', '-shortest', clip);
+  if (!existsSync(clip))
+    ff(
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=1280x720:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-t',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      '4500k',
+      '-c:a',
+      'aac',
+      '-shortest',
+      clip,
+    );
   const loops = Math.ceil((2 * 1024 ** 3) / statSync(clip).size);
-  const files = { 'large-index-end.mp4': join(large, 'index-end.mp4'), 'large-index-start.mp4': join(large, 'index-start.mp4'), 'large.wav': join(large, 'long.wav') };
+  const files = {
+    'large-index-end.mp4': join(large, 'index-end.mp4'),
+    'large-index-start.mp4': join(large, 'index-start.mp4'),
+    'large.wav': join(large, 'long.wav'),
+  };
   if (!existsSync(files['large-index-end.mp4'])) ff('-stream_loop', String(loops - 1), '-i', clip, '-c', 'copy', '-f', 'mp4', files['large-index-end.mp4']);
-  if (!existsSync(files['large-index-start.mp4'])) ff('-i', files['large-index-end.mp4'], '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', files['large-index-start.mp4']);
-  if (!existsSync(files['large.wav'])) ff('-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-ac', '2', '-t', String(Math.ceil((2 * 1024 ** 3) / 192_000)), '-f', 'wav', files['large.wav']);
+  if (!existsSync(files['large-index-start.mp4']))
+    ff('-i', files['large-index-end.mp4'], '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', files['large-index-start.mp4']);
+  if (!existsSync(files['large.wav']))
+    ff(
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-ac',
+      '2',
+      '-t',
+      String(Math.ceil((2 * 1024 ** 3) / 192_000)),
+      '-f',
+      'wav',
+      files['large.wav'],
+    );
   return files;
 }
 
@@ -71,24 +120,38 @@ const server = await listen((req, res) => {
     return void res.end(file.bytes.subarray(start, end + 1));
   }
   const stream = createReadStream(file.path, { start, end });
-  stream.on('data', (chunk) => { count.bytes += chunk.length; });
+  stream.on('data', (chunk) => {
+    count.bytes += chunk.length;
+  });
   stream.pipe(res);
   res.on('close', () => stream.destroy());
 });
 /** A file served at `path`; small ones from memory, as a static server's cache would (a real media host costs this machine nothing). */
 let connections = 0;
-server.server.on('connection', () => { connections += 1; });
+server.server.on('connection', () => {
+  connections += 1;
+});
 const serve = (path, file, ranges, etag = true) => {
   const size = statSync(file).size;
   served.set(path, { path: file, size, ranges, etag, bytes: size <= 16 * 1024 ** 2 ? readFileSync(file) : undefined });
   return `${server.url}${path}`;
 };
 
-const files = { ...Object.fromEntries(await Promise.all(Object.keys(MEDIA).map(async (name) => [name, await mediaFile(name)]))), ...(values['throughput-only'] ? {} : await largeFiles()) };
-const service = await startService({ concurrency: Number(values.concurrency), nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [], env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none', QUOTE_PROBE_TIMEOUT_MS: '120000', MEDIA_TIMEOUT_MS: '120000' } });
+const files = {
+  ...Object.fromEntries(await Promise.all(Object.keys(MEDIA).map(async (name) => [name, await mediaFile(name)]))),
+  ...(values['throughput-only'] ? {} : await largeFiles()),
+};
+const service = await startService({
+  concurrency: Number(values.concurrency),
+  nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [],
+  env: { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none', QUOTE_PROBE_TIMEOUT_MS: '120000', MEDIA_TIMEOUT_MS: '120000' },
+});
 const quote = async (url) => {
   const started = performance.now();
-  const res = await fetch(`${service.base}/api/v4/transcriptions`, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url, language: 'english' }) });
+  const res = await fetch(`${service.base}/api/v4/transcriptions`, {
+    method: 'POST',
+    body: new URLSearchParams({ api_token: service.token, mode: 'test', url, language: 'english' }),
+  });
   return { status: res.status, body: await res.json(), ms: performance.now() - started };
 };
 
@@ -103,10 +166,16 @@ function treeCpuMs(pid) {
       const ppid = Number(fields[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
       cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, 100 ticks a second
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   let total = 0;
-  for (const queue = [pid]; queue.length;) { const next = queue.pop(); total += cpu.get(next) ?? 0; queue.push(...(children.get(next) ?? [])); }
+  for (const queue = [pid]; queue.length;) {
+    const next = queue.pop();
+    total += cpu.get(next) ?? 0;
+    queue.push(...(children.get(next) ?? []));
+  }
   return total;
 }
 
@@ -116,8 +185,17 @@ async function measured(name, count, concurrency, once, servicePid, path) {
   const [service0, bench0] = [servicePid ? treeCpuMs(servicePid) : 0, process.cpuUsage()];
   const row = await measure(name, count, concurrency, once);
   const bench = process.cpuUsage(bench0);
-  const costs = { name, service_cpu_ms_per_quote: servicePid ? +((treeCpuMs(servicePid) - service0) / count).toFixed(2) : undefined, bench_cpu_ms_per_quote: +((bench.user + bench.system) / 1000 / count).toFixed(2) };
-  if (path) Object.assign(costs, { requests_per_quote: +((counts.get(path).requests - served0.requests) / count).toFixed(2), kb_per_quote: +((counts.get(path).bytes - served0.bytes) / 1024 / count).toFixed(1), connections_per_quote: +((connections - served0.connections) / count).toFixed(2) });
+  const costs = {
+    name,
+    service_cpu_ms_per_quote: servicePid ? +((treeCpuMs(servicePid) - service0) / count).toFixed(2) : undefined,
+    bench_cpu_ms_per_quote: +((bench.user + bench.system) / 1000 / count).toFixed(2),
+  };
+  if (path)
+    Object.assign(costs, {
+      requests_per_quote: +((counts.get(path).requests - served0.requests) / count).toFixed(2),
+      kb_per_quote: +((counts.get(path).bytes - served0.bytes) / 1024 / count).toFixed(1),
+      connections_per_quote: +((connections - served0.connections) / count).toFixed(2),
+    });
   console.log(JSON.stringify(costs));
   return { ...row, ...costs };
 }
@@ -129,7 +207,15 @@ try {
       const path = `/${ranges ? 'ranged' : 'whole'}/${name}`;
       const answer = await quote(serve(path, file, ranges));
       const { requests, bytes } = counts.get(path) ?? { requests: 0, bytes: 0 };
-      const row = { file: name, size_mb: +(statSync(file).size / 1024 ** 2).toFixed(1), server: ranges ? 'ranges' : 'no ranges', seconds: answer.body.seconds ?? answer.body.error, quote_ms: Math.round(answer.ms), requests, read_mb: +(bytes / 1024 ** 2).toFixed(2) };
+      const row = {
+        file: name,
+        size_mb: +(statSync(file).size / 1024 ** 2).toFixed(1),
+        server: ranges ? 'ranges' : 'no ranges',
+        seconds: answer.body.seconds ?? answer.body.error,
+        quote_ms: Math.round(answer.ms),
+        requests,
+        read_mb: +(bytes / 1024 ** 2).toFixed(2),
+      };
       rows.push(row);
       console.log(JSON.stringify(row));
     }
@@ -148,10 +234,19 @@ try {
   const quotesStreamed = await measured('quote, no ranges, no validators', count, concurrency, () => quote(streamed), service.pid, '/plain-whole/audio.wav');
   const floor = await startBareExpress((await quote(noValidators)).body);
   try {
-    const bareQuote = () => fetch(floor.url, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: noValidators, language: 'english' }) }).then((r) => r.json());
+    const bareQuote = () =>
+      fetch(floor.url, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test', url: noValidators, language: 'english' }) }).then(
+        (r) => r.json(),
+      );
     await warmUp(bareQuote);
     const bare = await measured('bare Express (floor)', count, concurrency, bareQuote, floor.pid);
-    console.log(JSON.stringify({ ratio_ranges: +(quotes.per_second / bare.per_second).toFixed(2), ratio_etag: +(quotesEtag.per_second / bare.per_second).toFixed(2), ratio_no_ranges: +(quotesStreamed.per_second / bare.per_second).toFixed(2) }));
+    console.log(
+      JSON.stringify({
+        ratio_ranges: +(quotes.per_second / bare.per_second).toFixed(2),
+        ratio_etag: +(quotesEtag.per_second / bare.per_second).toFixed(2),
+        ratio_no_ranges: +(quotesStreamed.per_second / bare.per_second).toFixed(2),
+      }),
+    );
   } finally {
     await floor.stop();
   }

@@ -19,8 +19,10 @@ import { benchDatabase, freePort, measure, startService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
-    orders: { type: 'string', default: '100000' }, cache: { type: 'string', default: '500' },
-    concurrency: { type: 'string', default: '16' }, complete: { type: 'string', default: '200' },
+    orders: { type: 'string', default: '100000' },
+    cache: { type: 'string', default: '500' },
+    concurrency: { type: 'string', default: '16' },
+    complete: { type: 'string', default: '200' },
   },
 });
 const ORDERS = Number(values.orders);
@@ -33,11 +35,16 @@ await database.fresh();
 const tmp = await mkdtemp(join(tmpdir(), 'order-open-'));
 const dev = await startDevServer({
   cliPath: process.env.TEMPORAL_CLI_PATH ?? new URL('../.temporal/bin/temporal', import.meta.url).pathname,
-  port: await freePort(), dbFile: join(tmp, 'temporal.db'), namespace: 'default',
+  port: await freePort(),
+  dbFile: join(tmp, 'temporal.db'),
+  namespace: 'default',
   extraArgs: ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=off'],
 });
 const service = await startService({
-  concurrency: C, temporalAddress: dev.address, cluster: { apis: 1, workers: 1 }, balance: ORDERS * 12.5 + 1000, // $12.50 an order
+  concurrency: C,
+  temporalAddress: dev.address,
+  cluster: { apis: 1, workers: 1 },
+  balance: ORDERS * 12.5 + 1000, // $12.50 an order
   env: { DATABASE_URL: database.url, AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', WORKER_MAX_CACHED_WORKFLOWS: String(CACHE) },
 });
 const db = new pg.Client({ connectionString: database.url });
@@ -61,7 +68,9 @@ try {
     ids.push((await order('live', { callback_url: receiverUrl })).order_id);
     if (ids.length % tenth === 0) await sample(ids.length);
   });
-  const { rows: [{ open }] } = await db.query("SELECT count(*)::int AS open FROM orders WHERE status = 'paid'");
+  const {
+    rows: [{ open }],
+  } = await db.query("SELECT count(*)::int AS open FROM orders WHERE status = 'paid'");
   if (open !== ORDERS) throw new Error(`expected ${ORDERS} open orders, found ${open}`);
 
   // Spread over the whole range, oldest first: all but the newest few were evicted long ago.
@@ -70,13 +79,19 @@ try {
   const { key } = await ops('PUT', '/ops/files', undefined, Buffer.from('Speaker 1: benchmark transcript.'));
   const done = await measure(`complete ${COMPLETE} orders spread over all ${ORDERS} → callback`, COMPLETE, Math.min(C, 8), (i) => complete(chosen[i], key));
   await sample(ORDERS - COMPLETE);
-  const { rows: [after] } = await db.query("SELECT count(*) FILTER (WHERE status = 'paid')::int AS open, count(*) FILTER (WHERE status = 'finished')::int AS finished FROM orders");
+  const {
+    rows: [after],
+  } = await db.query("SELECT count(*) FILTER (WHERE status = 'paid')::int AS open, count(*) FILTER (WHERE status = 'finished')::int AS finished FROM orders");
   if (after.finished !== COMPLETE) throw new Error(`expected ${COMPLETE} completed orders, found ${after.finished}`);
 
-  console.log(`\n${ORDERS} live orders placed at ${placed.per_second}/s (p50 ${placed.p50_ms} ms), cache ${CACHE}; ${after.open} still open, ${after.finished} completed with their callbacks`);
+  console.log(
+    `\n${ORDERS} live orders placed at ${placed.per_second}/s (p50 ${placed.p50_ms} ms), cache ${CACHE}; ${after.open} still open, ${after.finished} completed with their callbacks`,
+  );
   console.log('\n| open orders | minutes | worker RSS (MiB) | api RSS (MiB) |\n|---|---|---|---|');
   for (const s of samples) console.log(`| ${s.open} | ${s.minutes.toFixed(1)} | ${s.worker.toFixed(0)} | ${s.api.toFixed(0)} |`);
-  console.log(`\ncompleting an order (${COMPLETE} spread over the range) → callback received: p50 ${done.p50_ms} ms, p95 ${done.p95_ms} ms, max ${done.max_ms} ms`);
+  console.log(
+    `\ncompleting an order (${COMPLETE} spread over the range) → callback received: p50 ${done.p50_ms} ms, p95 ${done.p95_ms} ms, max ${done.max_ms} ms`,
+  );
 } finally {
   await db.end().catch(() => undefined);
   await service.stop();

@@ -7,7 +7,9 @@
 import { parseArgs } from 'node:util';
 import { measure, productExamples, startService } from './lib.mjs';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '40' }, 'pause-ms': { type: 'string', default: '400' }, rounds: { type: 'string', default: '2' } } });
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '40' }, 'pause-ms': { type: 'string', default: '400' }, rounds: { type: 'string', default: '2' } },
+});
 const COUNT = Number(values.count);
 const PAUSE = Number(values['pause-ms']);
 const PRODUCTS = ['transcriptions', 'ai-transcriptions', 'forced-alignments', 'transcription-proofreadings'];
@@ -20,7 +22,10 @@ try {
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const path of PRODUCTS) {
       const fields = examples[path];
-      const once = async () => { await service.orderAt(path, fields); await pause(); };
+      const once = async () => {
+        await service.orderAt(path, fields);
+        await pause();
+      };
       for (let i = 0; i < 5; i++) await once(); // warm-up
       rows.push({ round, path, ...(await measure(`${path}, paced (round ${round})`, COUNT, 1, once)) });
     }

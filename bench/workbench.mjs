@@ -73,17 +73,33 @@ const log = (line) => console.error(`[${new Date().toISOString().slice(11, 19)}]
 function summary(name, samples, extra = {}) {
   const sorted = [...samples].sort((a, b) => a - b);
   const q = (p) => (sorted.length ? +quantile(sorted, p).toFixed(1) : null);
-  const row = { name, count: sorted.length, p50_ms: q(0.5), p95_ms: q(0.95), p99_ms: q(0.99), max_ms: sorted.length ? +sorted.at(-1).toFixed(1) : null, ...extra };
+  const row = {
+    name,
+    count: sorted.length,
+    p50_ms: q(0.5),
+    p95_ms: q(0.95),
+    p99_ms: q(0.99),
+    max_ms: sorted.length ? +sorted.at(-1).toFixed(1) : null,
+    ...extra,
+  };
   console.log(JSON.stringify(row));
   return row;
 }
 
 /** Counts of odd outcomes ("save 409": 3). */
 const odd = {};
-const note = (what) => { odd[what] = (odd[what] ?? 0) + 1; };
+const note = (what) => {
+  odd[what] = (odd[what] ?? 0) + 1;
+};
 
 /** `name=value` of each Set-Cookie. */
-const cookiesOf = (res) => new Map(res.headers.getSetCookie().map((c) => c.split(';')[0]).map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]));
+const cookiesOf = (res) =>
+  new Map(
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]),
+  );
 const csrfOf = (page) => {
   const m = /<input type="hidden" name="csrf" value="([^"]+)">/.exec(page);
   if (!m) throw new Error(`no csrf field in the page: ${page.slice(0, 300)}`);
@@ -186,7 +202,10 @@ try {
   const service = await startService({
     concurrency: 16,
     env: {
-      AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', TASK_PART_SECONDS: String(PART_SECONDS), TASK_LEASE_MINUTES: '120',
+      AI_ENGINE: 'operator',
+      ALIGN_ENGINE: 'operator',
+      TASK_PART_SECONDS: String(PART_SECONDS),
+      TASK_LEASE_MINUTES: '120',
       // 50 sign-ins from one loopback address: the per-address sign-in limit would refuse them (0: off).
       RATE_LIMIT_SIGN_IN_PER_MINUTE: '0',
       ...(CACHE ? { WORKER_MAX_CACHED_WORKFLOWS: CACHE } : {}),
@@ -216,7 +235,12 @@ try {
   /** A phase's CPU (service, its children, the bench itself), its event-loop lag and its HTTP histograms (from /metrics). */
   const phase = async () => {
     const text = await (await fetch(`${base}/metrics`)).text(); // also resets the lag histogram
-    const cpu = { service: await cpuSeconds(pid), children: (await Promise.all(children.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0), bench: process.cpuUsage(), machine: await machineSeconds() };
+    const cpu = {
+      service: await cpuSeconds(pid),
+      children: (await Promise.all(children.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0),
+      bench: process.cpuUsage(),
+      machine: await machineSeconds(),
+    };
     const t = now();
     return async (name) => {
       const end = await (await fetch(`${base}/metrics`)).text();
@@ -234,15 +258,19 @@ try {
         server[key] = { count, le_50ms: within('0.05'), p99_at_most_ms: p99 === '+Inf' ? 'over 30000' : Number(p99) * 1000 };
       }
       const row = {
-        phase: name, seconds: +wall.toFixed(1),
+        phase: name,
+        seconds: +wall.toFixed(1),
         cores_used: {
-          service: +((await cpuSeconds(pid) - cpu.service) / wall).toFixed(2),
+          service: +(((await cpuSeconds(pid)) - cpu.service) / wall).toFixed(2),
           dev_server: +(((await Promise.all(children.map((p) => cpuSeconds(p).catch(() => 0)))).reduce((a, b) => a + b, 0) - cpu.children) / wall).toFixed(2),
           bench: +((bench.user + bench.system) / 1e6 / wall).toFixed(2),
           whole_machine: +((machine.busy - cpu.machine.busy) / wall).toFixed(2),
           iowait: +((machine.iowait - cpu.machine.iowait) / wall).toFixed(2),
         },
-        service_event_loop_lag_ms: { p99: +(gauge(end, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1), max: +(gauge(end, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(1) },
+        service_event_loop_lag_ms: {
+          p99: +(gauge(end, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1),
+          max: +(gauge(end, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(1),
+        },
         server_side: server,
       };
       console.log(JSON.stringify(row));
@@ -278,7 +306,9 @@ try {
     const signInCookie = cookiesOf(form).get('work_sign_in');
     const formCsrf = csrfOf(await form.text());
     const signedIn = await fetch(`${base}/work/sign-in`, {
-      method: 'POST', redirect: 'manual', headers: { cookie: `work_sign_in=${signInCookie}` },
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: `work_sign_in=${signInCookie}` },
       body: new URLSearchParams({ csrf: formCsrf, sign_in_token: created.sign_in_token }),
     });
     await signedIn.arrayBuffer();
@@ -300,7 +330,10 @@ try {
   await sleep(BASE_MS);
   const alone = await paced.stop();
   phases.aloneA = await done('placement alone (A)');
-  rows.aloneA = summary(`service: live order placement alone (A), ${PACE}/s`, alone.latencies, { failures: alone.failures, bench_timer_late_max_ms: +alone.late.toFixed(1) });
+  rows.aloneA = summary(`service: live order placement alone (A), ${PACE}/s`, alone.latencies, {
+    failures: alone.failures,
+    bench_timer_late_max_ms: +alone.late.toFixed(1),
+  });
 
   // 3. The workbench beside the same placement load.
   await quiet('before the workbench');
@@ -310,7 +343,9 @@ try {
     await sleep(500);
   }
   facts.waitingAtWorkbench = free.length;
-  log(`workbench: ${WORKERS} workers, ${free.length} waiting tasks, hold ${HOLD_MS / 1000} s (+ up to ${SPREAD_MS / 1000} s), autosave every ${EVERY_MS / 1000} s, placement ${PACE}/s`);
+  log(
+    `workbench: ${WORKERS} workers, ${free.length} waiting tasks, hold ${HOLD_MS / 1000} s (+ up to ${SPREAD_MS / 1000} s), autosave every ${EVERY_MS / 1000} s, placement ${PACE}/s`,
+  );
   const claims = [];
   const claimNexts = [];
   const saves = [];
@@ -326,7 +361,12 @@ try {
     const headers = { cookie: person.cookie };
     let taskId = free[i].task_id;
     let t = now();
-    const claimed = await fetch(`${base}/work/tasks/${encodeURIComponent(taskId)}/claim`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams({ csrf: person.csrf }) });
+    const claimed = await fetch(`${base}/work/tasks/${encodeURIComponent(taskId)}/claim`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers,
+      body: new URLSearchParams({ csrf: person.csrf }),
+    });
     await claimed.arrayBuffer();
     claims.push(now() - t);
     claimsDone = Math.max(claimsDone, now());
@@ -349,7 +389,11 @@ try {
       workerLate = Math.max(workerLate, now() - due);
       text += ` ${words(k)}`;
       t = now();
-      const saved = await fetch(`${path}/save`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': person.csrf }, body: JSON.stringify({ text }) });
+      const saved = await fetch(`${path}/save`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': person.csrf },
+        body: JSON.stringify({ text }),
+      });
       await saved.arrayBuffer();
       saves.push(now() - t);
       saveStarts.push(t);
@@ -362,7 +406,8 @@ try {
     const submitted = await fetch(`${path}/submit`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams({ csrf: person.csrf, text }) });
     await submitted.arrayBuffer();
     submits.push(now() - t);
-    if (submitted.status !== 303 || !submitted.headers.get('location')?.endsWith('/work/queue')) note(`submit ${submitted.status} → ${submitted.headers.get('location')}`);
+    if (submitted.status !== 303 || !submitted.headers.get('location')?.endsWith('/work/queue'))
+      note(`submit ${submitted.status} → ${submitted.headers.get('location')}`);
   };
   done = await phase();
   const workStart = now() + 100;
@@ -372,14 +417,26 @@ try {
   phases.workbench = await done('workbench + placement');
   rows.claim = summary('service: claim (POST /work/tasks/:id/claim → 303)', claims);
   if (claimNexts.length) rows.claimNext = summary('service: claim-next after a refused claim', claimNexts);
-  rows.save = summary(`service: autosave (POST …/save JSON → 204), ${WORKERS} workers every ${EVERY_MS / 1000} s`, saves, { bench_timer_late_max_ms: +workerLate.toFixed(1) });
+  rows.save = summary(`service: autosave (POST …/save JSON → 204), ${WORKERS} workers every ${EVERY_MS / 1000} s`, saves, {
+    bench_timer_late_max_ms: +workerLate.toFixed(1),
+  });
   rows.submit = summary('service: submit (POST …/submit → 303)', submits);
-  rows.during = summary(`service: live order placement during the workbench, ${PACE}/s`, during.latencies, { failures: during.failures, bench_timer_late_max_ms: +during.late.toFixed(1) });
+  rows.during = summary(`service: live order placement during the workbench, ${PACE}/s`, during.latencies, {
+    failures: during.failures,
+    bench_timer_late_max_ms: +during.late.toFixed(1),
+  });
   // The same samples by what the workers were doing when each started: claiming, only autosaving, submitting.
-  const windows = [['claims', workStart, claimsDone], ['autosaves only', claimsDone, submitsFrom], ['submits', submitsFrom, Infinity]];
+  const windows = [
+    ['claims', workStart, claimsDone],
+    ['autosaves only', claimsDone, submitsFrom],
+    ['submits', submitsFrom, Infinity],
+  ];
   const pick = (latencies, starts, from, to) => latencies.filter((_, i) => starts[i] >= from && starts[i] < to);
   for (const [w, from, to] of windows) {
-    rows[`during ${w}`] = summary(`  placement while ${w} (${((Math.min(to, now()) - from) / 1000).toFixed(0)} s)`, pick(during.latencies, during.starts, from, to));
+    rows[`during ${w}`] = summary(
+      `  placement while ${w} (${((Math.min(to, now()) - from) / 1000).toFixed(0)} s)`,
+      pick(during.latencies, during.starts, from, to),
+    );
     rows[`save ${w}`] = summary(`  autosave while ${w}`, pick(saves, saveStarts, from, to));
   }
 
@@ -391,7 +448,10 @@ try {
   await sleep(BASE_MS);
   const aloneB = await paced.stop();
   phases.aloneB = await done('placement alone (B)');
-  rows.aloneB = summary(`service: live order placement alone (B), ${PACE}/s`, aloneB.latencies, { failures: aloneB.failures, bench_timer_late_max_ms: +aloneB.late.toFixed(1) });
+  rows.aloneB = summary(`service: live order placement alone (B), ${PACE}/s`, aloneB.latencies, {
+    failures: aloneB.failures,
+    bench_timer_late_max_ms: +aloneB.late.toFixed(1),
+  });
 
   // 5. The floor: bare Express, the same save-shaped requests on the same schedule.
   const child = spawn(process.execPath, [new URL('./workbenchFloor.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -400,19 +460,25 @@ try {
   log(`floor: ${WORKERS} clients every ${EVERY_MS / 1000} s for ${FLOOR_MS / 1000} s at ${floorUrl}`);
   const floorSaves = [];
   const floorStart = now() + 100;
-  await Promise.all(people.map(async (person, i) => {
-    const start = floorStart + (i * EVERY_MS) / WORKERS;
-    let text = 'Speaker 1:';
-    for (let k = 1; k * EVERY_MS < FLOOR_MS; k++) {
-      await sleepUntil(start + k * EVERY_MS);
-      text += ` ${words(k)}`;
-      const t = now();
-      const saved = await fetch(`${floorUrl}/work/tasks/task-${i}-work/save`, { method: 'POST', headers: { cookie: person.cookie, 'content-type': 'application/json', 'x-csrf-token': person.csrf }, body: JSON.stringify({ text }) });
-      await saved.arrayBuffer();
-      floorSaves.push(now() - t);
-      if (saved.status !== 204) note(`floor save ${saved.status}`);
-    }
-  }));
+  await Promise.all(
+    people.map(async (person, i) => {
+      const start = floorStart + (i * EVERY_MS) / WORKERS;
+      let text = 'Speaker 1:';
+      for (let k = 1; k * EVERY_MS < FLOOR_MS; k++) {
+        await sleepUntil(start + k * EVERY_MS);
+        text += ` ${words(k)}`;
+        const t = now();
+        const saved = await fetch(`${floorUrl}/work/tasks/task-${i}-work/save`, {
+          method: 'POST',
+          headers: { cookie: person.cookie, 'content-type': 'application/json', 'x-csrf-token': person.csrf },
+          body: JSON.stringify({ text }),
+        });
+        await saved.arrayBuffer();
+        floorSaves.push(now() - t);
+        if (saved.status !== 204) note(`floor save ${saved.status}`);
+      }
+    }),
+  );
   rows.floor = summary('floor: bare Express, save-shaped JSON → 204, same schedule', floorSaves);
 
   // 6. The service's memory holding OPEN more open tasks (--open-tasks 0: skipped).
@@ -420,9 +486,20 @@ try {
     await quiet('before the open tasks');
     const waitingBefore = (await waiting()).length;
     const before = await rssMiB(pid);
-    log(`open tasks: ${waitingBefore} waiting; RSS ${before.service.toFixed(0)} MiB (children ${before.children.toFixed(0)} MiB); placing ${OPEN} orders at ${OPEN_C} in flight`);
+    log(
+      `open tasks: ${waitingBefore} waiting; RSS ${before.service.toFixed(0)} MiB (children ${before.children.toFixed(0)} MiB); placing ${OPEN} orders at ${OPEN_C} in flight`,
+    );
     let peak = before.service;
-    const sampler = setInterval(() => void rssKiB(pid).then((k) => { peak = Math.max(peak, k / 1024); }, () => undefined), 1000);
+    const sampler = setInterval(
+      () =>
+        void rssKiB(pid).then(
+          (k) => {
+            peak = Math.max(peak, k / 1024);
+          },
+          () => undefined,
+        ),
+      1000,
+    );
     done = await phase();
     const placedAll = await measure(`place ${OPEN} live orders for open tasks`, OPEN, OPEN_C, live);
     const placedAt = now();
@@ -430,7 +507,10 @@ try {
     for (;;) {
       waitingAfter = (await waiting()).length;
       if (waitingAfter >= waitingBefore + OPEN) break;
-      if (now() - placedAt > 180_000) { note(`open tasks: only ${waitingAfter - waitingBefore} of ${OPEN} tasks waiting 3 minutes after the last order`); break; }
+      if (now() - placedAt > 180_000) {
+        note(`open tasks: only ${waitingAfter - waitingBefore} of ${OPEN} tasks waiting 3 minutes after the last order`);
+        break;
+      }
       await sleep(2000);
     }
     const tasksOpenAfterMs = now() - placedAt;
@@ -439,20 +519,47 @@ try {
     await sleep(5000);
     const after = await rssMiB(pid);
     Object.assign(facts, { waitingBefore, waitingAfter, before, after, peak, tasksOpenAfterMs, placedAll });
-    console.log(JSON.stringify({
-      name: `service RSS holding ${OPEN} more open tasks`, waiting_before: waitingBefore, waiting_after: waitingAfter,
-      rss_before_mib: +before.service.toFixed(1), rss_after_mib: +after.service.toFixed(1), rss_peak_mib: +peak.toFixed(1),
-      growth_mib: +(after.service - before.service).toFixed(1), children_before_mib: +before.children.toFixed(1), children_after_mib: +after.children.toFixed(1),
-      tasks_waiting_after_last_order_ms: Math.round(tasksOpenAfterMs),
-    }));
+    console.log(
+      JSON.stringify({
+        name: `service RSS holding ${OPEN} more open tasks`,
+        waiting_before: waitingBefore,
+        waiting_after: waitingAfter,
+        rss_before_mib: +before.service.toFixed(1),
+        rss_after_mib: +after.service.toFixed(1),
+        rss_peak_mib: +peak.toFixed(1),
+        growth_mib: +(after.service - before.service).toFixed(1),
+        children_before_mib: +before.children.toFixed(1),
+        children_after_mib: +after.children.toFixed(1),
+        tasks_waiting_after_last_order_ms: Math.round(tasksOpenAfterMs),
+      }),
+    );
   }
 
   // Tables.
   const cpu = cpus();
   const f = (x) => (x === null || x === undefined ? '–' : x);
-  console.log(`\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${WORKERS} workers, hold ${HOLD_MS / 1000} s, autosave every ${EVERY_MS / 1000} s, ${PACE} orders/s\n`);
+  console.log(
+    `\n${new Date().toISOString()} · ${cpu.length} × ${cpu[0]?.model} · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · ${WORKERS} workers, hold ${HOLD_MS / 1000} s, autosave every ${EVERY_MS / 1000} s, ${PACE} orders/s\n`,
+  );
   console.log('| measurement | n | p50 ms | p95 ms | p99 ms | max ms |\n|---|---|---|---|---|---|');
-  for (const key of ['floor', 'save', 'save claims', 'save autosaves only', 'save submits', 'claim', 'claimNext', 'submit', 'aloneA', 'during', 'during claims', 'during autosaves only', 'during submits', 'aloneB', 'signIn', 'opened']) {
+  for (const key of [
+    'floor',
+    'save',
+    'save claims',
+    'save autosaves only',
+    'save submits',
+    'claim',
+    'claimNext',
+    'submit',
+    'aloneA',
+    'during',
+    'during claims',
+    'during autosaves only',
+    'during submits',
+    'aloneB',
+    'signIn',
+    'opened',
+  ]) {
     const r = rows[key];
     if (r) console.log(`| ${r.name} | ${r.count} | ${f(r.p50_ms)} | ${f(r.p95_ms)} | ${f(r.p99_ms)} | ${f(r.max_ms)} |`);
   }
@@ -463,28 +570,38 @@ try {
   console.log(`| placement during workbench ÷ alone (A) | ${x(d.p50_ms, a.p50_ms)} | ${x(d.p99_ms, a.p99_ms)} |`);
   console.log(`| placement during workbench ÷ alone (B) | ${x(d.p50_ms, b.p50_ms)} | ${x(d.p99_ms, b.p99_ms)} |`);
   console.log(`| placement alone B ÷ A (the run's noise) | ${x(b.p50_ms, a.p50_ms)} | ${x(b.p99_ms, a.p99_ms)} |`);
-  console.log('\n| phase | s | cores: service / dev server / bench / whole machine (iowait) | service event-loop lag p99 / max ms | server-side ≤ 50 ms, p99 ≤ (bucket): save · claim · submit · order |\n|---|---|---|---|---|');
+  console.log(
+    '\n| phase | s | cores: service / dev server / bench / whole machine (iowait) | service event-loop lag p99 / max ms | server-side ≤ 50 ms, p99 ≤ (bucket): save · claim · submit · order |\n|---|---|---|---|---|',
+  );
   for (const ph of Object.values(phases)) {
     const srv = (suffix) => {
       const [key, v] = Object.entries(ph.server_side).find(([k]) => k.startsWith('POST ') && k.endsWith(suffix)) ?? [];
       return key ? `${v.le_50ms}/${v.count}, ${v.p99_at_most_ms}` : '–';
     };
-    console.log(`| ${ph.phase} | ${ph.seconds} | ${ph.cores_used.service} / ${ph.cores_used.dev_server} / ${ph.cores_used.bench} / ${ph.cores_used.whole_machine} (${ph.cores_used.iowait}) | ${ph.service_event_loop_lag_ms.p99} / ${ph.service_event_loop_lag_ms.max} | ${['/save', '/claim', '/submit', 'transcriptions'].map(srv).join(' · ')} |`);
+    console.log(
+      `| ${ph.phase} | ${ph.seconds} | ${ph.cores_used.service} / ${ph.cores_used.dev_server} / ${ph.cores_used.bench} / ${ph.cores_used.whole_machine} (${ph.cores_used.iowait}) | ${ph.service_event_loop_lag_ms.p99} / ${ph.service_event_loop_lag_ms.max} | ${['/save', '/claim', '/submit', 'transcriptions'].map(srv).join(' · ')} |`,
+    );
   }
   console.log(`\nGoal: autosave p99 ≤ 50 ms: ${rows.save.p99_ms} ms, ${rows.save.p99_ms <= 50 ? 'met' : 'NOT met'}.`);
   const lo = (k) => Math.min(a[k], b[k]);
   const hi = (k) => Math.max(a[k], b[k]);
   const within = (k) => d[k] <= hi(k) + (hi(k) - lo(k));
-  console.log(`Placement: alone ${lo('p50_ms')}–${hi('p50_ms')} ms p50, ${lo('p99_ms')}–${hi('p99_ms')} ms p99; during ${d.p50_ms} ms p50, ${d.p99_ms} ms p99: `
-    + `${within('p50_ms') && within('p99_ms') ? 'within' : 'BEYOND'} the run's noise (during ≤ the worse of A and B plus their spread).`);
+  console.log(
+    `Placement: alone ${lo('p50_ms')}–${hi('p50_ms')} ms p50, ${lo('p99_ms')}–${hi('p99_ms')} ms p99; during ${d.p50_ms} ms p50, ${d.p99_ms} ms p99: ` +
+      `${within('p50_ms') && within('p99_ms') ? 'within' : 'BEYOND'} the run's noise (during ≤ the worse of A and B plus their spread).`,
+  );
   if (OPEN > 0) {
     const { waitingBefore, waitingAfter, before, after, peak, tasksOpenAfterMs, placedAll } = facts;
     console.log(`\n| service process (node dist/main.js: API + Temporal worker) | waiting tasks | RSS MiB | dev server (child) RSS MiB |\n|---|---|---|---|`);
     console.log(`| at start | 0 | ${facts.rssAtStart.service.toFixed(0)} | ${facts.rssAtStart.children.toFixed(0)} |`);
     console.log(`| before placing ${OPEN} orders | ${waitingBefore} | ${before.service.toFixed(0)} | ${before.children.toFixed(0)} |`);
     console.log(`| after, their tasks waiting | ${waitingAfter} | ${after.service.toFixed(0)} | ${after.children.toFixed(0)} |`);
-    console.log(`| growth | +${waitingAfter - waitingBefore} | +${(after.service - before.service).toFixed(0)} (peak ${peak.toFixed(0)}) | +${(after.children - before.children).toFixed(0)} |`);
-    console.log(`\n${OPEN} orders placed at ${placedAll.per_second}/s (p50 ${placedAll.p50_ms} ms, p99 ${placedAll.p99_ms} ms, ${OPEN_C} in flight); all their tasks waiting ${(tasksOpenAfterMs / 1000).toFixed(1)} s after the last.`);
+    console.log(
+      `| growth | +${waitingAfter - waitingBefore} | +${(after.service - before.service).toFixed(0)} (peak ${peak.toFixed(0)}) | +${(after.children - before.children).toFixed(0)} |`,
+    );
+    console.log(
+      `\n${OPEN} orders placed at ${placedAll.per_second}/s (p50 ${placedAll.p50_ms} ms, p99 ${placedAll.p99_ms} ms, ${OPEN_C} in flight); all their tasks waiting ${(tasksOpenAfterMs / 1000).toFixed(1)} s after the last.`,
+    );
   }
   console.log(`Placement failures: A ${alone.failures}, during ${during.failures}, B ${aloneB.failures}.`);
   console.log(Object.keys(odd).length ? `Odd outcomes: ${JSON.stringify(odd)}` : 'Odd outcomes: none (every claim won, every save 204, every submit 303).');

@@ -28,10 +28,17 @@ async function stopAll(code) {
   stopping = true;
   // APIs first (they drain their requests), then the workers, then Temporal.
   for (const role of ['api', 'worker']) {
-    await Promise.all(children.filter((c) => c.role === role && c.child.exitCode === null && c.child.signalCode === null).map(({ child }) => new Promise((done) => {
-      child.once('exit', done);
-      child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      children
+        .filter((c) => c.role === role && c.child.exitCode === null && c.child.signalCode === null)
+        .map(
+          ({ child }) =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        ),
+    );
   }
   for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
   process.exit(code);
@@ -49,7 +56,9 @@ function start(role, name, extra) {
   children.push({ role, child });
   console.log(`${name}: pid ${child.pid}`);
   return new Promise((ready, fail) => {
-    child.on('message', (message) => { if (message?.started) ready(); });
+    child.on('message', (message) => {
+      if (message?.started) ready();
+    });
     child.once('exit', (code, signal) => {
       fail(new Error(`${name} exited (${signal ?? code}) before it started`));
       if (!stopping) {
@@ -64,8 +73,11 @@ try {
   let address = env.TEMPORAL_ADDRESS;
   if (!address) {
     const dev = await startDevServer({
-      cliPath: config.temporal.cliPath, port: config.temporal.devServerPort, uiPort: config.temporal.uiPort,
-      dbFile: join(config.dataDir, 'temporal.db'), namespace: config.temporal.namespace,
+      cliPath: config.temporal.cliPath,
+      port: config.temporal.devServerPort,
+      uiPort: config.temporal.uiPort,
+      dbFile: join(config.dataDir, 'temporal.db'),
+      namespace: config.temporal.namespace,
       uiCodecEndpoint: `http://localhost:${config.port}/codec`,
     });
     stops.push(() => dev.stop());

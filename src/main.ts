@@ -63,8 +63,11 @@ async function main(role: Role): Promise<void> {
     let devServer: DevServer | undefined;
     if (!address) {
       devServer = await startDevServer({
-        cliPath: config.temporal.cliPath, port: config.temporal.devServerPort, uiPort: config.temporal.uiPort,
-        dbFile: join(config.dataDir, 'temporal.db'), namespace: config.temporal.namespace,
+        cliPath: config.temporal.cliPath,
+        port: config.temporal.devServerPort,
+        uiPort: config.temporal.uiPort,
+        dbFile: join(config.dataDir, 'temporal.db'),
+        namespace: config.temporal.namespace,
         uiCodecEndpoint: `http://localhost:${config.port}/codec`,
         // Write-ahead log: one fsync per commit instead of three (rollback journal), still durable
         // (synchronous stays FULL); workflow histories are many small commits (docs/benchmarks.md).
@@ -91,12 +94,17 @@ async function main(role: Role): Promise<void> {
       callbacks: config.callbacks,
       priceTable: config.priceTable,
       payRates: config.payRates,
-      engines: role === 'api' ? {} : {
-        ...buildEngines(choices, {
-          model: config.engines.model, ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}), ...(localEngine ? { localUrl: localEngine.url } : {}),
-        }),
-        translators: await translatorsFrom(config.engines.translation),
-      },
+      engines:
+        role === 'api'
+          ? {}
+          : {
+              ...buildEngines(choices, {
+                model: config.engines.model,
+                ...(config.engines.apiKey ? { apiKey: config.engines.apiKey } : {}),
+                ...(localEngine ? { localUrl: localEngine.url } : {}),
+              }),
+              translators: await translatorsFrom(config.engines.translation),
+            },
       media: config.media,
       audioExtractor: ffmpegExtractor(),
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
@@ -113,7 +121,12 @@ async function main(role: Role): Promise<void> {
       installTemporalRuntime({ shutdownSignals: [], metricsPort: config.metrics.temporalPort });
       const connection = await NativeConnection.connect({ address });
       worker = await createOrderWorkers({
-        connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, deps, engineConcurrency: config.engines.concurrency, tuning: config.temporal.tuning,
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        deps,
+        engineConcurrency: config.engines.concurrency,
+        tuning: config.temporal.tuning,
         dataConverter: payloadDataConverter(config.payloadKeys),
       });
       void worker.run().catch((err) => log('worker failed', { error: String(err) }));
@@ -123,9 +136,19 @@ async function main(role: Role): Promise<void> {
         await connection.close();
       });
       if (role === 'worker' && config.healthPort) {
-        const checks: ReadinessChecks = { database: databaseCheck(database.db), temporal: temporalCheck(connection), worker: workerCheck(() => worker!.state()) };
+        const checks: ReadinessChecks = {
+          database: databaseCheck(database.db),
+          temporal: temporalCheck(connection),
+          worker: workerCheck(() => worker!.state()),
+        };
         const health = await startHealthServer(config.healthPort, checks);
-        stops.push(() => new Promise((resolve) => { health.close(resolve); health.closeAllConnections(); }));
+        stops.push(
+          () =>
+            new Promise((resolve) => {
+              health.close(resolve);
+              health.closeAllConnections();
+            }),
+        );
         log('health listener started', { port: config.healthPort });
       }
     }
@@ -134,12 +157,22 @@ async function main(role: Role): Promise<void> {
       const connection = await Connection.connect({ address });
       stops.push(() => connection.close());
       const app = createApp({
-        ...deps, temporal: new Client({ connection, namespace: config.temporal.namespace, dataConverter: payloadDataConverter(config.payloadKeys) }),
-        taskQueue: config.temporal.taskQueue, codec: config.codec,
-        opsToken: config.opsToken, documents: config.documents, qualityCheck: config.qualityCheck, workbench: config.workbench, maxHeldTasks: config.maxHeldTasks,
-        payment: config.payment, rateLimits: config.rateLimits, log, probes: config.probes,
+        ...deps,
+        temporal: new Client({ connection, namespace: config.temporal.namespace, dataConverter: payloadDataConverter(config.payloadKeys) }),
+        taskQueue: config.temporal.taskQueue,
+        codec: config.codec,
+        opsToken: config.opsToken,
+        documents: config.documents,
+        qualityCheck: config.qualityCheck,
+        workbench: config.workbench,
+        maxHeldTasks: config.maxHeldTasks,
+        payment: config.payment,
+        rateLimits: config.rateLimits,
+        log,
+        probes: config.probes,
         readiness: {
-          database: databaseCheck(database.db), temporal: temporalCheck(connection),
+          database: databaseCheck(database.db),
+          temporal: temporalCheck(connection),
           ...(worker ? { worker: workerCheck(() => worker!.state()) } : {}),
         },
       });
@@ -154,8 +187,10 @@ async function main(role: Role): Promise<void> {
 
       if ((await countAccounts(database.db)) === 0) {
         const demo = await createAccount(database.db, config.secretKey, { name: 'demo', balanceCents: 100_00 });
-        console.log(`\nFirst start: created a demo account (id ${demo.accountId}) with $100.00 in its wallet.\n  api_token: ${demo.apiToken}\n  (shown once; keep it)\n` +
-          `  webhook secret: ${demo.webhookSecret}\n  (verifies the signature of its callbacks: docs/callbacks.md; order-ops account webhook-secret ${demo.accountId} shows it again)\n`);
+        console.log(
+          `\nFirst start: created a demo account (id ${demo.accountId}) with $100.00 in its wallet.\n  api_token: ${demo.apiToken}\n  (shown once; keep it)\n` +
+            `  webhook secret: ${demo.webhookSecret}\n  (verifies the signature of its callbacks: docs/callbacks.md; order-ops account webhook-secret ${demo.accountId} shows it again)\n`,
+        );
       }
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
     }
@@ -163,11 +198,19 @@ async function main(role: Role): Promise<void> {
     if (role !== 'api') {
       console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
       console.log(`Drafts:      ${draftsBanner(choices, deps.engines)}`);
-      console.log(`Video:       ${deps.audioExtractor ? 'its audio extracted once per order by ffmpeg' : 'kept whole (install ffmpeg to keep only its audio)'}`);
+      console.log(
+        `Video:       ${deps.audioExtractor ? 'its audio extracted once per order by ffmpeg' : 'kept whole (install ffmpeg to keep only its audio)'}`,
+      );
     }
     if (config.metrics.port) {
       const metrics = await startMetricsServer(config.metrics.port);
-      stops.push(() => new Promise((resolve) => { metrics.close(resolve); metrics.closeAllConnections(); }));
+      stops.push(
+        () =>
+          new Promise((resolve) => {
+            metrics.close(resolve);
+            metrics.closeAllConnections();
+          }),
+      );
       log('metrics listener started', { port: config.metrics.port });
     }
     log('started', { role, temporal: address, database: database.engine, taskQueue: config.temporal.taskQueue });

@@ -10,35 +10,59 @@ export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 
 export const httpRequests = new Counter({
-  name: 'http_requests_total', help: 'HTTP requests answered, by method, Express route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+  name: 'http_requests_total',
+  help: 'HTTP requests answered, by method, Express route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
 });
 export const httpDuration = new Histogram({
-  name: 'http_request_duration_seconds', help: 'HTTP request latency until the answer was sent, by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request latency until the answer was sent, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
 });
 export const ordersPlaced = new Counter({
-  name: 'orders_placed_total', help: 'Live orders placed and charged through the API, by product', labelNames: ['product'] as const, registers: [registry],
+  name: 'orders_placed_total',
+  help: 'Live orders placed and charged through the API, by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
 });
 export const ordersFinished = new Counter({
-  name: 'orders_finished_total', help: 'Orders finished (result files delivered), by product', labelNames: ['product'] as const, registers: [registry],
+  name: 'orders_finished_total',
+  help: 'Orders finished (result files delivered), by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
 });
 export const ordersRefunded = new Counter({
-  name: 'orders_refunded_total', help: 'Orders refunded, by product', labelNames: ['product'] as const, registers: [registry],
+  name: 'orders_refunded_total',
+  help: 'Orders refunded, by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
 });
 export const ordersCanceled = new Counter({
-  name: 'orders_canceled_total', help: 'Orders canceled (and refunded), by product', labelNames: ['product'] as const, registers: [registry],
+  name: 'orders_canceled_total',
+  help: 'Orders canceled (and refunded), by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
 });
 export const callbackAttempts = new Counter({
-  name: 'callback_attempts_total', help: 'Callback POSTs to customer receivers, by outcome (ok, wrong_answer, http_error, network_error, gone)',
-  labelNames: ['outcome'] as const, registers: [registry],
+  name: 'callback_attempts_total',
+  help: 'Callback POSTs to customer receivers, by outcome (ok, wrong_answer, http_error, network_error, gone)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
 });
 export const ordersLate = new Counter({
-  name: 'orders_late_total', help: 'Orders still open at their delivery estimate (marked late once), by product', labelNames: ['product'] as const, registers: [registry],
+  name: 'orders_late_total',
+  help: 'Orders still open at their delivery estimate (marked late once), by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
 });
 export const walletChargeFailures = new Counter({
-  name: 'wallet_charge_failures_total', help: 'Wallet charges refused, by reason (insufficient_funds)', labelNames: ['reason'] as const, registers: [registry],
+  name: 'wallet_charge_failures_total',
+  help: 'Wallet charges refused, by reason (insufficient_funds)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
 });
 
 /** Counts a settled order: finished, refunded or canceled. */
@@ -81,8 +105,10 @@ export async function startMetricsServer(port: number): Promise<Server> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
       return;
     }
-    registry.metrics().then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (err) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)));
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (err) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -93,27 +119,45 @@ export async function startMetricsServer(port: number): Promise<Server> {
 
 // The workbench (docs/operations.md, Workbench).
 export const taskClaims = new Counter({
-  name: 'workbench_claims_total', help: 'Tasks claimed by workers, by skill', labelNames: ['skill'] as const, registers: [registry],
+  name: 'workbench_claims_total',
+  help: 'Tasks claimed by workers, by skill',
+  labelNames: ['skill'] as const,
+  registers: [registry],
 });
 export const taskLeaseExpiries = new Counter({
-  name: 'workbench_lease_expiries_total', help: 'Claims left idle past TASK_LEASE_MINUTES and returned to the queue, by skill', labelNames: ['skill'] as const, registers: [registry],
+  name: 'workbench_lease_expiries_total',
+  help: 'Claims left idle past TASK_LEASE_MINUTES and returned to the queue, by skill',
+  labelNames: ['skill'] as const,
+  registers: [registry],
 });
 export const paidToFirstClaim = new Histogram({
-  name: 'workbench_paid_to_first_claim_seconds', help: 'From an order being paid to the first claim of one of its tasks, by product',
-  labelNames: ['product'] as const, registers: [registry], buckets: [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
+  name: 'workbench_paid_to_first_claim_seconds',
+  help: 'From an order being paid to the first claim of one of its tasks, by product',
+  labelNames: ['product'] as const,
+  registers: [registry],
+  buckets: [60, 300, 900, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
 });
 
 export const draftEditRate = new Histogram({
-  name: 'workbench_draft_edit_rate', help: 'How much of the machine draft the people changed (word edit distance ÷ the delivered words), by product and language',
-  labelNames: ['product', 'language'] as const, registers: [registry], buckets: [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 2],
+  name: 'workbench_draft_edit_rate',
+  help: 'How much of the machine draft the people changed (word edit distance ÷ the delivered words), by product and language',
+  labelNames: ['product', 'language'] as const,
+  registers: [registry],
+  buckets: [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 2],
 });
 
 type QueueStats = Array<{ skill: string; waiting: number; oldestMs: number }>;
 let queueStatsSource: (() => Promise<QueueStats>) | undefined;
 let latestStats: Promise<QueueStats> | undefined;
 /** One query per scrape for both gauges; none (empty) when no source is set or it fails. */
-const readQueueStats = () => (latestStats ??= (queueStatsSource?.() ?? Promise.resolve([])).catch(() => [])
-  .finally(() => setTimeout(() => { latestStats = undefined; }, 500).unref()));
+const readQueueStats = () =>
+  (latestStats ??= (queueStatsSource?.() ?? Promise.resolve([]))
+    .catch(() => [])
+    .finally(() =>
+      setTimeout(() => {
+        latestStats = undefined;
+      }, 500).unref(),
+    ));
 
 /**
  * Queue depth and the oldest waiting task per skill are read from the database when /metrics is
@@ -124,14 +168,20 @@ export function setQueueStatsSource(source: () => Promise<QueueStats>): void {
 }
 
 new Gauge({
-  name: 'workbench_queue_depth', help: 'Tasks waiting for a worker, by skill', labelNames: ['skill'] as const, registers: [registry],
+  name: 'workbench_queue_depth',
+  help: 'Tasks waiting for a worker, by skill',
+  labelNames: ['skill'] as const,
+  registers: [registry],
   async collect() {
     this.reset();
     for (const s of await readQueueStats()) this.set({ skill: s.skill }, s.waiting);
   },
 });
 new Gauge({
-  name: 'workbench_oldest_waiting_seconds', help: 'Age of the oldest waiting task, by skill', labelNames: ['skill'] as const, registers: [registry],
+  name: 'workbench_oldest_waiting_seconds',
+  help: 'Age of the oldest waiting task, by skill',
+  labelNames: ['skill'] as const,
+  registers: [registry],
   async collect() {
     this.reset();
     for (const s of await readQueueStats()) this.set({ skill: s.skill }, Math.round(s.oldestMs / 1000));

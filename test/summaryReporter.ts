@@ -14,8 +14,10 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
-        else if (state === 'failed') { counts.failed++; failedHere++; }
-        else {
+        else if (state === 'failed') {
+          counts.failed++;
+          failedHere++;
+        } else {
           counts.skipped++;
           const leg = legs.find((l) => test.fullName.includes(legMarker(l)));
           if (leg && !hasLeg(leg)) skippedByLeg.set(leg, (skippedByLeg.get(leg) ?? 0) + 1);
@@ -31,7 +33,8 @@ export default class SummaryReporter implements Reporter {
 
 function skippedLegs(skipped: Map<Leg, number>): string {
   if (skipped.size === 0) return '';
-  const lines = [...skipped].map(([leg, tests]) =>
-    `  ${LEGS[leg].label}: ${tests} test${tests === 1 ? '' : 's'} skipped (${LEGS[leg].missing}).\n    To run them: ${LEGS[leg].howToRun}`);
+  const lines = [...skipped].map(
+    ([leg, tests]) => `  ${LEGS[leg].label}: ${tests} test${tests === 1 ? '' : 's'} skipped (${LEGS[leg].missing}).\n    To run them: ${LEGS[leg].howToRun}`,
+  );
   return `\nSkipped legs (not on this machine; everything else ran):\n${lines.join('\n')}\n`;
 }

@@ -53,11 +53,19 @@ export function createCallbackActivities(deps: ActivityDeps) {
       }
       log.warn('callback attempt failed', { orderId, accountId: order.accountId, event, attempt, outcome, detail });
       if (outcome === 'gone') {
-        throw ApplicationFailure.create({ type: CALLBACK_GONE, nonRetryable: true, message: `the receiver answered 410 Gone on attempt ${attempt}: no further attempts` });
+        throw ApplicationFailure.create({
+          type: CALLBACK_GONE,
+          nonRetryable: true,
+          message: `the receiver answered 410 Gone on attempt ${attempt}: no further attempts`,
+        });
       }
       // Retry-After (429, 503) is honoured up to the longest pause, so 10 attempts still fit the same window.
-      const pause = result.retryAfterMs !== undefined ? Math.max(1, Math.min(result.retryAfterMs, callbacks.retryMaxMs))
-        : plan === 'backoff' ? callbackPauseMs(attempt, schedule) : legacyPause();
+      const pause =
+        result.retryAfterMs !== undefined
+          ? Math.max(1, Math.min(result.retryAfterMs, callbacks.retryMaxMs))
+          : plan === 'backoff'
+            ? callbackPauseMs(attempt, schedule)
+            : legacyPause();
       if (attempt < CALLBACK_ATTEMPTS) await setNextCallbackAttempt(db, orderId, event, attempt, new Date(Date.now() + pause));
       throw ApplicationFailure.create({ message: `callback attempt ${attempt} to the receiver failed: ${detail}`, nextRetryDelay: pause });
     },

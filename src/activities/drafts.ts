@@ -70,7 +70,10 @@ export function createDraftActivities(deps: ActivityDeps) {
     const confidence = read.pages.map((p) => `page ${p.page} ${Math.round(p.confidence * 100)}%`).join(', ');
     await noteEngineFinding(db, order.id, `OCR draft of ${read.pages.length} page${read.pages.length === 1 ? '' : 's'} (confidence: ${confidence}).`);
     log.info('OCR draft made', { orderId: order.id, accountId: order.accountId, pages: read.pages.length });
-    return read.pages.map((p) => p.text.trim()).filter(Boolean).join('\n\n');
+    return read.pages
+      .map((p) => p.text.trim())
+      .filter(Boolean)
+      .join('\n\n');
   }
 
   /** The source (a document, or the media's speech) machine-translated segment by segment, times and speakers kept. */
@@ -85,9 +88,14 @@ export function createDraftActivities(deps: ActivityDeps) {
     }
     const source = params.source === 'document' ? await sourceText(order) : await speechDraft(order);
     if (!source?.segments.length) return '';
-    const texts = await heartbeating(order, translator.name, 'translating', () => translator.translate({
-      texts: source.segments.map((s) => s.text), from: from!, to: to!, timeoutMs: 60_000 + source.segments.length * 2_000,
-    }));
+    const texts = await heartbeating(order, translator.name, 'translating', () =>
+      translator.translate({
+        texts: source.segments.map((s) => s.text),
+        from: from!,
+        to: to!,
+        timeoutMs: 60_000 + source.segments.length * 2_000,
+      }),
+    );
     await noteEngineFinding(db, order.id, `Machine translation draft (${pair}) by ${translator.name}.`);
     log.info('machine translation draft made', { orderId: order.id, accountId: order.accountId, translator: translator.name, segments: texts.length });
     // The source's word timings do not fit the translated words: segments keep their times only.

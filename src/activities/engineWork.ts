@@ -36,8 +36,12 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
     if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
     log.info('engine at work', { orderId: order.id, accountId: order.accountId, engine, bytes: audio.length, language: code });
     return {
-      audio, fileName: media.fileName, ...(media.contentType ? { contentType: media.contentType } : {}),
-      language: code, timeoutMs: engineDeadlineMs(order.seconds), signal: Context.current().cancellationSignal,
+      audio,
+      fileName: media.fileName,
+      ...(media.contentType ? { contentType: media.contentType } : {}),
+      language: code,
+      timeoutMs: engineDeadlineMs(order.seconds),
+      signal: Context.current().cancellationSignal,
     };
   }
 
@@ -58,7 +62,10 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
   async function heartbeating<T>(order: OrderRow, engine: string, phase: EngineProgress['phase'], work: () => Promise<T>): Promise<T> {
     const context = Context.current();
     const started = Date.now();
-    const beating = setInterval(() => context.heartbeat({ phase, engine, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress), 2_000);
+    const beating = setInterval(
+      () => context.heartbeat({ phase, engine, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress),
+      2_000,
+    );
     try {
       return await work();
     } finally {

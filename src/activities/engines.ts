@@ -39,16 +39,28 @@ export function createEngineActivities(deps: ActivityDeps) {
   const { engineRequest, requireOrder, mediaRequest, heartbeating } = engineWork(deps);
 
   /** The supplied transcript against the engine's own; the figures and the verdict noted on the order. */
-  async function checkAgainstEngine(order: OrderRow, kept: InputFile, speech: SpeechEngine, request: () => Promise<TranscribeRequest>): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
+  async function checkAgainstEngine(
+    order: OrderRow,
+    kept: InputFile,
+    speech: SpeechEngine,
+    request: () => Promise<TranscribeRequest>,
+  ): Promise<{ verdict: 'pass' | 'fail' | 'unavailable' }> {
     try {
       const supplied = await documentReader.importDocument(await files.get(kept.key), kept.fileName);
       const heard = await speech.transcribe(await request());
       if (isSilent(heard)) return { verdict: 'unavailable' };
-      const c = compareTranscripts(supplied.segments.map((s) => s.text).join('\n'), heard.segments.flatMap((s) => s.words));
+      const c = compareTranscripts(
+        supplied.segments.map((s) => s.text).join('\n'),
+        heard.segments.flatMap((s) => s.words),
+      );
       const verdict = transcriptCheckPasses(c) ? 'pass' : 'fail';
       const figures = `WER ${c.wer.toFixed(2)} against the engine's transcript, ${Math.round(c.coverage * 100)}% of the speech covered`;
       const limits = `it fails above WER ${TRANSCRIPT_CHECK.maxWer.toFixed(2)} or below ${TRANSCRIPT_CHECK.minCoverage * 100}%`;
-      await noteEngineFinding(db, order.id, `Automatic check of the supplied transcript: ${figures} (${limits}): ${verdict === 'pass' ? 'passed; it is the proofreader\'s draft' : 'failed'}.`);
+      await noteEngineFinding(
+        db,
+        order.id,
+        `Automatic check of the supplied transcript: ${figures} (${limits}): ${verdict === 'pass' ? "passed; it is the proofreader's draft" : 'failed'}.`,
+      );
       log.info('supplied transcript checked', { orderId: order.id, accountId: order.accountId, wer: c.wer, coverage: c.coverage, verdict });
       return { verdict };
     } catch (err) {
@@ -63,7 +75,11 @@ export function createEngineActivities(deps: ActivityDeps) {
    * another pair is machine-translated where a translator covers it, else needs a person
    * (`needsPerson`). What was done is noted on the order.
    */
-  async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
+  async function transcribeInOrderedLanguage(
+    orderId: number,
+    audio: Omit<TranscribeRequest, 'language'>,
+    ordered: string,
+  ): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
     const heard = await engines.speech!.transcribe(audio);
     const spoken = languageCodeOf(heard.language);
     if (isSilent(heard)) return heard;
@@ -77,7 +93,11 @@ export function createEngineActivities(deps: ActivityDeps) {
     const likelihood = likelihoodOf(heard, ordered);
     if (likelihood !== undefined && likelihood >= PLAUSIBLE_LANGUAGE) {
       const p = (code: string) => `${languageNameOf(code)} ${likelihoodOf(heard, code)!.toFixed(2)}`;
-      await noteEngineFinding(db, orderId, `The engine was unsure of the spoken language (${p(spoken)}, ${p(ordered)}): transcribed as ${languageNameOf(ordered)}, as ordered.`);
+      await noteEngineFinding(
+        db,
+        orderId,
+        `The engine was unsure of the spoken language (${p(spoken)}, ${p(ordered)}): transcribed as ${languageNameOf(ordered)}, as ordered.`,
+      );
       return engines.speech!.transcribe({ ...audio, language: ordered });
     }
     const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
@@ -89,8 +109,18 @@ export function createEngineActivities(deps: ActivityDeps) {
     const translator = engines.translators?.covering(spoken, ordered);
     if (translator) {
       try {
-        const texts = await translator.translate({ texts: heard.segments.map((s) => s.text), from: spoken, to: ordered, timeoutMs: audio.timeoutMs, ...(audio.signal ? { signal: audio.signal } : {}) });
-        await noteEngineFinding(db, orderId, `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`);
+        const texts = await translator.translate({
+          texts: heard.segments.map((s) => s.text),
+          from: spoken,
+          to: ordered,
+          timeoutMs: audio.timeoutMs,
+          ...(audio.signal ? { signal: audio.signal } : {}),
+        });
+        await noteEngineFinding(
+          db,
+          orderId,
+          `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`,
+        );
         log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
         // The words' times belong to the spoken words: the segments keep their times, not the words.
         return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
@@ -138,7 +168,8 @@ export function createEngineActivities(deps: ActivityDeps) {
       const started = Date.now();
       let phase: EngineProgress['phase'] = 'fetching';
       const context = Context.current();
-      const beat = () => context.heartbeat({ phase, engine: engine.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress);
+      const beat = () =>
+        context.heartbeat({ phase, engine: engine.name, audioSeconds: order.seconds, elapsedMs: Date.now() - started } satisfies EngineProgress);
       beat();
       const beating = setInterval(beat, 2_000);
       try {

@@ -9,5 +9,11 @@ import { createDraftActivities } from './drafts.js';
 export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createOrderActivities(deps), ...createCallbackActivities(deps), ...createEngineActivities(deps), ...createDraftActivities(deps), ...createTaskActivities(deps) };
+  return {
+    ...createOrderActivities(deps),
+    ...createCallbackActivities(deps),
+    ...createEngineActivities(deps),
+    ...createDraftActivities(deps),
+    ...createTaskActivities(deps),
+  };
 }

@@ -73,8 +73,10 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
      */
     async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
       const { parent, target, child } = await typed(() => handOrderOn(db, priceTable, input.orderId));
-      log.info(child ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
-        { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId: child?.id ?? null });
+      log.info(
+        child ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
+        { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId: child?.id ?? null },
+      );
       return child;
     },
 

@@ -35,14 +35,33 @@ export function createTaskActivities(deps: ActivityDeps) {
       const order = await orderOf(deps, input.orderId);
       const params = order.params as Record<string, string>;
       // A task sent back is the same work again: paid once, with the work it fixes.
-      const payCents = input.assignedTo !== undefined ? 0 : payForTask(payRates, {
-        product: order.product, stage: input.stage, language: params.language ?? params.translate_to ?? '',
-        turnaround: params.turnaround_time, seconds: input.span.end - input.span.start, words: input.partNo > 0 ? 0 : order.words,
-      });
+      const payCents =
+        input.assignedTo !== undefined
+          ? 0
+          : payForTask(payRates, {
+              product: order.product,
+              stage: input.stage,
+              language: params.language ?? params.translate_to ?? '',
+              turnaround: params.turnaround_time,
+              seconds: input.span.end - input.span.start,
+              words: input.partNo > 0 ? 0 : order.words,
+            });
       await openTask(db, {
-        id: input.taskId, orderId: input.orderId, product: order.product, stage: input.stage, partNo: input.partNo,
-        spanStart: input.span.start, spanEnd: input.span.end, words: order.words, skill: input.skill, deadline: new Date(input.deadline),
-        draft: input.draftText, baseText: input.baseText ?? null, note: input.note ?? null, payCents, claimedBy: input.assignedTo ?? null,
+        id: input.taskId,
+        orderId: input.orderId,
+        product: order.product,
+        stage: input.stage,
+        partNo: input.partNo,
+        spanStart: input.span.start,
+        spanEnd: input.span.end,
+        words: order.words,
+        skill: input.skill,
+        deadline: new Date(input.deadline),
+        draft: input.draftText,
+        baseText: input.baseText ?? null,
+        note: input.note ?? null,
+        payCents,
+        claimedBy: input.assignedTo ?? null,
       });
       log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
     },
@@ -86,7 +105,10 @@ export function createTaskActivities(deps: ActivityDeps) {
     /** Approved: every task of the order that was done (work, reviews, checks) is paid, once. */
     async creditWorkers({ orderId }: { orderId: number }): Promise<{ credited: number }> {
       const done = (await tasksOfOrder(db, orderId)).filter((t) => t.submittedBy !== null && t.status !== 'closed');
-      const credited = await creditWorkers(db, done.map((t) => ({ taskId: t.id, workerId: t.submittedBy!, orderId, cents: t.payCents })));
+      const credited = await creditWorkers(
+        db,
+        done.map((t) => ({ taskId: t.id, workerId: t.submittedBy!, orderId, cents: t.payCents })),
+      );
       log.info('workers credited', { orderId, credited });
       return { credited };
     },
@@ -102,7 +124,12 @@ export function createTaskActivities(deps: ActivityDeps) {
       // What the draft saved: how much of it the people changed (none to measure without a draft).
       if (draft?.trim()) {
         // The words only: a transcript's marks and speaker labels are not what the draft saves.
-        const wordsOf = (t: string) => (isTranscript ? transcriptFromEditor(t).segments.map((s) => s.text).join('\n') : t);
+        const wordsOf = (t: string) =>
+          isTranscript
+            ? transcriptFromEditor(t)
+                .segments.map((s) => s.text)
+                .join('\n')
+            : t;
         const rate = wordEditRate(wordsOf(draft), wordsOf(text));
         await setDraftEditRate(db, orderId, rate);
         // Labelled by the result's language (a translation's target), as TTML's xml:lang.

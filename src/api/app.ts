@@ -27,9 +27,14 @@ export function createApp(deps: ApiDeps): express.Express {
   // Access log (first, so refused bodies and rate limits are logged too): the path only, since query strings carry API tokens.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => deps.log('http', {
-      method: req.method, path: req.path, status: res.statusCode, ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
-    }));
+    res.on('finish', () =>
+      deps.log('http', {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+      }),
+    );
     next();
   });
   // Request counts and latencies by route pattern; /metrics (Prometheus) before the parsers and the rate limiter (docs/decisions.md).

@@ -3,9 +3,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { z } from 'zod';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  AccountNotFoundError, FAILURE_TYPES, InsufficientFundsError, OrderStateError, PaymentUnconfirmedError, RequestError,
-} from '../contracts/failures.js';
+import { AccountNotFoundError, FAILURE_TYPES, InsufficientFundsError, OrderStateError, PaymentUnconfirmedError, RequestError } from '../contracts/failures.js';
 import { FetchError } from '../net/outbound.js';
 
 export function errorObject(mode: string, error: string) {
@@ -20,11 +18,14 @@ function requestMode(req: Request): string {
 
 /** `field: message` for the first few issues; unknown parameters are named. */
 export function describeZodError(error: z.ZodError): string {
-  return error.issues.slice(0, 3).map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
-    const path = issue.path.join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  }).join('; ');
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+      const path = issue.path.join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
 }
 
 /** An order workflow's typed refusal (insufficient funds, wrong state) is the caller's error. */
@@ -45,13 +46,20 @@ function httpRefusal(err: unknown): [number, string] | undefined {
   if (typeof e.status !== 'number' || e.status < 400 || e.status > 499) return undefined;
   if (err instanceof URIError) return [400, `path: ${String(e.message).replace(/^Failed to decode param/, 'cannot decode')} (invalid percent-encoding)`];
   switch (e.type) {
-    case 'entity.too.large': return [413, `the request body is larger than ${e.limit} bytes`];
-    case 'parameters.too.many': return [413, 'the request body has too many parameters'];
-    case 'entity.parse.failed': return [400, 'the request body is not valid JSON'];
-    case 'charset.unsupported': return [415, `unsupported charset ${JSON.stringify(String(e.charset ?? '').toLowerCase())}: send utf-8`];
-    case 'encoding.unsupported': return [415, `${e.message}: send the body uncompressed, or as gzip, deflate or br`];
-    case 'request.aborted': return [400, 'the request body was not received completely'];
-    case 'request.size.invalid': return [400, 'the request body does not match its Content-Length'];
+    case 'entity.too.large':
+      return [413, `the request body is larger than ${e.limit} bytes`];
+    case 'parameters.too.many':
+      return [413, 'the request body has too many parameters'];
+    case 'entity.parse.failed':
+      return [400, 'the request body is not valid JSON'];
+    case 'charset.unsupported':
+      return [415, `unsupported charset ${JSON.stringify(String(e.charset ?? '').toLowerCase())}: send utf-8`];
+    case 'encoding.unsupported':
+      return [415, `${e.message}: send the body uncompressed, or as gzip, deflate or br`];
+    case 'request.aborted':
+      return [400, 'the request body was not received completely'];
+    case 'request.size.invalid':
+      return [400, 'the request body does not match its Content-Length'];
   }
   if (typeof e.code === 'string' && e.code.startsWith('Z_')) return [400, `the request body does not match its Content-Encoding (${e.message})`];
   return [e.status, `the request cannot be read: ${e.message}`];
@@ -60,27 +68,33 @@ function httpRefusal(err: unknown): [number, string] | undefined {
 /** A multipart parser's refusal: its limits are 413; other errors (busboy's) are malformed bodies. */
 function multipartRefusal(err: unknown): [number, string] {
   const { name, code, message } = err as { name?: string; code?: string; message?: string };
-  if (name === 'MulterError' && (code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE')) return [400, 'multipart body: file parts are not accepted; send fields only'];
+  if (name === 'MulterError' && (code === 'LIMIT_FILE_COUNT' || code === 'LIMIT_UNEXPECTED_FILE'))
+    return [400, 'multipart body: file parts are not accepted; send fields only'];
   if (name === 'MulterError' && code?.startsWith('LIMIT_')) return [413, `multipart body: ${message}`];
   return [400, `multipart body: ${(message ?? String(err)).replace(/^Multipart: /, '')}`];
 }
 
 /** Runs a body parser: whatever it refuses (and it does no I/O but reading the request) is the caller's mistake. */
 export function readingBody(parser: RequestHandler, kind: 'urlencoded' | 'json' | 'multipart'): RequestHandler {
-  return (req, res, next) => parser(req, res, (err?: unknown) => {
-    if (err === undefined) return next();
-    const refused = httpRefusal(err) ?? (kind === 'multipart' ? multipartRefusal(err) : undefined);
-    next(refused ? new RequestError(refused[1], refused[0]) : err);
-  });
+  return (req, res, next) =>
+    parser(req, res, (err?: unknown) => {
+      if (err === undefined) return next();
+      const refused = httpRefusal(err) ?? (kind === 'multipart' ? multipartRefusal(err) : undefined);
+      next(refused ? new RequestError(refused[1], refused[0]) : err);
+    });
 }
 
 /** Refusals of Node's HTTP parser and timers (the server's clientError event), as [status, message]. */
 export function protocolRefusal(code: string | undefined): [number, string] {
   switch (code) {
-    case 'HPE_HEADER_OVERFLOW': return [431, 'the request headers are too large'];
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return [413, 'the chunk extensions are too large'];
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return [408, 'the request was not received in time'];
-    default: return [400, `malformed HTTP request${code ? ` (${code})` : ''}`];
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'the request headers are too large'];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'the chunk extensions are too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'the request was not received in time'];
+    default:
+      return [400, `malformed HTTP request${code ? ` (${code})` : ''}`];
   }
 }
 
@@ -98,7 +112,11 @@ function clientError(err: unknown): [number, string] | undefined {
   return undefined;
 }
 
-export interface ErrorAnswer { status: number; body: ReturnType<typeof errorObject>; retryAfterSeconds?: number }
+export interface ErrorAnswer {
+  status: number;
+  body: ReturnType<typeof errorObject>;
+  retryAfterSeconds?: number;
+}
 
 /** The answer to a failed request: the caller's mistakes as 4xx, faults as 5xx (logged). */
 export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta: object) => void): ErrorAnswer {
@@ -106,7 +124,11 @@ export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta:
   const known = clientError(err);
   if (known) {
     const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-    return { status: known[0], body: errorObject(mode, known[1]), ...(typeof retryAfter === 'number' ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)) } : {}) };
+    return {
+      status: known[0],
+      body: errorObject(mode, known[1]),
+      ...(typeof retryAfter === 'number' ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)) } : {}),
+    };
   }
   if (err instanceof PaymentUnconfirmedError) {
     log('order payment unconfirmed', { orderId: err.orderId });

@@ -11,28 +11,42 @@ export type ReadinessCheck = () => Promise<void>;
 export type ReadinessChecks = Record<string, ReadinessCheck>;
 
 export type CheckResult = { status: 'ok' } | { status: 'failed'; error: string };
-export interface Readiness { status: 'ready' | 'unready'; checks: Record<string, CheckResult> }
+export interface Readiness {
+  status: 'ready' | 'unready';
+  checks: Record<string, CheckResult>;
+}
 
 /** Each check's deadline: a readiness probe must answer quickly, also when something hangs. */
 export const READINESS_TIMEOUT_MS = 2_000;
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function databaseCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): ReadinessCheck {
-  return async () => { await withTimeout(db.execute(sql`SELECT 1`), timeoutMs, 'the database'); };
+  return async () => {
+    await withTimeout(db.execute(sql`SELECT 1`), timeoutMs, 'the database');
+  };
 }
 
 /** A Temporal connection (the client's `Connection` or the worker's `NativeConnection`) answers GetSystemInfo. */
 export function temporalCheck(
-  connection: { withDeadline<R>(deadline: number | Date, fn: () => Promise<R>): Promise<R>; workflowService: { getSystemInfo(request: object): Promise<unknown> } },
+  connection: {
+    withDeadline<R>(deadline: number | Date, fn: () => Promise<R>): Promise<R>;
+    workflowService: { getSystemInfo(request: object): Promise<unknown> };
+  },
   timeoutMs = READINESS_TIMEOUT_MS,
 ): ReadinessCheck {
   return async () => {
-    await withTimeout(connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({})), timeoutMs + 500, 'Temporal');
+    await withTimeout(
+      connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({})),
+      timeoutMs + 500,
+      'Temporal',
+    );
   };
 }
 
@@ -46,14 +60,16 @@ export function workerCheck(state: () => string): ReadinessCheck {
 
 /** Runs every check at once; ready when all passed. */
 export async function readiness(checks: ReadinessChecks): Promise<Readiness> {
-  const entries = await Promise.all(Object.entries(checks).map(async ([name, check]): Promise<[string, CheckResult]> => {
-    try {
-      await check();
-      return [name, { status: 'ok' }];
-    } catch (err) {
-      return [name, { status: 'failed', error: err instanceof Error ? err.message : String(err) }];
-    }
-  }));
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]): Promise<[string, CheckResult]> => {
+      try {
+        await check();
+        return [name, { status: 'ok' }];
+      } catch (err) {
+        return [name, { status: 'failed', error: err instanceof Error ? err.message : String(err) }];
+      }
+    }),
+  );
   const results = Object.fromEntries(entries);
   return { status: entries.every(([, r]) => r.status === 'ok') ? 'ready' : 'unready', checks: results };
 }
@@ -62,7 +78,10 @@ export async function readiness(checks: ReadinessChecks): Promise<Readiness> {
 export function readyzHandler(checks: ReadinessChecks): RequestHandler {
   return (_req, res, next) => {
     readiness(checks).then((result) => {
-      res.status(result.status === 'ready' ? 200 : 503).set('Cache-Control', 'no-store').json(result);
+      res
+        .status(result.status === 'ready' ? 200 : 503)
+        .set('Cache-Control', 'no-store')
+        .json(result);
     }, next);
   };
 }
@@ -80,7 +99,10 @@ export function startHealthServer(port: number, checks: ReadinessChecks, host?: 
     if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, { status: 'method not allowed' });
     if (path === '/healthz') return answer(200, { status: 'ok' });
     if (path === '/readyz') {
-      readiness(checks).then((r) => answer(r.status === 'ready' ? 200 : 503, r), (err: unknown) => answer(500, { status: 'unready', error: String(err) }));
+      readiness(checks).then(
+        (r) => answer(r.status === 'ready' ? 200 : 503, r),
+        (err: unknown) => answer(500, { status: 'unready', error: String(err) }),
+      );
       return;
     }
     answer(404, { status: 'not found' });

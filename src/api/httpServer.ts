@@ -29,8 +29,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 /** A whole HTTP/1.1 answer with the error object, for a socket no ServerResponse writes to. */
 function rawAnswer(status: number, message: string): string {
   const body = JSON.stringify(errorObject('', message));
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
@@ -41,19 +43,22 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 export function createHttpServer(app: RequestListener, limits: HttpLimits, log: (message: string, meta: object) => void): Server {
   // Node refuses a headers timeout above the request timeout (0 turns either off).
   const headersTimeout = limits.requestTimeoutMs > 0 ? Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) : limits.headersTimeoutMs;
-  const server = createServer({
-    requestTimeout: limits.requestTimeoutMs,
-    headersTimeout,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    maxHeaderSize: limits.maxHeaderBytes,
-    // Node checks the timeouts this often (default 30 s, too coarse for short timeouts).
-    connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor((headersTimeout || limits.requestTimeoutMs || 20_000) / 4))),
-    // Node's own answer to a missing Host has no body; the listener below gives the error object.
-    requireHostHeader: false,
-  }, (req, res) => {
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) return refuse(res, 400, 'the Host header is missing');
-    app(req, res);
-  });
+  const server = createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Node checks the timeouts this often (default 30 s, too coarse for short timeouts).
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor((headersTimeout || limits.requestTimeoutMs || 20_000) / 4))),
+      // Node's own answer to a missing Host has no body; the listener below gives the error object.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      if (req.httpVersion === '1.1' && req.headers.host === undefined) return refuse(res, 400, 'the Host header is missing');
+      app(req, res);
+    },
+  );
   server.maxHeadersCount = limits.maxHeadersCount;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
 

@@ -29,8 +29,12 @@ export function idempotencyKeyOf(req: Request, sent: unknown): string | undefine
 
 /** The parameters' fingerprint: the endpoint and every field but the token and the key, in name order. */
 export function requestFingerprint(path: string, fields: Record<string, unknown>): string {
-  const sorted = Object.keys(fields).sort().map((name) => [name, fields[name]]);
-  return createHash('sha256').update(JSON.stringify([path, sorted])).digest('hex');
+  const sorted = Object.keys(fields)
+    .sort()
+    .map((name) => [name, fields[name]]);
+  return createHash('sha256')
+    .update(JSON.stringify([path, sorted]))
+    .digest('hex');
 }
 
 export interface IdempotencySettings {
@@ -46,10 +50,17 @@ export interface IdempotencySettings {
  * Answers `req` once per key. `work` creates the order, calling `onOrderId` before the charge can
  * happen; `fromCharged` rebuilds the answer of an order whose first answer was lost.
  */
-export async function answerOnce(settings: IdempotencySettings, req: Request, res: Response, ref: KeyRef, requestHash: string, handlers: {
-  work: (onOrderId: (orderId: number) => Promise<void>) => Promise<object>;
-  fromCharged: (order: OrderRow, balanceAfterCents: number) => object;
-}): Promise<void> {
+export async function answerOnce(
+  settings: IdempotencySettings,
+  req: Request,
+  res: Response,
+  ref: KeyRef,
+  requestHash: string,
+  handlers: {
+    work: (onOrderId: (orderId: number) => Promise<void>) => Promise<object>;
+    fromCharged: (order: OrderRow, balanceAfterCents: number) => object;
+  },
+): Promise<void> {
   const { db, log } = settings;
   const claim = await claimIdempotencyKey(db, ref, requestHash, settings.leaseMs, settings.ttlMs);
   if (claim.kind === 'answered') return send(res, claim.statusCode, claim.body);
@@ -68,10 +79,12 @@ export async function answerOnce(settings: IdempotencySettings, req: Request, re
   let failed: ErrorAnswer | undefined;
   let body: string;
   try {
-    body = JSON.stringify(await handlers.work(async (id) => {
-      orderId = id;
-      await recordKeyOrder(db, ref, id);
-    }));
+    body = JSON.stringify(
+      await handlers.work(async (id) => {
+        orderId = id;
+        await recordKeyOrder(db, ref, id);
+      }),
+    );
   } catch (err) {
     failed = errorAnswer(err, req, log);
     body = JSON.stringify(failed.body);

@@ -26,7 +26,10 @@ const MAX_KEYS = 100_000;
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Seconds until `key` has a token (0: it has one); `take` spends it. */
   check(key: string, take: boolean): number {

@@ -106,11 +106,25 @@ function orderId(value: string | undefined): string {
 
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true, strict: true,
+    args: argv,
+    allowPositionals: true,
+    strict: true,
     options: {
-      name: { type: 'string' }, balance: { type: 'string' }, 'created-at': { type: 'string' }, 'callback-url': { type: 'string' },
-      product: { type: 'string' }, file: { type: 'string', multiple: true }, fix: { type: 'string', multiple: true },
-      pass: { type: 'boolean' }, reason: { type: 'string' }, skills: { type: 'string' }, status: { type: 'string' }, late: { type: 'boolean' }, since: { type: 'string' }, 'window-hours': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      name: { type: 'string' },
+      balance: { type: 'string' },
+      'created-at': { type: 'string' },
+      'callback-url': { type: 'string' },
+      product: { type: 'string' },
+      file: { type: 'string', multiple: true },
+      fix: { type: 'string', multiple: true },
+      pass: { type: 'boolean' },
+      reason: { type: 'string' },
+      skills: { type: 'string' },
+      status: { type: 'string' },
+      late: { type: 'boolean' },
+      since: { type: 'string' },
+      'window-hours': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;
@@ -122,9 +136,14 @@ async function run(argv: string[]): Promise<void> {
       const [sub, ...args] = rest;
       if (sub === 'create') {
         if (!values.name) throw new UsageError('account create needs --name');
-        return print(await call('POST', '/ops/accounts', {
-          name: values.name, balance: values.balance, created_at: values['created-at'], callback_url: values['callback-url'],
-        }));
+        return print(
+          await call('POST', '/ops/accounts', {
+            name: values.name,
+            balance: values.balance,
+            created_at: values['created-at'],
+            callback_url: values['callback-url'],
+          }),
+        );
       }
       if (sub === 'topup') {
         const [account, amount] = args;

@@ -11,7 +11,10 @@ export const FAILURE_TYPES = {
 
 /** A caller's mistake: answered 400 (or `status`) with the message, which names the field. */
 export class RequestError extends Error {
-  constructor(message: string, readonly status = 400) {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
     super(message);
   }
 }
@@ -21,13 +24,19 @@ export class AuthenticationError extends RequestError {}
 
 /** Too many requests: answered 429 with `Retry-After: retryAfterSeconds`. */
 export class RateLimitedError extends RequestError {
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message, 429);
   }
 }
 
 export class InsufficientFundsError extends Error {
-  constructor(readonly neededCents: number, readonly availableCents: number) {
+  constructor(
+    readonly neededCents: number,
+    readonly availableCents: number,
+  ) {
     super(`insufficient funds: the order costs $${(neededCents / 100).toFixed(2)} and the wallet holds $${(availableCents / 100).toFixed(2)}`);
   }
 }
@@ -42,8 +51,13 @@ export class AccountNotFoundError extends Error {
 
 /** The charge was neither confirmed nor refused in time (no worker, overload). */
 export class PaymentUnconfirmedError extends Error {
-  constructor(readonly orderId: number, waitedMs: number) {
-    super(`order ${orderId} was not confirmed within ${Math.round(waitedMs / 1000)} seconds (the service is busy or a worker is down); ` +
-      `it is charged only if GET /api/v4/orders/${orderId} shows it: check before ordering again`);
+  constructor(
+    readonly orderId: number,
+    waitedMs: number,
+  ) {
+    super(
+      `order ${orderId} was not confirmed within ${Math.round(waitedMs / 1000)} seconds (the service is busy or a worker is down); ` +
+        `it is charged only if GET /api/v4/orders/${orderId} shows it: check before ordering again`,
+    );
   }
 }

@@ -101,7 +101,11 @@ export interface PlacedOrder {
 }
 
 /** A result file by claim-check: the key of a blob in the file store. */
-export interface ResultFile { kind: string; blobKey: string; fileName: string }
+export interface ResultFile {
+  kind: string;
+  blobKey: string;
+  fileName: string;
+}
 
 export type QualityCheck = 'none' | 'pending' | 'passed' | 'fixed';
 
@@ -125,7 +129,12 @@ export interface OrderState {
 export const engineTaskQueue = (ordersTaskQueue: string): string => `${ordersTaskQueue}-engines`;
 
 /** Progress an engine activity reports in its heartbeats (shown by order-ops show). */
-export interface EngineProgress { phase: 'fetching' | 'transcribing' | 'aligning' | 'reading' | 'translating'; engine: string; audioSeconds: number; elapsedMs: number }
+export interface EngineProgress {
+  phase: 'fetching' | 'transcribing' | 'aligning' | 'reading' | 'translating';
+  engine: string;
+  audioSeconds: number;
+  elapsedMs: number;
+}
 
 /** How long an engine may take for an order: a base, and more the longer its audio. */
 export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;
@@ -161,5 +170,10 @@ export function startSearchAttributes(order: Pick<OrderToPlace, 'id' | 'accountI
 
 /** `--search-attribute` arguments for the dev server. */
 export const SEARCH_ATTRIBUTE_FLAGS = [
-  'OrderId=Int', 'OrderAccountId=Int', 'OrderProduct=Keyword', 'OrderStatus=Keyword', 'OrderMode=Keyword', 'OrderLate=Bool',
+  'OrderId=Int',
+  'OrderAccountId=Int',
+  'OrderProduct=Keyword',
+  'OrderStatus=Keyword',
+  'OrderMode=Keyword',
+  'OrderLate=Bool',
 ];

@@ -46,7 +46,10 @@ export interface TaskOutcome {
   note?: string;
 }
 
-export interface TaskState { status: TaskStatus; claimedBy: number | null }
+export interface TaskState {
+  status: TaskStatus;
+  claimedBy: number | null;
+}
 
 /** `skills`: the claiming worker's skills, as the API read them from the database. */
 export const claimTaskUpdate = defineUpdate<TaskState, [{ workerId: number; skills: string[] }]>('claimTask');

@@ -9,9 +9,16 @@ import type { AccountRow } from './schema.js';
 const TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
 
-interface Entry { row: AccountRow; until: number }
+interface Entry {
+  row: AccountRow;
+  until: number;
+}
 /** An account has one token at a time, so one hash per account id. */
-interface Cache { byHash: Map<string, Entry>; byAccount: Map<number, string>; writes: number }
+interface Cache {
+  byHash: Map<string, Entry>;
+  byAccount: Map<number, string>;
+  writes: number;
+}
 
 /** Per database handle, so two services in one process (tests) never share entries. */
 const caches = new WeakMap<object, Cache>();

@@ -24,20 +24,27 @@ export async function createAccount(db: Db, key: Buffer, input: NewAccount): Pro
   const webhookSecret = newWebhookSecret();
   const createdAt = input.createdAt ?? new Date();
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(accounts).values({
-      name: input.name,
-      tokenHash: tokenHash(key, apiToken),
-      tokenEncrypted: encryptToken(key, apiToken),
-      callbackUrl: input.callbackUrl ?? null,
-      canceledCallbacks: input.canceledCallbacks ?? createdAt >= CANCELED_CALLBACKS_SINCE,
-      webhookSecretEncrypted: encryptToken(key, webhookSecret),
-      createdAt,
-    }).returning({ id: accounts.id });
+    const [row] = await tx
+      .insert(accounts)
+      .values({
+        name: input.name,
+        tokenHash: tokenHash(key, apiToken),
+        tokenEncrypted: encryptToken(key, apiToken),
+        callbackUrl: input.callbackUrl ?? null,
+        canceledCallbacks: input.canceledCallbacks ?? createdAt >= CANCELED_CALLBACKS_SINCE,
+        webhookSecretEncrypted: encryptToken(key, webhookSecret),
+        createdAt,
+      })
+      .returning({ id: accounts.id });
     const accountId = row!.id;
     if (input.balanceCents && input.balanceCents > 0) {
       await tx.update(accounts).set({ balanceCents: input.balanceCents }).where(eq(accounts.id, accountId));
       await tx.insert(ledgerEntries).values({
-        accountId, kind: 'topup', amountCents: input.balanceCents, balanceAfterCents: input.balanceCents, note: 'opening balance',
+        accountId,
+        kind: 'topup',
+        amountCents: input.balanceCents,
+        balanceAfterCents: input.balanceCents,
+        note: 'opening balance',
       });
     }
     return { accountId, apiToken, webhookSecret };
@@ -72,7 +79,8 @@ export async function getAccount(db: Db, accountId: number): Promise<AccountRow 
 export async function rotateApiToken(db: Db, key: Buffer, accountId: number, keepSession?: string): Promise<{ token: string; sessionsEnded: number }> {
   const apiToken = newApiToken();
   const result = await db.transaction(async (tx) => {
-    const [row] = await tx.update(accounts)
+    const [row] = await tx
+      .update(accounts)
       .set({ tokenHash: tokenHash(key, apiToken), tokenEncrypted: encryptToken(key, apiToken) })
       .where(eq(accounts.id, accountId))
       .returning({ id: accounts.id });
@@ -85,7 +93,8 @@ export async function rotateApiToken(db: Db, key: Buffer, accountId: number, kee
 
 /** The account's callback URL (null: none) and whether canceled orders get callbacks. */
 export async function setCallbackSettings(db: Db, accountId: number, settings: { callbackUrl: string | null; canceledCallbacks: boolean }): Promise<void> {
-  const [row] = await db.update(accounts)
+  const [row] = await db
+    .update(accounts)
     .set({ callbackUrl: settings.callbackUrl, canceledCallbacks: settings.canceledCallbacks })
     .where(eq(accounts.id, accountId))
     .returning({ id: accounts.id });
@@ -102,7 +111,8 @@ export async function countAccounts(db: Db): Promise<number> {
 export async function topUpWallet(db: Db, accountId: number, cents: number, note?: string): Promise<number> {
   if (!Number.isInteger(cents) || cents <= 0) throw new RangeError('a top-up must be a positive amount');
   const balance = await db.transaction(async (tx) => {
-    const [row] = await tx.update(accounts)
+    const [row] = await tx
+      .update(accounts)
       .set({ balanceCents: sql`${accounts.balanceCents} + ${cents}` })
       .where(eq(accounts.id, accountId))
       .returning({ balance: accounts.balanceCents });
@@ -115,7 +125,10 @@ export async function topUpWallet(db: Db, accountId: number, cents: number, note
 }
 
 /** The secrets that sign an account's callbacks now: the current one, then a previous one still in its window. */
-export interface WebhookSecrets { current: string; previous?: { secret: string; until: Date } }
+export interface WebhookSecrets {
+  current: string;
+  previous?: { secret: string; until: Date };
+}
 
 /**
  * The account's signing secrets at `now`. An account that predates signed callbacks gets its
@@ -125,7 +138,9 @@ export async function webhookSecretsOf(db: Db, key: Buffer, accountId: number, n
   let row = await getAccount(db, accountId);
   if (!row) throw new AccountNotFoundError(accountId);
   if (!row.webhookSecretEncrypted) {
-    await db.update(accounts).set({ webhookSecretEncrypted: encryptToken(key, newWebhookSecret()) })
+    await db
+      .update(accounts)
+      .set({ webhookSecretEncrypted: encryptToken(key, newWebhookSecret()) })
       .where(and(eq(accounts.id, accountId), isNull(accounts.webhookSecretEncrypted)));
     row = (await getAccount(db, accountId))!;
   }
@@ -151,11 +166,14 @@ export async function rotateWebhookSecret(db: Db, key: Buffer, accountId: number
     // An account that never had a secret has none to keep signing.
     const current = row.webhookSecretEncrypted ? decryptToken(key, row.webhookSecretEncrypted) : undefined;
     const keep = windowMs > 0 && current !== undefined;
-    await tx.update(accounts).set({
-      webhookSecretEncrypted: encryptToken(key, next),
-      webhookSecretPreviousEncrypted: keep ? encryptToken(key, current) : null,
-      webhookSecretPreviousUntil: keep ? until : null,
-    }).where(eq(accounts.id, accountId));
+    await tx
+      .update(accounts)
+      .set({
+        webhookSecretEncrypted: encryptToken(key, next),
+        webhookSecretPreviousEncrypted: keep ? encryptToken(key, current) : null,
+        webhookSecretPreviousUntil: keep ? until : null,
+      })
+      .where(eq(accounts.id, accountId));
     return keep ? { current: next, previous: { secret: current, until } } : { current: next };
   });
   forgetAccount(db, accountId);

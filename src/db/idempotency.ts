@@ -15,7 +15,10 @@ export type KeyClaim =
   | { kind: 'in_flight' }
   | { kind: 'other_parameters' };
 
-export interface KeyRef { accountId: number; key: string }
+export interface KeyRef {
+  accountId: number;
+  key: string;
+}
 
 /**
  * Claims `key` for a request with `requestHash`. `leaseMs`: how long an unanswered first request
@@ -26,10 +29,16 @@ export async function claimIdempotencyKey(db: Db, ref: KeyRef, requestHash: stri
   const lockedUntil = new Date(now.getTime() + leaseMs);
   return db.transaction(async (tx) => {
     // Expired keys of this account go first, so an old key can be used again.
-    await tx.delete(idempotencyKeys).where(and(
-      eq(idempotencyKeys.accountId, ref.accountId), lt(idempotencyKeys.createdAt, new Date(now.getTime() - ttlMs)), lt(idempotencyKeys.lockedUntil, now),
-    ));
-    const inserted = await tx.insert(idempotencyKeys).values({ ...ref, requestHash, lockedUntil }).onConflictDoNothing().returning();
+    await tx
+      .delete(idempotencyKeys)
+      .where(
+        and(eq(idempotencyKeys.accountId, ref.accountId), lt(idempotencyKeys.createdAt, new Date(now.getTime() - ttlMs)), lt(idempotencyKeys.lockedUntil, now)),
+      );
+    const inserted = await tx
+      .insert(idempotencyKeys)
+      .values({ ...ref, requestHash, lockedUntil })
+      .onConflictDoNothing()
+      .returning();
     if (inserted.length) return { kind: 'owned' } as const;
     const [row] = await tx.select().from(idempotencyKeys).where(keyIs(ref)).for('update');
     if (!row) return { kind: 'in_flight' } as const; // deleted between the two statements: rare, and retrying is right
@@ -53,7 +62,10 @@ export async function recordKeyOrder(db: Db, ref: KeyRef, orderId: number): Prom
 
 /** Keeps the first answer (a later writer never replaces it). */
 export async function storeKeyAnswer(db: Db, ref: KeyRef, statusCode: number, body: string): Promise<void> {
-  await db.update(idempotencyKeys).set({ statusCode, responseBody: body }).where(and(keyIs(ref), isNull(idempotencyKeys.responseBody)));
+  await db
+    .update(idempotencyKeys)
+    .set({ statusCode, responseBody: body })
+    .where(and(keyIs(ref), isNull(idempotencyKeys.responseBody)));
 }
 
 /** Frees a key whose request failed before drawing an order id (a fault, not the caller's mistake). */
@@ -62,7 +74,8 @@ export async function releaseKey(db: Db, ref: KeyRef): Promise<void> {
 }
 
 async function chargedOrder(db: Db, orderId: number): Promise<{ order: OrderRow; balanceAfterCents: number } | undefined> {
-  const [row] = await db.select({ order: orders, balanceAfterCents: ledgerEntries.balanceAfterCents })
+  const [row] = await db
+    .select({ order: orders, balanceAfterCents: ledgerEntries.balanceAfterCents })
     .from(orders)
     .innerJoin(ledgerEntries, and(eq(ledgerEntries.orderId, orders.id), eq(ledgerEntries.kind, 'charge')))
     .where(eq(orders.id, orderId));
@@ -72,4 +85,3 @@ async function chargedOrder(db: Db, orderId: number): Promise<{ order: OrderRow;
 function keyIs(ref: KeyRef) {
   return and(eq(idempotencyKeys.accountId, ref.accountId), eq(idempotencyKeys.key, ref.key));
 }
-

@@ -4,7 +4,11 @@ import type { Db } from './connection.js';
 import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
 
-export interface StoredFile { kind: string; blobKey: string; fileName: string }
+export interface StoredFile {
+  kind: string;
+  blobKey: string;
+  fileName: string;
+}
 
 export async function getOrder(db: Db, orderId: number): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
@@ -13,9 +17,12 @@ export async function getOrder(db: Db, orderId: number): Promise<OrderRow | unde
 
 /** The query built once per database handle: retrieval by id is the API's hottest read. */
 const accountOrderQueries = new WeakMap<Db, ReturnType<typeof prepareAccountOrder>>();
-const prepareAccountOrder = (db: Db) => db.select().from(orders)
-  .where(and(eq(orders.id, sql.placeholder('orderId')), eq(orders.accountId, sql.placeholder('accountId'))))
-  .prepare('account_order');
+const prepareAccountOrder = (db: Db) =>
+  db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, sql.placeholder('orderId')), eq(orders.accountId, sql.placeholder('accountId'))))
+    .prepare('account_order');
 
 export async function getAccountOrder(db: Db, accountId: number, orderId: number): Promise<OrderRow | undefined> {
   let query = accountOrderQueries.get(db);
@@ -26,23 +33,27 @@ export async function getAccountOrder(db: Db, accountId: number, orderId: number
 
 /** A page of an account's orders, newest first, starting below `beforeId`. */
 export async function listAccountOrders(db: Db, accountId: number, opts: { beforeId?: number; limit: number }): Promise<OrderRow[]> {
-  const where = opts.beforeId === undefined
-    ? eq(orders.accountId, accountId)
-    : and(eq(orders.accountId, accountId), lt(orders.id, opts.beforeId));
+  const where = opts.beforeId === undefined ? eq(orders.accountId, accountId) : and(eq(orders.accountId, accountId), lt(orders.id, opts.beforeId));
   return db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(opts.limit);
 }
 
 /** Paid orders waiting for a person (not those a speech engine is working on): late ones first (longest late first), then oldest first. */
 export async function pendingOrders(db: Db, product?: string): Promise<OrderRow[]> {
   const waiting = and(eq(orders.status, 'paid'), eq(orders.assignee, 'operator'));
-  return db.select().from(orders).where(product ? and(waiting, eq(orders.product, product)) : waiting)
+  return db
+    .select()
+    .from(orders)
+    .where(product ? and(waiting, eq(orders.product, product)) : waiting)
     .orderBy(sql`${orders.lateAt} ASC NULLS LAST`, orders.id);
 }
 
 /** Marks a paid order late (its workflow's timer reached the delivery estimate); once. The order when it was marked now. */
 export async function markOrderLate(db: Db, orderId: number, at = new Date()): Promise<OrderRow | undefined> {
-  const [marked] = await db.update(orders).set({ lateAt: at })
-    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid'), isNull(orders.lateAt))).returning();
+  const [marked] = await db
+    .update(orders)
+    .set({ lateAt: at })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid'), isNull(orders.lateAt)))
+    .returning();
   return marked;
 }
 
@@ -65,7 +76,10 @@ export async function filesOf(db: Db, orderId: number): Promise<OrderFileRow[]> 
 }
 
 export async function getOrderFile(db: Db, orderId: number, kind: string): Promise<OrderFileRow | undefined> {
-  const [row] = await db.select().from(orderFiles).where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, kind)));
+  const [row] = await db
+    .select()
+    .from(orderFiles)
+    .where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, kind)));
   return row;
 }
 
@@ -77,7 +91,9 @@ export async function finishOrder(db: Db, orderId: number, files: StoredFile[], 
     if (order.status === 'finished') return order;
     if (order.status !== 'paid') throw new OrderStateError(`order ${orderId} is ${order.status}; only a paid order can be completed`);
     for (const f of files) {
-      await tx.insert(orderFiles).values({ orderId, kind: f.kind, blobKey: f.blobKey, fileName: f.fileName })
+      await tx
+        .insert(orderFiles)
+        .values({ orderId, kind: f.kind, blobKey: f.blobKey, fileName: f.fileName })
         .onConflictDoUpdate({ target: [orderFiles.orderId, orderFiles.kind], set: { blobKey: f.blobKey, fileName: f.fileName, updatedAt: new Date() } });
     }
     const [updated] = await tx.update(orders).set({ status: 'finished', finishedAt: new Date(), qcStatus }).where(eq(orders.id, orderId)).returning();
@@ -90,9 +106,12 @@ export async function applyQualityFix(db: Db, orderId: number, files: StoredFile
   await db.transaction(async (tx) => {
     for (const f of files) {
       // The version counts real replacements: a retried activity (same content) does not bump it.
-      const [row] = await tx.update(orderFiles)
+      const [row] = await tx
+        .update(orderFiles)
         .set({
-          blobKey: f.blobKey, fileName: f.fileName, updatedAt: new Date(),
+          blobKey: f.blobKey,
+          fileName: f.fileName,
+          updatedAt: new Date(),
           version: sql`CASE WHEN ${orderFiles.blobKey} <> ${f.blobKey} THEN ${orderFiles.version} + 1 ELSE ${orderFiles.version} END`,
         })
         .where(and(eq(orderFiles.orderId, orderId), eq(orderFiles.kind, f.kind)))
@@ -113,9 +132,12 @@ export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemp
 
 /** Notes on the latest recorded attempt `attempt` of the order's `event` when the next one is due. */
 export async function setNextCallbackAttempt(db: Db, orderId: number, event: string, attempt: number, at: Date): Promise<void> {
-  const [latest] = await db.select({ id: callbackAttempts.id }).from(callbackAttempts)
+  const [latest] = await db
+    .select({ id: callbackAttempts.id })
+    .from(callbackAttempts)
     .where(and(eq(callbackAttempts.orderId, orderId), eq(callbackAttempts.event, event), eq(callbackAttempts.attempt, attempt)))
-    .orderBy(desc(callbackAttempts.id)).limit(1);
+    .orderBy(desc(callbackAttempts.id))
+    .limit(1);
   if (latest) await db.update(callbackAttempts).set({ nextAttemptAt: at }).where(eq(callbackAttempts.id, latest.id));
 }
 
@@ -126,9 +148,15 @@ export async function callbackAttemptsOf(db: Db, orderId: number): Promise<Callb
 /** Keeps one more file with the order (the workbench's copy of its media), by claim-check. */
 /** Adds what the service learnt to the order's parameters (the spoken language an engine heard). */
 export async function addOrderParams(db: Db, orderId: number, learnt: Record<string, string>): Promise<void> {
-  await db.update(orders).set({ params: sql`${orders.params} || ${JSON.stringify(learnt)}::jsonb` }).where(eq(orders.id, orderId));
+  await db
+    .update(orders)
+    .set({ params: sql`${orders.params} || ${JSON.stringify(learnt)}::jsonb` })
+    .where(eq(orders.id, orderId));
 }
 
 export async function keepInputFile(db: Db, orderId: number, name: string, file: InputFile): Promise<void> {
-  await db.update(orders).set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` }).where(eq(orders.id, orderId));
+  await db
+    .update(orders)
+    .set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` })
+    .where(eq(orders.id, orderId));
 }

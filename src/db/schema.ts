@@ -49,7 +49,11 @@ export const orders = pgTable('orders', {
 });
 
 /** An input file kept for an order, by claim-check. */
-export interface InputFile { key: string; fileName: string; contentType?: string }
+export interface InputFile {
+  key: string;
+  fileName: string;
+  contentType?: string;
+}
 
 export const ledgerEntries = pgTable('ledger_entries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -63,14 +67,18 @@ export const ledgerEntries = pgTable('ledger_entries', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export const orderFiles = pgTable('order_files', {
-  orderId: bigint('order_id', { mode: 'number' }).notNull(),
-  kind: text('kind').notNull(),
-  blobKey: text('blob_key').notNull(),
-  fileName: text('file_name').notNull(),
-  version: integer('version').notNull().default(1),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.orderId, t.kind] })]);
+export const orderFiles = pgTable(
+  'order_files',
+  {
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    blobKey: text('blob_key').notNull(),
+    fileName: text('file_name').notNull(),
+    version: integer('version').notNull().default(1),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.kind] })],
+);
 
 export const callbackAttempts = pgTable('callback_attempts', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -94,16 +102,20 @@ export type OrderRow = typeof orders.$inferSelect;
 export type OrderFileRow = typeof orderFiles.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
 
-export const idempotencyKeys = pgTable('idempotency_keys', {
-  accountId: integer('account_id').notNull(),
-  key: text('key').notNull(),
-  requestHash: text('request_hash').notNull(),
-  orderId: bigint('order_id', { mode: 'number' }),
-  statusCode: integer('status_code'),
-  responseBody: text('response_body'),
-  lockedUntil: ts('locked_until').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.accountId, t.key] })]);
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: integer('account_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    orderId: bigint('order_id', { mode: 'number' }),
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    lockedUntil: ts('locked_until').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);
 
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
 

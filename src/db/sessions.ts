@@ -7,7 +7,11 @@ import { accountSessions, type AccountSessionRow } from './schema.js';
 
 const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
-export interface NewSession { id: string; csrfToken: string; expiresAt: Date }
+export interface NewSession {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
 
 /** Whose session it is: an account's (the account area) or a worker's (the workbench). */
 export type SessionOwner = { accountId: number } | { workerId: number };
@@ -23,14 +27,17 @@ export async function createSession(db: Db, owner: SessionOwner, ttlMs: number, 
 
 /** The live session of a cookie's id; undefined when unknown, signed out or expired. */
 export async function findSession(db: Db, id: string, now = new Date()): Promise<AccountSessionRow | undefined> {
-  const [row] = await db.select().from(accountSessions)
+  const [row] = await db
+    .select()
+    .from(accountSessions)
     .where(and(eq(accountSessions.idHash, hashOf(id)), gt(accountSessions.expiresAt, now)));
   return row;
 }
 
 /** Ends every session of the account except the one whose cookie id is `keep`; how many ended. */
 export async function endAccountSessions(db: Pick<Db, 'delete'>, accountId: number, keep?: string): Promise<number> {
-  const ended = await db.delete(accountSessions)
+  const ended = await db
+    .delete(accountSessions)
     .where(and(eq(accountSessions.accountId, accountId), ...(keep !== undefined ? [ne(accountSessions.idHash, hashOf(keep))] : [])))
     .returning({ idHash: accountSessions.idHash });
   return ended.length;

@@ -8,15 +8,23 @@ import { tasks, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
 import { BARRED_BY } from '../domain/workbench.js';
 
-export type NewTask = Pick<TaskRow, 'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'>
-  & { claimedBy?: number | null };
+export type NewTask = Pick<
+  TaskRow,
+  'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'
+> & { claimedBy?: number | null };
 
 /** Creates the task's row once (a retried activity finds it). */
 export async function openTask(db: Db, task: NewTask): Promise<TaskRow> {
   const claimed = task.claimedBy != null;
-  await db.insert(tasks).values({
-    ...task, status: claimed ? 'claimed' : 'waiting', claimedBy: task.claimedBy ?? null, claimedAt: claimed ? new Date() : null,
-  }).onConflictDoNothing();
+  await db
+    .insert(tasks)
+    .values({
+      ...task,
+      status: claimed ? 'claimed' : 'waiting',
+      claimedBy: task.claimedBy ?? null,
+      claimedAt: claimed ? new Date() : null,
+    })
+    .onConflictDoNothing();
   return (await getTask(db, task.id))!;
 }
 
@@ -32,39 +40,61 @@ export async function recordClaim(db: Db, taskId: string, workerId: number): Pro
 
 /** Back to the queue; the draft stays for the next worker. */
 export async function recordRelease(db: Db, taskId: string, expired: boolean): Promise<void> {
-  await db.update(tasks).set({
-    status: 'waiting', claimedBy: null, claimedAt: null,
-    ...(expired ? { leaseExpiries: sql`${tasks.leaseExpiries} + 1` } : {}),
-  }).where(eq(tasks.id, taskId));
+  await db
+    .update(tasks)
+    .set({
+      status: 'waiting',
+      claimedBy: null,
+      claimedAt: null,
+      ...(expired ? { leaseExpiries: sql`${tasks.leaseExpiries} + 1` } : {}),
+    })
+    .where(eq(tasks.id, taskId));
 }
 
 /** Saves so far, and how long ago the last one (or the claim) was, by the database's clock. */
 export async function leaseState(db: Db, taskId: string): Promise<{ saves: number; msSinceSave: number }> {
-  const [row] = await db.select({
-    saves: tasks.saves,
-    ms: sql<string>`EXTRACT(EPOCH FROM (now() - COALESCE(${tasks.savedAt}, ${tasks.claimedAt}, now()))) * 1000`,
-  }).from(tasks).where(eq(tasks.id, taskId));
+  const [row] = await db
+    .select({
+      saves: tasks.saves,
+      ms: sql<string>`EXTRACT(EPOCH FROM (now() - COALESCE(${tasks.savedAt}, ${tasks.claimedAt}, now()))) * 1000`,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId));
   return { saves: row?.saves ?? 0, msSinceSave: Math.max(0, Number(row?.ms ?? 0)) };
 }
 
 /** An autosave: only the worker holding the claim may write; false otherwise. */
 export async function saveDraft(db: Db, taskId: string, workerId: number, text: string): Promise<boolean> {
-  const saved = await db.update(tasks).set({ draft: text, saves: sql`${tasks.saves} + 1`, savedAt: sql`now()` })
+  const saved = await db
+    .update(tasks)
+    .set({ draft: text, saves: sql`${tasks.saves} + 1`, savedAt: sql`now()` })
     .where(and(eq(tasks.id, taskId), eq(tasks.claimedBy, workerId), eq(tasks.status, 'claimed')))
     .returning({ id: tasks.id });
   return saved.length === 1;
 }
 
-export async function recordOutcome(db: Db, taskId: string, outcome: { status: TaskStatus; workerId: number; text: string; note?: string | null }): Promise<void> {
-  await db.update(tasks).set({
-    status: outcome.status, draft: outcome.text, submittedBy: outcome.workerId, closedAt: new Date(),
-    ...(outcome.note !== undefined ? { note: outcome.note } : {}),
-  }).where(eq(tasks.id, taskId));
+export async function recordOutcome(
+  db: Db,
+  taskId: string,
+  outcome: { status: TaskStatus; workerId: number; text: string; note?: string | null },
+): Promise<void> {
+  await db
+    .update(tasks)
+    .set({
+      status: outcome.status,
+      draft: outcome.text,
+      submittedBy: outcome.workerId,
+      closedAt: new Date(),
+      ...(outcome.note !== undefined ? { note: outcome.note } : {}),
+    })
+    .where(eq(tasks.id, taskId));
 }
 
 /** Open tasks of a finished or settled order close (an operator completed it, or it was refunded). */
 export async function closeTask(db: Db, taskId: string): Promise<void> {
-  await db.update(tasks).set({ status: 'closed', closedAt: new Date(), claimedBy: null })
+  await db
+    .update(tasks)
+    .set({ status: 'closed', closedAt: new Date(), claimedBy: null })
     .where(and(eq(tasks.id, taskId), inArray(tasks.status, ['waiting', 'claimed'])));
 }
 
@@ -75,13 +105,27 @@ const done = alias(tasks, 'done');
  * `checksOwnWork` of src/domain/workbench.ts, in SQL) and what they hold.
  */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
-  const barred = Object.entries(BARRED_BY).filter(([, stages]) => stages.length > 0)
+  const barred = Object.entries(BARRED_BY)
+    .filter(([, stages]) => stages.length > 0)
     .map(([stage, stages]) => and(eq(tasks.stage, stage as TaskStage), inArray(done.stage, [...stages])));
-  const ownWork = db.select({ one: sql`1` }).from(done).where(and(eq(done.orderId, tasks.orderId), eq(done.submittedBy, workerId), or(...barred)));
-  const waiting = skills.length === 0 ? [] : await db.select().from(tasks)
-    .where(and(eq(tasks.status, 'waiting'), inArray(tasks.skill, skills), notExists(ownWork)))
-    .orderBy(asc(tasks.deadline), asc(tasks.createdAt)).limit(limit);
-  const claimed = await db.select().from(tasks).where(and(eq(tasks.status, 'claimed'), eq(tasks.claimedBy, workerId))).orderBy(asc(tasks.deadline));
+  const ownWork = db
+    .select({ one: sql`1` })
+    .from(done)
+    .where(and(eq(done.orderId, tasks.orderId), eq(done.submittedBy, workerId), or(...barred)));
+  const waiting =
+    skills.length === 0
+      ? []
+      : await db
+          .select()
+          .from(tasks)
+          .where(and(eq(tasks.status, 'waiting'), inArray(tasks.skill, skills), notExists(ownWork)))
+          .orderBy(asc(tasks.deadline), asc(tasks.createdAt))
+          .limit(limit);
+  const claimed = await db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.status, 'claimed'), eq(tasks.claimedBy, workerId)))
+    .orderBy(asc(tasks.deadline));
   // A task sent back waits for the worker it was assigned to, not for everyone: it is `claimed` by them.
   return { waiting, claimed };
 }
@@ -90,7 +134,11 @@ export async function queueOf(db: Db, workerId: number, skills: string[], limit 
 export async function openTasks(db: Db, filter: { status?: 'waiting' | 'claimed'; late?: boolean } = {}): Promise<TaskRow[]> {
   const conditions = [filter.status ? eq(tasks.status, filter.status) : inArray(tasks.status, ['waiting', 'claimed'])];
   if (filter.late) conditions.push(lt(tasks.deadline, new Date()));
-  return db.select().from(tasks).where(and(...conditions)).orderBy(asc(tasks.deadline), asc(tasks.id));
+  return db
+    .select()
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(asc(tasks.deadline), asc(tasks.id));
 }
 
 export async function tasksOfOrder(db: Db, orderId: number): Promise<TaskRow[]> {
@@ -99,11 +147,15 @@ export async function tasksOfOrder(db: Db, orderId: number): Promise<TaskRow[]> 
 
 /** Queue depth and the oldest waiting task per skill (/metrics). */
 export async function queueStats(db: Db): Promise<Array<{ skill: string; waiting: number; oldestMs: number }>> {
-  const rows = await db.select({
-    skill: tasks.skill,
-    waiting: sql<string>`COUNT(*)`,
-    oldestMs: sql<string>`EXTRACT(EPOCH FROM (now() - MIN(${tasks.createdAt}))) * 1000`,
-  }).from(tasks).where(eq(tasks.status, 'waiting')).groupBy(tasks.skill);
+  const rows = await db
+    .select({
+      skill: tasks.skill,
+      waiting: sql<string>`COUNT(*)`,
+      oldestMs: sql<string>`EXTRACT(EPOCH FROM (now() - MIN(${tasks.createdAt}))) * 1000`,
+    })
+    .from(tasks)
+    .where(eq(tasks.status, 'waiting'))
+    .groupBy(tasks.skill);
   return rows.map((r) => ({ skill: r.skill, waiting: Number(r.waiting), oldestMs: Number(r.oldestMs) }));
 }
 
@@ -112,7 +164,10 @@ export async function queueStats(db: Db): Promise<Array<{ skill: string; waiting
  * check decided by other means: its workflow may be ended with the order's before it can say so.
  */
 export async function closeOpenTasks(db: Db, orderId: number): Promise<number> {
-  const closed = await db.update(tasks).set({ status: 'closed', closedAt: new Date(), claimedBy: null })
-    .where(and(eq(tasks.orderId, orderId), inArray(tasks.status, ['waiting', 'claimed']))).returning({ id: tasks.id });
+  const closed = await db
+    .update(tasks)
+    .set({ status: 'closed', closedAt: new Date(), claimedBy: null })
+    .where(and(eq(tasks.orderId, orderId), inArray(tasks.status, ['waiting', 'claimed'])))
+    .returning({ id: tasks.id });
   return closed.length;
 }

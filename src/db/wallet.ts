@@ -29,29 +29,38 @@ async function chargeInTx(tx: Tx, input: OrderToPlace): Promise<PaidOrder> {
     ? splitSubscription(input.seconds, input.priceCents, account.aiMinutes, input.subscription.centsPerMinute)
     : { minutesUsed: 0, cents: input.priceCents };
   if (account.balanceCents < cents) throw new InsufficientFundsError(cents, account.balanceCents);
-  const [after] = await tx.update(accounts)
+  const [after] = await tx
+    .update(accounts)
     .set({ balanceCents: sql`${accounts.balanceCents} - ${cents}`, aiMinutes: sql`${accounts.aiMinutes} - ${minutesUsed}` })
     .where(eq(accounts.id, input.accountId))
     .returning({ balance: accounts.balanceCents, minutes: accounts.aiMinutes });
   const paidAt = new Date();
-  const [order] = await tx.insert(orders).values({
-    id: input.id,
-    accountId: input.accountId,
-    product: input.product,
-    status: 'paid',
-    priceCents: cents,
-    seconds: input.seconds,
-    words: input.words,
-    params: input.params,
-    callbackUrl: input.callbackUrl,
-    assignee: input.fulfilment === 'engine' ? 'engine' : 'operator',
-    inputFiles: input.inputFiles ?? {},
-    parentOrderId: input.parentOrderId ?? null,
-    paidAt,
-    deliveryEstimate: new Date(paidAt.getTime() + input.turnaroundHours * 3_600_000),
-  }).returning();
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      id: input.id,
+      accountId: input.accountId,
+      product: input.product,
+      status: 'paid',
+      priceCents: cents,
+      seconds: input.seconds,
+      words: input.words,
+      params: input.params,
+      callbackUrl: input.callbackUrl,
+      assignee: input.fulfilment === 'engine' ? 'engine' : 'operator',
+      inputFiles: input.inputFiles ?? {},
+      parentOrderId: input.parentOrderId ?? null,
+      paidAt,
+      deliveryEstimate: new Date(paidAt.getTime() + input.turnaroundHours * 3_600_000),
+    })
+    .returning();
   await tx.insert(ledgerEntries).values({
-    accountId: input.accountId, orderId: input.id, kind: 'charge', amountCents: -cents, aiMinutes: -minutesUsed, balanceAfterCents: after!.balance,
+    accountId: input.accountId,
+    orderId: input.id,
+    kind: 'charge',
+    amountCents: -cents,
+    aiMinutes: -minutesUsed,
+    balanceAfterCents: after!.balance,
   });
   return { order: order!, balanceCents: after!.balance, aiMinutesLeft: after!.minutes };
 }
@@ -79,14 +88,24 @@ export async function chargeWalletForOrder(db: Db, input: OrderToPlace, beforeCo
 
 /** Returns a paid order's price (and minutes) to the account and moves it to `status`. */
 async function refundInTx(tx: Tx, order: OrderRow, status: string, note: string | null): Promise<number> {
-  const [charge] = await tx.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, order.id), eq(ledgerEntries.kind, 'charge')));
+  const [charge] = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, order.id), eq(ledgerEntries.kind, 'charge')));
   const minutes = -(charge?.aiMinutes ?? 0);
-  const [account] = await tx.update(accounts)
+  const [account] = await tx
+    .update(accounts)
     .set({ balanceCents: sql`${accounts.balanceCents} + ${order.priceCents}`, aiMinutes: sql`${accounts.aiMinutes} + ${minutes}` })
     .where(eq(accounts.id, order.accountId))
     .returning({ balance: accounts.balanceCents });
   await tx.insert(ledgerEntries).values({
-    accountId: order.accountId, orderId: order.id, kind: 'refund', amountCents: order.priceCents, aiMinutes: minutes, balanceAfterCents: account!.balance, note,
+    accountId: order.accountId,
+    orderId: order.id,
+    kind: 'refund',
+    amountCents: order.priceCents,
+    aiMinutes: minutes,
+    balanceAfterCents: account!.balance,
+    note,
   });
   await tx.update(orders).set({ status }).where(eq(orders.id, order.id));
   return account!.balance;
@@ -99,7 +118,10 @@ async function lockOrder(tx: Tx, orderId: number): Promise<OrderRow> {
 }
 
 async function refundEntry(tx: Tx, orderId: number) {
-  const [entry] = await tx.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.kind, 'refund')));
+  const [entry] = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.kind, 'refund')));
   return entry;
 }
 
@@ -146,8 +168,11 @@ export async function retranscribe(db: Db, parentId: number, child: OrderToPlace
 /** Adds AI subscription minutes to an account (order-ops account grant-minutes). */
 export async function grantAiMinutes(db: Db, accountId: number, minutes: number, note: string | null): Promise<number> {
   const granted = await db.transaction(async (tx) => {
-    const [row] = await tx.update(accounts).set({ aiMinutes: sql`${accounts.aiMinutes} + ${minutes}` })
-      .where(eq(accounts.id, accountId)).returning({ minutes: accounts.aiMinutes, balance: accounts.balanceCents });
+    const [row] = await tx
+      .update(accounts)
+      .set({ aiMinutes: sql`${accounts.aiMinutes} + ${minutes}` })
+      .where(eq(accounts.id, accountId))
+      .returning({ minutes: accounts.aiMinutes, balance: accounts.balanceCents });
     if (!row) throw new AccountNotFoundError(accountId);
     await tx.insert(ledgerEntries).values({ accountId, kind: 'grant', amountCents: 0, aiMinutes: minutes, balanceAfterCents: row.balance, note });
     return row.minutes;

@@ -7,14 +7,19 @@ import { newApiToken, tokenHash } from '../domain/tokens.js';
 
 export async function createWorker(db: Db, key: Buffer, input: { name: string; skills: string[] }): Promise<{ workerId: number; signInToken: string }> {
   const signInToken = newApiToken();
-  const [row] = await db.insert(workers).values({ name: input.name, skills: input.skills, tokenHash: tokenHash(key, signInToken) })
+  const [row] = await db
+    .insert(workers)
+    .values({ name: input.name, skills: input.skills, tokenHash: tokenHash(key, signInToken) })
     .returning({ id: workers.id });
   return { workerId: row!.id, signInToken };
 }
 
 /** The enabled worker of a sign-in token. */
 export async function findWorkerByToken(db: Db, key: Buffer, token: string): Promise<WorkerRow | undefined> {
-  const [row] = await db.select().from(workers).where(eq(workers.tokenHash, tokenHash(key, token)));
+  const [row] = await db
+    .select()
+    .from(workers)
+    .where(eq(workers.tokenHash, tokenHash(key, token)));
   return row && !row.disabledAt ? row : undefined;
 }
 
@@ -34,25 +39,46 @@ export async function setWorkerSkills(db: Db, workerId: number, skills: string[]
 
 /** A disabled worker cannot sign in or claim; their open claims are released by the caller. */
 export async function disableWorker(db: Db, workerId: number): Promise<WorkerRow | undefined> {
-  const [row] = await db.update(workers).set({ disabledAt: sql`COALESCE(${workers.disabledAt}, now())` }).where(eq(workers.id, workerId)).returning();
+  const [row] = await db
+    .update(workers)
+    .set({ disabledAt: sql`COALESCE(${workers.disabledAt}, now())` })
+    .where(eq(workers.id, workerId))
+    .returning();
   return row;
 }
 
-export interface EarningRow { taskId: string; workerId: number; orderId: number; cents: number; createdAt: Date }
+export interface EarningRow {
+  taskId: string;
+  workerId: number;
+  orderId: number;
+  cents: number;
+  createdAt: Date;
+}
 
 export async function earningsOf(db: Db, workerId: number): Promise<{ totalCents: number; entries: EarningRow[] }> {
   const entries = await db.select().from(workerEarnings).where(eq(workerEarnings.workerId, workerId)).orderBy(desc(workerEarnings.createdAt)).limit(200);
-  const [total] = await db.select({ cents: sql<string>`COALESCE(SUM(${workerEarnings.cents}), 0)` }).from(workerEarnings).where(eq(workerEarnings.workerId, workerId));
+  const [total] = await db
+    .select({ cents: sql<string>`COALESCE(SUM(${workerEarnings.cents}), 0)` })
+    .from(workerEarnings)
+    .where(eq(workerEarnings.workerId, workerId));
   return { totalCents: Number(total?.cents ?? 0), entries };
 }
 
 /** Every earning since `since` (all when absent), oldest first: the operators' CSV. */
 export async function allEarnings(db: Db, since?: Date): Promise<Array<EarningRow & { workerName: string }>> {
-  return db.select({
-    taskId: workerEarnings.taskId, workerId: workerEarnings.workerId, orderId: workerEarnings.orderId, cents: workerEarnings.cents,
-    createdAt: workerEarnings.createdAt, workerName: workers.name,
-  }).from(workerEarnings).innerJoin(workers, eq(workers.id, workerEarnings.workerId))
-    .where(since ? gte(workerEarnings.createdAt, since) : undefined).orderBy(asc(workerEarnings.createdAt));
+  return db
+    .select({
+      taskId: workerEarnings.taskId,
+      workerId: workerEarnings.workerId,
+      orderId: workerEarnings.orderId,
+      cents: workerEarnings.cents,
+      createdAt: workerEarnings.createdAt,
+      workerName: workers.name,
+    })
+    .from(workerEarnings)
+    .innerJoin(workers, eq(workers.id, workerEarnings.workerId))
+    .where(since ? gte(workerEarnings.createdAt, since) : undefined)
+    .orderBy(asc(workerEarnings.createdAt));
 }
 
 /** Credits each approved task once (UNIQUE task_id): a retried activity pays nothing twice. */

@@ -128,12 +128,17 @@ function htmlText(html: string): string {
 /** SRT or WebVTT cues as timed segments; a WebVTT voice tag names the speaker. */
 function importCaptions(text: string): Transcript {
   const cues = parseSync(text.replace(/^\uFEFF/, '')).filter((node) => node.type === 'cue');
-  const segments = cues.map((node) => {
-    const cue = node.data as { start: number; end: number; text: string };
-    const voice = /^<v(?:\.[^ >]*)? ([^>]+)>/.exec(cue.text);
-    const plain = cue.text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-    return { ...(voice ? { speaker: voice[1]!.trim() } : {}), start: cue.start / 1000, end: cue.end / 1000, text: plain };
-  }).filter((s) => s.text);
+  const segments = cues
+    .map((node) => {
+      const cue = node.data as { start: number; end: number; text: string };
+      const voice = /^<v(?:\.[^ >]*)? ([^>]+)>/.exec(cue.text);
+      const plain = cue.text
+        .replace(/<[^>]+>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      return { ...(voice ? { speaker: voice[1]!.trim() } : {}), start: cue.start / 1000, end: cue.end / 1000, text: plain };
+    })
+    .filter((s) => s.text);
   if (segments.length === 0) throw new TranscriptImportError('it holds no captions');
   return { segments };
 }

@@ -60,7 +60,10 @@ export type RefusalReason = 'time' | 'memory' | 'pages' | 'words' | 'inflated_si
  * what was too much, in words a person understands, never an internal message.
  */
 export class DocumentRefusedError extends TranscriptImportError {
-  constructor(readonly reason: RefusalReason, message: string) {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -70,13 +73,18 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /** The customer's wording of each refusal. */
 export const refusal = {
-  time: (limits: Pick<DocumentLimits, 'cpuMs'>, noun = 'document') => new DocumentRefusedError('time', `the ${noun} takes too long to read (more than ${limits.cpuMs / 1000} s of work)`),
-  memory: (limits: Pick<DocumentLimits, 'memoryMb'>, noun = 'document') => new DocumentRefusedError('memory', `the ${noun} needs too much memory to read (more than ${limits.memoryMb} MB)`),
+  time: (limits: Pick<DocumentLimits, 'cpuMs'>, noun = 'document') =>
+    new DocumentRefusedError('time', `the ${noun} takes too long to read (more than ${limits.cpuMs / 1000} s of work)`),
+  memory: (limits: Pick<DocumentLimits, 'memoryMb'>, noun = 'document') =>
+    new DocumentRefusedError('memory', `the ${noun} needs too much memory to read (more than ${limits.memoryMb} MB)`),
   pages: (limits: Pick<DocumentLimits, 'maxPages'>) => new DocumentRefusedError('pages', `the PDF has more than ${count(limits.maxPages)} pages`),
   words: (limits: Pick<DocumentLimits, 'maxWords'>) => new DocumentRefusedError('words', `the document has more than ${count(limits.maxWords)} words`),
-  inflated: (limits: Pick<DocumentLimits, 'maxInflatedBytes'>) => new DocumentRefusedError('inflated_size', `the document unpacks to more than ${mb(limits.maxInflatedBytes)}`),
-  entries: (limits: Pick<DocumentLimits, 'maxZipEntries'>) => new DocumentRefusedError('zip_entries', `the document holds more than ${count(limits.maxZipEntries)} parts`),
-  nesting: (limits: Pick<DocumentLimits, 'maxNesting'>) => new DocumentRefusedError('nesting', `the document is nested more than ${count(limits.maxNesting)} levels deep`),
+  inflated: (limits: Pick<DocumentLimits, 'maxInflatedBytes'>) =>
+    new DocumentRefusedError('inflated_size', `the document unpacks to more than ${mb(limits.maxInflatedBytes)}`),
+  entries: (limits: Pick<DocumentLimits, 'maxZipEntries'>) =>
+    new DocumentRefusedError('zip_entries', `the document holds more than ${count(limits.maxZipEntries)} parts`),
+  nesting: (limits: Pick<DocumentLimits, 'maxNesting'>) =>
+    new DocumentRefusedError('nesting', `the document is nested more than ${count(limits.maxNesting)} levels deep`),
   pixels: (limits: Pick<OcrLimits, 'maxImagePixels'>) => new DocumentRefusedError('pixels', `the image has more than ${count(limits.maxImagePixels)} pixels`),
   crashed: () => new DocumentRefusedError('crashed', 'the file could not be read'),
 };

@@ -17,10 +17,12 @@ export function countWords(text: string): number {
 
 export type FileClass = 'document' | 'image' | 'media' | 'unknown';
 
-interface Kind { cls: FileClass; ext: string }
+interface Kind {
+  cls: FileClass;
+  ext: string;
+}
 
-const ascii = (bytes: Uint8Array, at: number, text: string) =>
-  bytes.length >= at + text.length && [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
+const ascii = (bytes: Uint8Array, at: number, text: string) => bytes.length >= at + text.length && [...text].every((c, i) => bytes[at + i] === c.charCodeAt(0));
 const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 const latin1 = (bytes: Uint8Array, end = bytes.length) => view(bytes.subarray(0, end)).toString('latin1');
 
@@ -76,8 +78,23 @@ function bySignature(b: Uint8Array): Kind | undefined {
 
 /** The Content-Type each signature is served as (a browser plays or shows it as that, nothing else). */
 const SERVED_TYPES: Record<string, string> = {
-  wav: 'audio/wav', mp3: 'audio/mpeg', ogg: 'audio/ogg', flac: 'audio/flac', m4a: 'audio/mp4', mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
-  mkv: 'video/x-matroska', png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', tiff: 'image/tiff', webp: 'image/webp', bmp: 'image/bmp', avif: 'image/avif', heic: 'image/heic',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  m4a: 'audio/mp4',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  avif: 'image/avif',
+  heic: 'image/heic',
 };
 
 /** How many bytes of a file `servedTypeOf` needs (the longest signature it reads, with room). */
@@ -112,9 +129,33 @@ const TYPES: Record<string, Kind> = {
 };
 
 const EXTENSIONS: Record<string, FileClass> = {
-  pdf: 'document', docx: 'document', doc: 'document', rtf: 'document', txt: 'document', json: 'document', srt: 'document', vtt: 'document', html: 'document', htm: 'document',
-  png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', tif: 'image', tiff: 'image', webp: 'image', bmp: 'image',
-  wav: 'media', mp3: 'media', mp4: 'media', m4a: 'media', ogg: 'media', flac: 'media', webm: 'media', mov: 'media', mkv: 'media',
+  pdf: 'document',
+  docx: 'document',
+  doc: 'document',
+  rtf: 'document',
+  txt: 'document',
+  json: 'document',
+  srt: 'document',
+  vtt: 'document',
+  html: 'document',
+  htm: 'document',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  gif: 'image',
+  tif: 'image',
+  tiff: 'image',
+  webp: 'image',
+  bmp: 'image',
+  wav: 'media',
+  mp3: 'media',
+  mp4: 'media',
+  m4a: 'media',
+  ogg: 'media',
+  flac: 'media',
+  webm: 'media',
+  mov: 'media',
+  mkv: 'media',
 };
 
 function byType(contentType: string | undefined): Kind | undefined {
@@ -138,7 +179,9 @@ function byExtension(urlPath: string): Kind | undefined {
 
 /** What UTF-8 text holds, from its start: JSON (an object or an array), WebVTT, SRT cues, or plain text. */
 function byText(bytes: Uint8Array): Kind | undefined {
-  const text = textStart(bytes)?.replace(/^\uFEFF/, '').trimStart();
+  const text = textStart(bytes)
+    ?.replace(/^\uFEFF/, '')
+    .trimStart();
   if (!text) return undefined;
   // JSON by its opening tokens (`{"`, `{}`, `[{`, `["`, `[[`, `[]`), not `[00:00:05]` (our text
   // format's times): the JSON reader parses it, in the sandbox.
@@ -165,7 +208,7 @@ function detect(bytes: Uint8Array, contentType: string | undefined, urlPath: str
   }
   if (signed) return signed;
   const read = byText(bytes);
-  if (read) return read.ext !== 'txt' ? read : [typed, named].find((k) => k && TEXT_FORMATS.has(k.ext)) ?? read;
+  if (read) return read.ext !== 'txt' ? read : ([typed, named].find((k) => k && TEXT_FORMATS.has(k.ext)) ?? read);
   return [typed, named].find((k) => k && !TEXT_FORMATS.has(k.ext)) ?? { cls: 'unknown', ext: urlExtension(urlPath) ?? 'bin' };
 }
 
@@ -214,7 +257,9 @@ async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: Documen
 export async function documentWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<number> {
   const ext = extensionOf(fileName);
   if (!TRANSLATABLE.includes(ext)) {
-    throw new TranscriptImportError(`cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF)`);
+    throw new TranscriptImportError(
+      `cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF)`,
+    );
   }
   let words: number;
   if (ext === 'pdf') {
@@ -233,10 +278,19 @@ export const OCR_WORDS_PER_PAGE = 250;
 /** Below this many words a PDF page's text layer is a stray label on a scan, not the page's text. */
 const SCAN_THRESHOLD = 20;
 
-export interface OcrEstimate { words: number; pages: number; scannedPages: number }
+export interface OcrEstimate {
+  words: number;
+  pages: number;
+  scannedPages: number;
+}
 
 /** Words a human OCR order is priced by: DOCX counted; PDF counted per page, a page with fewer than 20 words of text layer counts as a scan of OCR_WORDS_PER_PAGE words; an image is one scanned page. Other files throw TranscriptImportError naming what is accepted (DOCX, PDF or an image). */
-export async function estimateOcrWords(bytes: Uint8Array, fileName: string, cls: FileClass, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<OcrEstimate> {
+export async function estimateOcrWords(
+  bytes: Uint8Array,
+  fileName: string,
+  cls: FileClass,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+): Promise<OcrEstimate> {
   if (cls === 'image') return { words: OCR_WORDS_PER_PAGE, pages: 1, scannedPages: 1 };
   const ext = extensionOf(fileName);
   if (ext === 'docx') {

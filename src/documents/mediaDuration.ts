@@ -15,7 +15,9 @@ export type Blocks = ReadonlyArray<{ at: number; bytes: Uint8Array }>;
 export class BlockList {
   constructor(private readonly blocks: Array<{ at: number; bytes: Uint8Array }> = []) {}
 
-  get all(): ReadonlyArray<{ at: number; bytes: Uint8Array }> { return this.blocks; }
+  get all(): ReadonlyArray<{ at: number; bytes: Uint8Array }> {
+    return this.blocks;
+  }
 
   /** The one block holding [start, end), if any. */
   covering(start: number, end: number) {
@@ -28,7 +30,9 @@ export class BlockList {
     return block ? block.at + block.bytes.length : start;
   }
 
-  endsAt(offset: number): boolean { return this.blocks.some((b) => b.at + b.bytes.length === offset); }
+  endsAt(offset: number): boolean {
+    return this.blocks.some((b) => b.at + b.bytes.length === offset);
+  }
 
   nextStart(offset: number): number | undefined {
     const later = this.blocks.filter((b) => b.at > offset).map((b) => b.at);
@@ -48,7 +52,6 @@ export class BlockList {
     this.blocks.push(merged);
   }
 }
-
 
 const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length);
 

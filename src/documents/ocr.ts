@@ -32,10 +32,38 @@ export type OcrResult = { pages: OcrPage[] } | { pages: []; unsupported: string 
 
 /** Tesseract's model names (ISO 639-2/T, mostly) of ISO 639-1 codes; a language is usable when its data package is installed. */
 const TESSERACT_CODES: Readonly<Record<string, string>> = {
-  en: 'eng', fr: 'fra', es: 'spa', de: 'deu', it: 'ita', pt: 'por', nl: 'nld', ca: 'cat', da: 'dan', sv: 'swe',
-  fi: 'fin', pl: 'pol', cs: 'ces', sk: 'slk', sl: 'slv', ro: 'ron', lt: 'lit', tr: 'tur', az: 'aze', bg: 'bul',
-  ru: 'rus', uk: 'ukr', sr: 'srp', el: 'ell', he: 'heb', ar: 'ara', ur: 'urd', hi: 'hin', th: 'tha', id: 'ind',
-  ja: 'jpn', ko: 'kor',
+  en: 'eng',
+  fr: 'fra',
+  es: 'spa',
+  de: 'deu',
+  it: 'ita',
+  pt: 'por',
+  nl: 'nld',
+  ca: 'cat',
+  da: 'dan',
+  sv: 'swe',
+  fi: 'fin',
+  pl: 'pol',
+  cs: 'ces',
+  sk: 'slk',
+  sl: 'slv',
+  ro: 'ron',
+  lt: 'lit',
+  tr: 'tur',
+  az: 'aze',
+  bg: 'bul',
+  ru: 'rus',
+  uk: 'ukr',
+  sr: 'srp',
+  el: 'ell',
+  he: 'heb',
+  ar: 'ara',
+  ur: 'urd',
+  hi: 'hin',
+  th: 'tha',
+  id: 'ind',
+  ja: 'jpn',
+  ko: 'kor',
 };
 
 const require = createRequire(import.meta.url);
@@ -54,10 +82,15 @@ function trainedDataFile(tesseractCode: string): string | undefined {
 
 /** ISO 639-1 codes with installed language data. */
 export function installedOcrLanguages(): string[] {
-  return Object.entries(TESSERACT_CODES).filter(([, t]) => trainedDataFile(t)).map(([iso]) => iso);
+  return Object.entries(TESSERACT_CODES)
+    .filter(([, t]) => trainedDataFile(t))
+    .map(([iso]) => iso);
 }
 
-interface LanguageData { code: string; file: string }
+interface LanguageData {
+  code: string;
+  file: string;
+}
 
 /**
  * Tesseract's codes and data files of ISO 639-1 codes (a region such as 'en-GB' counts as 'en';
@@ -78,7 +111,11 @@ export function ocrLanguageData(languages: readonly string[]): LanguageData[] | 
 }
 
 type ImageKind = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'tiff';
-interface ImageHeader { kind: ImageKind; width: number; height: number }
+interface ImageHeader {
+  kind: ImageKind;
+  width: number;
+  height: number;
+}
 
 const ascii = (b: Uint8Array, at: number, text: string) => b.length >= at + text.length && [...text].every((c, i) => b[at + i] === c.charCodeAt(0));
 
@@ -95,11 +132,16 @@ export function imageHeader(b: Uint8Array): ImageHeader | undefined {
     if (ascii(b, 0, 'GIF87a') || ascii(b, 0, 'GIF89a')) return size('gif', v.getUint16(6, true), v.getUint16(8, true));
     if (ascii(b, 0, 'BM')) {
       // A BITMAPCOREHEADER (12 bytes) has 16-bit sizes; the others 32-bit, the height negative for top-down rows.
-      return v.getUint32(14, true) === 12 ? size('bmp', v.getUint16(18, true), v.getUint16(20, true)) : size('bmp', v.getInt32(18, true), Math.abs(v.getInt32(22, true)));
+      return v.getUint32(14, true) === 12
+        ? size('bmp', v.getUint16(18, true), v.getUint16(20, true))
+        : size('bmp', v.getInt32(18, true), Math.abs(v.getInt32(22, true)));
     }
     if (ascii(b, 0, 'RIFF') && ascii(b, 8, 'WEBP')) {
       if (ascii(b, 12, 'VP8 ')) return size('webp', v.getUint16(26, true) & 0x3fff, v.getUint16(28, true) & 0x3fff);
-      if (ascii(b, 12, 'VP8L')) { const bits = v.getUint32(21, true); return size('webp', (bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1); }
+      if (ascii(b, 12, 'VP8L')) {
+        const bits = v.getUint32(21, true);
+        return size('webp', (bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
+      }
       if (ascii(b, 12, 'VP8X')) return size('webp', (v.getUint32(24, true) & 0xffffff) + 1, (v.getUint32(27, true) & 0xffffff) + 1);
       return undefined;
     }
@@ -117,7 +159,10 @@ function jpegSize(b: Uint8Array, v: DataView): ImageHeader | undefined {
   while (at + 9 < b.length) {
     if (b[at] !== 0xff) return undefined;
     const marker = b[at + 1]!;
-    if (marker === 0xff) { at++; continue; } // fill byte
+    if (marker === 0xff) {
+      at++;
+      continue;
+    } // fill byte
     // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       const height = v.getUint16(at + 5);
@@ -141,7 +186,8 @@ function tiffSize(v: DataView, little: boolean): ImageHeader | undefined {
     const tag = v.getUint16(at, little);
     if (tag !== 256 && tag !== 257) continue;
     const value = v.getUint16(at + 2, little) === 3 ? v.getUint16(at + 8, little) : v.getUint32(at + 8, little);
-    if (tag === 256) width = value; else height = value;
+    if (tag === 256) width = value;
+    else height = value;
   }
   return width > 0 && height > 0 ? { kind: 'tiff', width, height } : undefined;
 }
@@ -158,11 +204,18 @@ const isPdf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, Math.min(b.
  */
 async function startEngine(languages: LanguageData[]): Promise<Tesseract.Worker> {
   const { default: tesseract } = await import('tesseract.js');
-  const start = (langPath: string) => tesseract.createWorker(languages.map((l) => l.code), tesseract.OEM.LSTM_ONLY, {
-    langPath, gzip: true, cacheMethod: 'none',
-    // Without a handler a failed job's error is also thrown, uncaught, in the child; the job's promise rejects either way.
-    errorHandler: () => undefined,
-  });
+  const start = (langPath: string) =>
+    tesseract.createWorker(
+      languages.map((l) => l.code),
+      tesseract.OEM.LSTM_ONLY,
+      {
+        langPath,
+        gzip: true,
+        cacheMethod: 'none',
+        // Without a handler a failed job's error is also thrown, uncaught, in the child; the job's promise rejects either way.
+        errorHandler: () => undefined,
+      },
+    );
   if (languages.length === 1) return start(dirname(languages[0]!.file));
   const langPath = await mkdtemp(join(tmpdir(), 'ocr-languages-'));
   try {
@@ -216,8 +269,11 @@ export interface OcrOptions {
  * `unreadable` is the error of a page the engine cannot read.
  */
 async function readPages(
-  languages: LanguageData[], count: number, image: (page: number) => Promise<Uint8Array>,
-  unreadable: (page: number) => Error, options: OcrOptions,
+  languages: LanguageData[],
+  count: number,
+  image: (page: number) => Promise<Uint8Array>,
+  unreadable: (page: number) => Error,
+  options: OcrOptions,
 ): Promise<OcrPage[]> {
   const pages: OcrPage[] = [];
   let engine: Tesseract.Worker | undefined = await startEngine(languages);
@@ -225,7 +281,9 @@ async function readPages(
     for (let page = 1; page <= count; page++) {
       options.onPage?.(page);
       engine ??= await startEngine(languages);
-      const recognised = recognise(engine, await image(page), page).catch(() => { throw unreadable(page); });
+      const recognised = recognise(engine, await image(page), page).catch(() => {
+        throw unreadable(page);
+      });
       const read = options.cpuMsPerPage ? await withinCpu(recognised, options.cpuMsPerPage * RECOGNITION_SHARE) : await recognised;
       if (read) {
         pages.push(read);
@@ -250,7 +308,11 @@ async function readPages(
  * naming `fileName`, for any other file or one that cannot be read.
  */
 export async function ocrPages(
-  bytes: Uint8Array, fileName: string, languages: readonly string[], limits: DocumentLimits, options: OcrOptions = {},
+  bytes: Uint8Array,
+  fileName: string,
+  languages: readonly string[],
+  limits: DocumentLimits,
+  options: OcrOptions = {},
 ): Promise<OcrResult> {
   const languageData = ocrLanguageData(languages);
   if (!Array.isArray(languageData)) return { pages: [], unsupported: languageData.unsupported };
@@ -261,9 +323,14 @@ export async function ocrPages(
     const { forEachPdfPage, renderPdfPage } = await import('./pdf.js');
     const named = (err: unknown) => (err instanceof TranscriptImportError && !(err instanceof DocumentRefusedError) ? cannotRead(err.message) : err);
     // The page count, checked against maxPages before any page is drawn.
-    const count = await forEachPdfPage(bytes, limits, () => undefined).catch((err: unknown) => { throw named(err); });
+    const count = await forEachPdfPage(bytes, limits, () => undefined).catch((err: unknown) => {
+      throw named(err);
+    });
     if (count === 0) throw cannotRead('it has no pages');
-    const draw = (page: number) => renderPdfPage(bytes, page, limits).catch((err: unknown) => { throw named(err); });
+    const draw = (page: number) =>
+      renderPdfPage(bytes, page, limits).catch((err: unknown) => {
+        throw named(err);
+      });
     return { pages: await readPages(languageData, count, draw, (page) => cannotRead(`page ${page} could not be recognised`), options) };
   }
 

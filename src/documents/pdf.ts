@@ -5,7 +5,12 @@ import { getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { TranscriptImportError } from '../domain/transcript.js';
 import { refusal, type DocumentLimits } from './limits.js';
 
-export interface PdfTextItem { str: string; transform: number[]; height: number; hasEOL?: boolean }
+export interface PdfTextItem {
+  str: string;
+  transform: number[];
+  height: number;
+  hasEOL?: boolean;
+}
 
 /** The PDF opened with pdf.js; encrypted or broken files throw TranscriptImportErrors saying why. */
 async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
@@ -16,8 +21,12 @@ async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
     return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false });
   } catch (err) {
     const { name } = err as Error;
-    const reason = name === 'PasswordException' ? 'it is password-protected'
-      : name === 'InvalidPDFException' ? 'it is not a valid PDF file' : 'it is not a readable PDF file';
+    const reason =
+      name === 'PasswordException'
+        ? 'it is password-protected'
+        : name === 'InvalidPDFException'
+          ? 'it is not a valid PDF file'
+          : 'it is not a readable PDF file';
     throw new TranscriptImportError(reason);
   }
 }
@@ -28,17 +37,16 @@ type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
  * Encrypted, broken or oversized files throw TranscriptImportErrors saying why, for the caller to
  * prefix with the file's name.
  */
-export async function forEachPdfPage(
-  bytes: Uint8Array, limits: DocumentLimits, visit: (items: PdfTextItem[], page: number) => void,
-): Promise<number> {
+export async function forEachPdfPage(bytes: Uint8Array, limits: DocumentLimits, visit: (items: PdfTextItem[], page: number) => void): Promise<number> {
   const pdf = await openPdf(bytes);
   try {
     if (pdf.numPages > limits.maxPages) throw refusal.pages(limits);
     for (let n = 1; n <= pdf.numPages; n++) {
       let items: PdfTextItem[];
       try {
-        items = ((await (await pdf.getPage(n)).getTextContent()).items as Array<Partial<PdfTextItem>>)
-          .filter((item): item is PdfTextItem => item.str !== undefined);
+        items = ((await (await pdf.getPage(n)).getTextContent()).items as Array<Partial<PdfTextItem>>).filter(
+          (item): item is PdfTextItem => item.str !== undefined,
+        );
       } catch {
         throw new TranscriptImportError(`it is not a readable PDF file (page ${n} cannot be read)`);
       }

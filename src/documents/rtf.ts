@@ -8,18 +8,70 @@ import { refusal } from './limits.js';
 
 /** Destinations whose content is not document text. */
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'stylesheet', 'info', 'pict', 'object', 'header', 'headerl', 'headerr', 'headerf', 'footer',
-  'footerl', 'footerr', 'footerf', 'footnote', 'listtable', 'listoverridetable', 'rsidtbl', 'generator', 'xmlnstbl',
-  'themedata', 'colorschememapping', 'latentstyles', 'datastore', 'fldinst', 'shppict', 'nonshppict', 'pgdsctbl', 'filetbl',
-  'revtbl', 'mmathPr', 'ftnsep', 'ftnsepc', 'aftnsep', 'aftnsepc', 'pnseclvl', 'userprops', 'bkmkstart', 'bkmkend',
+  'fonttbl',
+  'colortbl',
+  'stylesheet',
+  'info',
+  'pict',
+  'object',
+  'header',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footer',
+  'footerl',
+  'footerr',
+  'footerf',
+  'footnote',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'themedata',
+  'colorschememapping',
+  'latentstyles',
+  'datastore',
+  'fldinst',
+  'shppict',
+  'nonshppict',
+  'pgdsctbl',
+  'filetbl',
+  'revtbl',
+  'mmathPr',
+  'ftnsep',
+  'ftnsepc',
+  'aftnsep',
+  'aftnsepc',
+  'pnseclvl',
+  'userprops',
+  'bkmkstart',
+  'bkmkend',
 ]);
 
 const SYMBOLS: Record<string, string> = {
-  par: '\n', line: '\n', sect: '\n', page: '\n', row: '\n', cell: '\t', tab: '\t', emdash: '\u2014', endash: '\u2013',
-  bullet: '\u2022', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201c', rdblquote: '\u201d', emspace: '\u2003', enspace: '\u2002',
+  par: '\n',
+  line: '\n',
+  sect: '\n',
+  page: '\n',
+  row: '\n',
+  cell: '\t',
+  tab: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
+  emspace: '\u2003',
+  enspace: '\u2002',
 };
 
-interface GroupState { skip: boolean; uc: number }
+interface GroupState {
+  skip: boolean;
+  uc: number;
+}
 
 /** `maxNesting`: groups nested deeper are refused (a file of 300,000 open braces costs memory, not text). */
 export function rtfToText(rtf: string, maxNesting = Infinity): string {
@@ -48,7 +100,10 @@ export function rtfToText(rtf: string, maxNesting = Infinity): string {
         const m = /^\\(?:'[0-9a-fA-F]{2}|[a-zA-Z]+-?\d* ?|.)/.exec(rtf.slice(i, i + 40));
         i += m ? m[0].length : 1;
       } else if (c !== '\r' && c !== '\n') i++;
-      else { i++; n--; }
+      else {
+        i++;
+        n--;
+      }
     }
   };
 
@@ -75,7 +130,8 @@ export function rtfToText(rtf: string, maxNesting = Infinity): string {
       if (!word) {
         // A control symbol.
         i += 2;
-        if (next === '*') state.skip = true; // an ignorable destination this reader does not know
+        if (next === '*')
+          state.skip = true; // an ignorable destination this reader does not know
         else if (next === '\\' || next === '{' || next === '}') emit(next);
         else if (next === '~') emit('\u00a0');
         else if (next === '_') emit('\u2011');
@@ -90,12 +146,18 @@ export function rtfToText(rtf: string, maxNesting = Infinity): string {
         skipFallback(state.uc);
       } else if (name === 'uc' && param !== undefined) state.uc = Number(param);
       else if (name === 'ansicpg' && param !== undefined) {
-        try { decoder = new TextDecoder(`windows-${param}`); } catch { /* keep windows-1252 */ }
+        try {
+          decoder = new TextDecoder(`windows-${param}`);
+        } catch {
+          /* keep windows-1252 */
+        }
       } else if (SKIPPED.has(name)) state.skip = true;
       else if (SYMBOLS[name]) emit(SYMBOLS[name]!);
     } else {
       if (c !== '\r' && c !== '\n') {
-        if (state.skip) { /* nothing */ } else {
+        if (state.skip) {
+          /* nothing */
+        } else {
           flushBytes();
           out += c;
         }

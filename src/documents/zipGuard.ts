@@ -14,7 +14,13 @@ const ZIP64_EXTRA = 0x0001;
 const STORED = 0;
 const DEFLATED = 8;
 
-interface Entry { name: string; method: number; compressedSize: number; size: number; localOffset: number }
+interface Entry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+}
 
 const broken = () => new TranscriptImportError('it is not a readable .docx file');
 
@@ -80,8 +86,10 @@ export function xmlDepth(xml: Buffer, stopAbove: number): number {
   let deepest = 0;
   for (let i = xml.indexOf(0x3c); i !== -1; i = xml.indexOf(0x3c, i + 1)) {
     const next = xml[i + 1];
-    if (next === 0x2f) depth--; // </
-    else if (next === 0x3f || next === 0x21) { // <?…?>, <!--…-->, <![CDATA[…]]>, <!DOCTYPE…>
+    if (next === 0x2f)
+      depth--; // </
+    else if (next === 0x3f || next === 0x21) {
+      // <?…?>, <!--…-->, <![CDATA[…]]>, <!DOCTYPE…>
       const end = xml.indexOf(xml.subarray(i, i + 4).equals(COMMENT) ? '-->' : xml.subarray(i, i + 9).equals(CDATA) ? ']]>' : '>', i + 2);
       if (end === -1) break;
       i = end;

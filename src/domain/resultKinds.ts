@@ -4,8 +4,7 @@
 import type { ResultFormat } from './formats.js';
 
 export type ResultKind =
-  | 'transcription' | 'captions' | 'translation' | 'subtitles' | 'proofread_transcription'
-  | 'proofread_captions' | 'forced_alignment' | 'human_ocr';
+  'transcription' | 'captions' | 'translation' | 'subtitles' | 'proofread_transcription' | 'proofread_captions' | 'forced_alignment' | 'human_ocr';
 
 export interface ResultKindDefinition {
   formats: readonly ResultFormat[];

@@ -2,7 +2,11 @@
 import type { Segment, Transcript, Word } from './transcript.js';
 
 /** A stretch of the media one speaker holds; `speaker` is the diarizer's own label. */
-export interface SpeakerTurn { speaker: string; start: number; end: number }
+export interface SpeakerTurn {
+  speaker: string;
+  start: number;
+  end: number;
+}
 
 /** The turn holding `at`, else the nearest one (words at a turn's edge, pauses between turns). */
 function speakerAt(turns: readonly SpeakerTurn[], at: number): string {
@@ -50,8 +54,7 @@ export function withSpeakerTurns(transcript: Transcript, turns: readonly Speaker
     if (!names.has(label)) names.set(label, `Speaker ${names.size + 1}`);
     return names.get(label)!;
   };
-  const segments = transcript.segments.flatMap((s) => splitBySpeaker(s, turns))
-    .map(({ speaker, segment }) => ({ ...segment, speaker: nameOf(speaker) }));
+  const segments = transcript.segments.flatMap((s) => splitBySpeaker(s, turns)).map(({ speaker, segment }) => ({ ...segment, speaker: nameOf(speaker) }));
   return { segments };
 }
 

@@ -3,7 +3,11 @@
 import type { Segment, Transcript } from './transcript.js';
 
 /** One word of the text as the aligner timed it (seconds). */
-export interface TimedWord { word: string; begin: number; end: number }
+export interface TimedWord {
+  word: string;
+  begin: number;
+  end: number;
+}
 
 const tokensOf = (text: string) => text.split(/\s+/).filter(Boolean);
 

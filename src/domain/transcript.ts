@@ -19,18 +19,23 @@ export interface Segment {
   words?: Word[];
 }
 
-export interface Transcript { segments: Segment[] }
+export interface Transcript {
+  segments: Segment[];
+}
 
 export class TranscriptImportError extends Error {}
 
 const seconds = z.number().nonnegative().finite();
-const jsonWord = z.object({
-  text: z.string().optional(),
-  word: z.string().optional(),
-  start: seconds.optional(),
-  begin: seconds.optional(),
-  end: seconds,
-}).refine((w) => (w.text ?? w.word)?.trim(), 'a word needs text').refine((w) => (w.start ?? w.begin) !== undefined, 'a word needs start (or begin)');
+const jsonWord = z
+  .object({
+    text: z.string().optional(),
+    word: z.string().optional(),
+    start: seconds.optional(),
+    begin: seconds.optional(),
+    end: seconds,
+  })
+  .refine((w) => (w.text ?? w.word)?.trim(), 'a word needs text')
+  .refine((w) => (w.start ?? w.begin) !== undefined, 'a word needs start (or begin)');
 
 // The spec imports text, speaker, start and end: any of them but text may be null or absent, and
 // any other field, of any type, is ignored (clients send their own JSON, and ours back).
@@ -81,7 +86,9 @@ export function importJsonTranscript(source: string, options: JsonImportOptions 
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const where = issue.path.length ? ` (${issue.path.join('.')})` : '';
-          throw new TranscriptImportError(`the JSON transcript's segment ${n + 1}${where}: ${issue.path.length ? issue.message : 'must be an object with text'}`);
+          throw new TranscriptImportError(
+            `the JSON transcript's segment ${n + 1}${where}: ${issue.path.length ? issue.message : 'must be an object with text'}`,
+          );
         }
         const s = parsed.data as z.infer<typeof jsonSegmentWithWords>;
         const start = s.start ?? (s.start_ms != null ? s.start_ms / 1000 : undefined);
@@ -89,15 +96,20 @@ export function importJsonTranscript(source: string, options: JsonImportOptions 
         const words = options.words && s.words?.length ? s.words.map(toWord) : undefined;
         const speaker = typeof s.speaker === 'string' ? s.speaker.trim() : undefined;
         return {
-          text: s.text, ...(speaker ? { speaker } : {}), ...(start != null ? { start } : {}),
-          ...(end != null ? { end } : {}), ...(words ? { words } : {}),
+          text: s.text,
+          ...(speaker ? { speaker } : {}),
+          ...(start != null ? { start } : {}),
+          ...(end != null ? { end } : {}),
+          ...(words ? { words } : {}),
         };
       }),
     };
   }
   const fail = (error: z.ZodError): never => {
     const issue = error.issues[0]!;
-    throw new TranscriptImportError(`the JSON transcript is not an array of segments or an object with text (${issue.path.join('.') || 'root'}: ${issue.message})`);
+    throw new TranscriptImportError(
+      `the JSON transcript is not an array of segments or an object with text (${issue.path.join('.') || 'root'}: ${issue.message})`,
+    );
   };
   if (options.words && isObject(data) && 'words' in data && !('text' in data)) {
     const parsed = jsonWordList.safeParse(data);

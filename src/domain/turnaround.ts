@@ -12,9 +12,7 @@ export function allowedTurnarounds(language: string): readonly TurnaroundTime[] 
   return ENUMS.turnaround_time;
 }
 
-export type TurnaroundResolution =
-  | { ok: true; turnaround: TurnaroundTime; raised: boolean }
-  | { ok: false; allowed: readonly TurnaroundTime[] };
+export type TurnaroundResolution = { ok: true; turnaround: TurnaroundTime; raised: boolean } | { ok: false; allowed: readonly TurnaroundTime[] };
 
 /**
  * The turnaround an order gets. With `strict`, an unavailable value is rejected; without it,

@@ -16,7 +16,10 @@ const SKILL = new RegExp(`^(?:(?:transcription|review|ocr):${LANGUAGE}|translati
 
 /** A comma-separated skill list, normalised (trimmed, lowercased, deduplicated in order). */
 export function parseSkills(list: string): string[] {
-  const items = list.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const items = list
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   for (const item of items) {
     if (!SKILL.test(item)) {
       throw new SkillError(`skill '${item}' is not kind:language (kinds: ${SKILL_KINDS.join(', ')}; translation takes source>target)`);
@@ -34,7 +37,10 @@ export function skillCovers(skills: readonly string[], needed: string): boolean 
 // ---- Who may check whose work ------------------------------------------------------------
 
 /** A task of the order someone submitted, as far as the rule below needs it. */
-export interface DoneTask { stage: TaskStage; submittedBy: number | null }
+export interface DoneTask {
+  stage: TaskStage;
+  submittedBy: number | null;
+}
 
 /**
  * Nobody checks their own work: for each stage, the stages of the same order whose submitters may
@@ -55,7 +61,10 @@ export function checksOwnWork(stage: TaskStage, done: readonly DoneTask[], worke
 
 // ---- Parts --------------------------------------------------------------------------------
 
-export interface PartSpan { start: number; end: number }
+export interface PartSpan {
+  start: number;
+  end: number;
+}
 
 /** Consecutive parts of `partSeconds`; a remainder under a quarter part is too short to be a task of its own. */
 export function planParts(seconds: number, partSeconds: number): PartSpan[] {
@@ -108,7 +117,11 @@ export function transcriptFromEditor(text: string, mediaEnd?: number): Transcrip
 
 // ---- Merging parts ------------------------------------------------------------------------
 
-export interface PartText { start: number; end: number; text: string }
+export interface PartText {
+  start: number;
+  end: number;
+  text: string;
+}
 
 /**
  * The parts' texts as one editor text, in time order. A worker starting mid-conversation often
@@ -178,7 +191,9 @@ function timestampProblems(text: string, segments: Segment[], timestamping: stri
     const labelled = segments.filter((s) => s.speaker);
     const unmarked = labelled.filter((s) => s.start === undefined).length;
     if (unmarked > 0) {
-      problems.push(`${unmarked} of ${labelled.length} paragraphs with a speaker label ${unmarked === 1 ? 'has' : 'have'} no [hh:mm:ss] mark (timestamps ${ordered} were ordered).`);
+      problems.push(
+        `${unmarked} of ${labelled.length} paragraphs with a speaker label ${unmarked === 1 ? 'has' : 'have'} no [hh:mm:ss] mark (timestamps ${ordered} were ordered).`,
+      );
     }
   }
   const interval = INTERVALS[timestamping];
@@ -212,7 +227,10 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   const a = splitWords(before);
   const b = splitWords(after);
   if (a.length * b.length > MAX_DIFF_CELLS) {
-    const whole: DiffPart[] = [{ op: 'del', text: a.join(' ') }, { op: 'add', text: b.join(' ') }];
+    const whole: DiffPart[] = [
+      { op: 'del', text: a.join(' ') },
+      { op: 'add', text: b.join(' ') },
+    ];
     return whole.filter((part) => part.text);
   }
   // lcs[i * width + j]: the common subsequence length of a[i..] and b[j..]. It is at most
@@ -249,7 +267,9 @@ function joinParts(parts: DiffPart[]): DiffPart[] {
 }
 
 const comparableWords = (text: string) =>
-  splitWords(text.toLowerCase()).map((w) => w.replace(/[\p{P}\p{S}]/gu, '')).filter(Boolean);
+  splitWords(text.toLowerCase())
+    .map((w) => w.replace(/[\p{P}\p{S}]/gu, ''))
+    .filter(Boolean);
 
 /** Levenshtein distance over words, ignoring case and punctuation. */
 export function wordEditDistance(a: string, b: string): number {
@@ -259,7 +279,10 @@ export function wordEditDistance(a: string, b: string): number {
 // ---- Pay ----------------------------------------------------------------------------------
 
 /** Cents per audio minute, or per 1000 words. */
-export interface PayRate { unit: 'minute' | 'word'; cents: number }
+export interface PayRate {
+  unit: 'minute' | 'word';
+  cents: number;
+}
 
 export function taskPayCents(rate: PayRate, work: { seconds: number; words: number }): number {
   const raw = rate.unit === 'minute' ? (rate.cents * work.seconds) / 60 : (rate.cents * work.words) / 1000;

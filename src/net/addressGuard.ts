@@ -5,7 +5,12 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 export type Verdict = { allowed: true } | { allowed: false; reason: string; range: string };
 
-interface Range { text: string; family: 4 | 6; base: bigint; prefix: number }
+interface Range {
+  text: string;
+  family: 4 | 6;
+  base: bigint;
+  prefix: number;
+}
 
 const BITS = { 4: 32, 6: 128 } as const;
 
@@ -137,9 +142,11 @@ export function createAddressGuard(allowCidrs: readonly string[]): (address: str
 
 /** The allow-list as ranges; throws naming the first entry that is not a CIDR. */
 export function parseAllowCidrs(entries: readonly string[]): Range[] {
-  return entries.filter((entry) => entry.trim() !== '').map((entry) => {
-    const range = parseCidr(entry);
-    if (!range) throw new Error(`${JSON.stringify(entry)} is not a CIDR such as 10.0.0.0/8 or fd00::/8`);
-    return range;
-  });
+  return entries
+    .filter((entry) => entry.trim() !== '')
+    .map((entry) => {
+      const range = parseCidr(entry);
+      if (!range) throw new Error(`${JSON.stringify(entry)} is not a CIDR such as 10.0.0.0/8 or fd00::/8`);
+      return range;
+    });
 }

@@ -14,7 +14,12 @@ export class FetchError extends Error {}
 /** The guard refused an address; the message is for operators. */
 export class RefusedAddressError extends Error {
   readonly code = 'E_OUTBOUND_REFUSED';
-  constructor(readonly address: string, readonly range: string, reason: string, hostname: string) {
+  constructor(
+    readonly address: string,
+    readonly range: string,
+    reason: string,
+    hostname: string,
+  ) {
     super(`refused ${address}${hostname !== address ? ` (${hostname})` : ''}: ${reason}${range ? ` (${range})` : ''}; see OUTBOUND_ALLOW_CIDRS`);
   }
 }
@@ -22,9 +27,14 @@ export class RefusedAddressError extends Error {
 /** Whether a refusal's text is the guard's (it names the address a host resolved to: for operators only). */
 export const isAddressRefusal = (detail: string): boolean => detail.startsWith('refused ');
 
-export interface Limits { maxBytes: number; timeoutMs: number }
+export interface Limits {
+  maxBytes: number;
+  timeoutMs: number;
+}
 /** A customer's media: also its length, in seconds. */
-export interface MediaLimits extends Limits { maxSeconds: number }
+export interface MediaLimits extends Limits {
+  maxSeconds: number;
+}
 
 export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -50,8 +60,15 @@ export interface OpenedBody {
   fail(detail: string): FetchError;
 }
 
-export interface CallbackRequest { body: Uint8Array; headers: Record<string, string> }
-export interface CallbackAnswer { statusCode: number; text: string; headers: Record<string, string | string[] | undefined> }
+export interface CallbackRequest {
+  body: Uint8Array;
+  headers: Record<string, string>;
+}
+export interface CallbackAnswer {
+  statusCode: number;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
 
 export interface OutboundClient {
   /**
@@ -63,8 +80,12 @@ export interface OutboundClient {
    * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
    * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
    */
-  fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: { bytes: number; stop: (head: Buffer) => boolean }):
-    Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }>;
+  fetchCustomerFile(
+    url: string,
+    field: string,
+    limits: Limits,
+    sniff?: { bytes: number; stop: (head: Buffer) => boolean },
+  ): Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }>;
   /** One callback attempt: a POST of exactly these bytes that follows no redirect. Throws on failure. */
   postCallback(url: string, request: CallbackRequest, opts: { timeoutMs: number; maxResponseBytes: number }): Promise<CallbackAnswer>;
   /**
@@ -114,9 +135,12 @@ const isLocalhostName = (hostname: string): boolean => /(^|\.)localhost\.?$/i.te
  * Localhost names answer loopback without asking DNS: a resolver need not know `localhost.` or
  * `a.localhost`, and one that forwards them to an unreachable nameserver would stall the refusal.
  */
-const LOOPBACK = [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }];
+const LOOPBACK = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
 function withLocalhostNames(resolve: Resolve): Resolve {
-  return (hostname) => isLocalhostName(hostname) ? Promise.resolve(LOOPBACK) : resolve(hostname);
+  return (hostname) => (isLocalhostName(hostname) ? Promise.resolve(LOOPBACK) : resolve(hostname));
 }
 
 export function createOutboundClient(opts: OutboundOptions): OutboundClient {
@@ -133,15 +157,21 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
 
   // Every address a name resolves to must pass, not just the one connected to first.
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
-    resolve(hostname).then((addresses) => {
-      if (addresses.length === 0) throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
-      for (const { address } of addresses) {
-        const refused = refusal(address, hostname);
-        if (refused) throw refused;
-      }
-      if (options.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
-      else callback(null, addresses[0]!.address, addresses[0]!.family);
-    }).catch((err: NodeJS.ErrnoException) => callback(err, ''));
+    resolve(hostname)
+      .then((addresses) => {
+        if (addresses.length === 0) throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
+        for (const { address } of addresses) {
+          const refused = refusal(address, hostname);
+          if (refused) throw refused;
+        }
+        if (options.all)
+          callback(
+            null,
+            addresses.map(({ address, family }) => ({ address, family })),
+          );
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      })
+      .catch((err: NodeJS.ErrnoException) => callback(err, ''));
   };
   const connectGuarded = buildConnector({ lookup: guardedLookup } as buildConnector.BuildOptions);
   // An IP literal (however the URL spelt it, WHATWG parsing has normalised it) skips the lookup.
@@ -169,7 +199,11 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     const fail = (detail: string) => failure(field, url, detail);
     try {
       const response = await request(url, {
-        method: 'GET', signal: controller.signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, dispatcher: withRedirects,
+        method: 'GET',
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        dispatcher: withRedirects,
         ...(headers ? { headers } : {}),
       });
       // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
@@ -219,8 +253,13 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     const signal = AbortSignal.timeout(limits.timeoutMs);
     try {
       const response = await request(url, {
-        method: 'POST', body: req.body, headers: req.headers, signal, dispatcher: direct,
-        headersTimeout: limits.timeoutMs, bodyTimeout: limits.timeoutMs,
+        method: 'POST',
+        body: req.body,
+        headers: req.headers,
+        signal,
+        dispatcher: direct,
+        headersTimeout: limits.timeoutMs,
+        bodyTimeout: limits.timeoutMs,
       });
       response.body.on('error', () => undefined);
       // The answer is only compared with `ok` and shown to operators: read no more than asked.
@@ -275,7 +314,9 @@ export function privateAddressHint(print: (line: string) => void = console.log):
   return (refusal) => {
     if (printed) return;
     printed = true;
-    print(`A customer URL was refused because it points to a private address (${refusal.address}); ` +
-      `set OUTBOUND_ALLOW_CIDRS=${refusal.range || refusal.address} to allow it for local experiments.`);
+    print(
+      `A customer URL was refused because it points to a private address (${refusal.address}); ` +
+        `set OUTBOUND_ALLOW_CIDRS=${refusal.range || refusal.address} to allow it for local experiments.`,
+    );
   };
 }

@@ -43,7 +43,10 @@ function rangedTotal(opened: OpenedBody): number | undefined {
   return match && Number(match[1]) === 0 ? Number(match[3]) : undefined;
 }
 
-const one = (headers: OpenedBody['headers'], name: string) => { const v = headers[name]; return Array.isArray(v) ? v[0] : v; };
+const one = (headers: OpenedBody['headers'], name: string) => {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
 
 /** The whole (small) body of a ranged answer, at most `max` bytes. */
 async function bodyOf(opened: OpenedBody, max: number): Promise<Buffer> {
@@ -110,7 +113,10 @@ async function readRange(client: Opener, url: string, field: string, at: number,
 }
 
 /** A ranged request the parser's reads made (beyond the head), with what it returned. */
-interface RangedRead { at: number; bytes: Buffer }
+interface RangedRead {
+  at: number;
+  bytes: Buffer;
+}
 
 const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('base64');
 
@@ -122,7 +128,10 @@ class Recent<V> {
 
   get(key: string): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) { this.entries.delete(key); this.entries.set(key, value); }
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
     return value;
   }
 
@@ -132,7 +141,9 @@ class Recent<V> {
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  delete(key: string): void { this.entries.delete(key); }
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 }
 
 /**
@@ -145,7 +156,16 @@ class Recent<V> {
 type RangedReadings = Recent<{ reads: Array<{ at: number; to: number; digest: string }>; seconds: number }>;
 
 /** Seconds by ranged reads; undefined when the file must be streamed (no stated duration, or ranges abandoned). */
-async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, size: number, url: string, field: string, deadline: number, readings?: RangedReadings): Promise<number | undefined> {
+async function readByRanges(
+  client: Opener,
+  parser: Parser,
+  opened: OpenedBody,
+  size: number,
+  url: string,
+  field: string,
+  deadline: number,
+  readings?: RangedReadings,
+): Promise<number | undefined> {
   const head = await bodyOf(opened, HEAD_BYTES);
   const mimeType = contentTypeOf(opened.headers);
   const media = { size, ...(mimeType ? { mimeType } : {}) };
@@ -164,7 +184,10 @@ async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, 
       return parser.mediaDurationByRanges(rangeSource(client, url, field, size, head, deadline, reads), media, alone);
     };
     // The shared reader was stopped for another file's sake: this one is read again, alone.
-    const format = await read(false).catch((err: unknown) => { if (err instanceof ChildLostError) return read(true); throw err; });
+    const format = await read(false).catch((err: unknown) => {
+      if (err instanceof ChildLostError) return read(true);
+      throw err;
+    });
     if (!format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
     const seconds = format.duration !== undefined && Number.isFinite(format.duration) && format.duration > 0 ? format.duration : undefined;
     if (seconds !== undefined) readings?.set(key, { reads: reads.map((r) => ({ at: r.at, to: r.at + r.bytes.length, digest: digest(r.bytes) })), seconds });
@@ -178,7 +201,16 @@ async function readByRanges(client: Opener, parser: Parser, opened: OpenedBody, 
   }
 }
 
-async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, url: string, field: string, limits: Limits, deadline: number, readings?: RangedReadings): Promise<number> {
+async function durationOf(
+  client: Opener,
+  parser: Parser,
+  opened: OpenedBody,
+  url: string,
+  field: string,
+  limits: Limits,
+  deadline: number,
+  readings?: RangedReadings,
+): Promise<number> {
   const reopen = () => client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
   const read = async (body: OpenedBody, scanWholeFile: boolean) => {
     try {
@@ -207,7 +239,11 @@ async function durationOf(client: Opener, parser: Parser, opened: OpenedBody, ur
 }
 
 /** What shows a file is the one measured before: a strong ETag, or Last-Modified with its length. */
-interface Validators { etag?: string; lastModified?: string; length?: string }
+interface Validators {
+  etag?: string;
+  lastModified?: string;
+  length?: string;
+}
 
 function validatorsOf(opened: OpenedBody): Validators | undefined {
   const etag = one(opened.headers, 'etag');
@@ -255,7 +291,14 @@ export function createMediaProber(client: Opener, parser: Parser, maxEntries: nu
   };
 }
 
-async function readDuration(parser: Parser, opened: OpenedBody, field: string, maxBytes: number, scanWholeFile: boolean, alone: boolean): Promise<number | undefined> {
+async function readDuration(
+  parser: Parser,
+  opened: OpenedBody,
+  field: string,
+  maxBytes: number,
+  scanWholeFile: boolean,
+  alone: boolean,
+): Promise<number | undefined> {
   try {
     const length = Number(opened.headers['content-length']);
     let seen = 0;
@@ -263,7 +306,7 @@ async function readDuration(parser: Parser, opened: OpenedBody, field: string, m
     const capped = new Transform({
       transform(chunk: Buffer, _enc, done) {
         seen += chunk.length;
-        if (seen > maxBytes) done(overCap = new FetchError(`${field}: the file is larger than ${maxBytes} bytes`));
+        if (seen > maxBytes) done((overCap = new FetchError(`${field}: the file is larger than ${maxBytes} bytes`)));
         else done(null, chunk);
       },
     });
@@ -279,7 +322,8 @@ async function readDuration(parser: Parser, opened: OpenedBody, field: string, m
       const broken = transferFailed ?? opened.body.errored;
       return broken ? opened.fail(String((broken as { code?: string }).code ?? (broken as Error).message)) : undefined;
     };
-    const format = await parser.mediaDuration(capped, { mimeType: contentTypeOf(opened.headers), size: Number.isFinite(length) ? length : undefined, scanWholeFile }, alone)
+    const format = await parser
+      .mediaDuration(capped, { mimeType: contentTypeOf(opened.headers), size: Number.isFinite(length) ? length : undefined, scanWholeFile }, alone)
       .catch((err: Error) => {
         if (err instanceof FetchError || err instanceof ChildLostError) throw err;
         if (err instanceof DocumentRefusedError) throw new FetchError(`${field}: ${err.message}`);

@@ -103,8 +103,13 @@ export function classifyAnswer(statusCode: number, text: string): CallbackOutcom
 }
 
 /** Signs `fields` with the account's secrets (the current one first) and POSTs them once; records nothing. */
-async function postSigned(deps: CallbackDeliveryDeps, accountId: number, url: string, fields: Record<string, string>, webhookId: string):
-  Promise<{ result: AttemptOutcome; started: number }> {
+async function postSigned(
+  deps: CallbackDeliveryDeps,
+  accountId: number,
+  url: string,
+  fields: Record<string, string>,
+  webhookId: string,
+): Promise<{ result: AttemptOutcome; started: number }> {
   const { body, contentType } = await encodeForm(fields);
   const secrets = await webhookSecretsOf(deps.db, deps.secretKey, accountId);
   const signing = secrets.previous ? [secrets.current, secrets.previous.secret] : [secrets.current];
@@ -145,7 +150,10 @@ export function callbackUrlOf(order: Pick<OrderRow, 'callbackUrl'>, account: Pic
  * and recorded as attempt `attempt` with `webhookId`. Never throws for the receiver's sake: a
  * failed attempt is an outcome. Throws RequestError when there is no callback URL.
  */
-export async function attemptCallback(deps: CallbackDeliveryDeps, input: { order: OrderRow; event: CallbackEvent; webhookId: string; attempt: number }): Promise<AttemptOutcome> {
+export async function attemptCallback(
+  deps: CallbackDeliveryDeps,
+  input: { order: OrderRow; event: CallbackEvent; webhookId: string; attempt: number },
+): Promise<AttemptOutcome> {
   const { order, event, webhookId, attempt } = input;
   const account = await getAccount(deps.db, order.accountId);
   if (!account) throw new Error(`account ${order.accountId} of order ${order.id} not found`);
@@ -159,8 +167,15 @@ export async function attemptCallback(deps: CallbackDeliveryDeps, input: { order
   if (result.delivered) crashPoint('mid-callback');
   result.durationMs = Date.now() - started;
   await recordCallbackAttempt(deps.db, {
-    orderId: order.id, event, attempt, url, statusCode: result.statusCode, durationMs: result.durationMs,
-    outcome: result.outcome, detail: result.detail, webhookId,
+    orderId: order.id,
+    event,
+    attempt,
+    url,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    outcome: result.outcome,
+    detail: result.detail,
+    webhookId,
   });
   return result;
 }
@@ -191,7 +206,7 @@ export async function resendLastCallback(deps: CallbackDeliveryDeps, accountId: 
 export function sampleOrder(product: ProductKey, event: SampleEvent): RecordSource {
   const base = SAMPLE_ORDERS.find((o) => o.product === product && o.status === 'finished') ?? SAMPLE_ORDERS.find((o) => o.product === product);
   if (!base) throw new Error(`no sample order of product ${product} (src/api/samples.ts)`);
-  return { ...base, status: event, retranscribedOrderId: null, finishedAt: event === 'finished' ? base.finishedAt ?? base.paidAt : null };
+  return { ...base, status: event, retranscribedOrderId: null, finishedAt: event === 'finished' ? (base.finishedAt ?? base.paidAt) : null };
 }
 
 /**
@@ -214,14 +229,19 @@ export function sampleCallbackFields(publicBaseUrl: string, product: ProductKey,
  * through the guarded client, with the webhook-id `msg_sample_<16 hex>`. Not recorded (it has no
  * order). A URL that is not http(s) or that the guard refuses is a RequestError naming `url`.
  */
-export async function sendSampleCallback(deps: CallbackDeliveryDeps, account: AccountRow, input: { product: ProductKey; event: SampleEvent; url: string }): Promise<AttemptOutcome> {
+export async function sendSampleCallback(
+  deps: CallbackDeliveryDeps,
+  account: AccountRow,
+  input: { product: ProductKey; event: SampleEvent; url: string },
+): Promise<AttemptOutcome> {
   if (!isProductKey(input.product)) throw new RequestError(`product: '${input.product}' is not a product`);
   if (!SAMPLE_EVENTS.includes(input.event)) throw new RequestError(`event: must be one of ${SAMPLE_EVENTS.join(', ')}`);
   const url = input.url.trim();
   if (!url) throw new RequestError('url: give the URL of a receiver (or save a callback URL in the settings)');
   const refused = await deps.outbound.checkDestination(url);
   // The detail (which address the host resolved to) is for operators; the person sees that it is not public.
-  if (refused) throw new RequestError(isAddressRefusal(refused) ? 'url: the address is not a public one; samples are sent to public receivers only' : `url: ${refused}`);
+  if (refused)
+    throw new RequestError(isAddressRefusal(refused) ? 'url: the address is not a public one; samples are sent to public receivers only' : `url: ${refused}`);
   const fields = sampleCallbackFields(deps.publicBaseUrl, input.product, input.event);
   const { result } = await postSigned(deps, account.id, url, fields, `msg_sample_${randomBytes(8).toString('hex')}`);
   return result;

@@ -6,7 +6,12 @@
 import { ServiceError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { RequestError } from '../contracts/failures.js';
 import {
-  cancelUpdate, completeUpdate, orderWorkflowId, qualityCheckUpdate, refundUpdate, rejectTranscriptUpdate,
+  cancelUpdate,
+  completeUpdate,
+  orderWorkflowId,
+  qualityCheckUpdate,
+  refundUpdate,
+  rejectTranscriptUpdate,
   type ResultFile,
 } from '../contracts/orders.js';
 import type { Db } from '../db/connection.js';
@@ -27,7 +32,10 @@ export interface FulfilmentDeps {
   log: (message: string, meta: object) => void;
 }
 
-export const resultKindsOf = (order: OrderRow) => productOf(order.product).results(order.params).map((r) => r.kind);
+export const resultKindsOf = (order: OrderRow) =>
+  productOf(order.product)
+    .results(order.params)
+    .map((r) => r.kind);
 
 export function createFulfilment(deps: FulfilmentDeps) {
   async function requireOrder(orderId: number): Promise<OrderRow> {
@@ -38,7 +46,11 @@ export function createFulfilment(deps: FulfilmentDeps) {
 
   /** Refuses result files the order does not take, or that cannot be served in every format of their kind. */
   async function checkFiles(order: OrderRow, files: ResultFile[], completing: boolean): Promise<void> {
-    const problem = resultKindsProblem(resultKindsOf(order), files.map((f) => f.kind), completing);
+    const problem = resultKindsProblem(
+      resultKindsOf(order),
+      files.map((f) => f.kind),
+      completing,
+    );
     if (problem) throw new RequestError(problem);
     for (const f of files) {
       const bytes = await deps.files.get(f.blobKey).catch(() => {
@@ -68,7 +80,7 @@ export function createFulfilment(deps: FulfilmentDeps) {
         // The server gave up on the update (the workflow closing, or its worker lost meanwhile): an
         // order settled by then is named as settled; an open one is a fault worth another try.
         const now = await requireOrder(orderId);
-        deps.log('the order\'s workflow did not take an operator\'s update', { orderId, status: now.status, cause: String(err.cause ?? err) });
+        deps.log("the order's workflow did not take an operator's update", { orderId, status: now.status, cause: String(err.cause ?? err) });
         if (now.status !== 'paid') throw new RequestError(`order ${order.id} is ${now.status} and takes no further changes`);
       }
       throw err;
@@ -78,12 +90,19 @@ export function createFulfilment(deps: FulfilmentDeps) {
   return {
     requireOrder,
     complete: (orderId: number, files: ResultFile[]) =>
-      updateOrder(orderId, (h) => h.executeUpdate(completeUpdate, { args: [{ files }] }), (order) => checkFiles(order, files, true)),
+      updateOrder(
+        orderId,
+        (h) => h.executeUpdate(completeUpdate, { args: [{ files }] }),
+        (order) => checkFiles(order, files, true),
+      ),
     refund: (orderId: number, reason?: string) => updateOrder(orderId, (h) => h.executeUpdate(refundUpdate, { args: [{ reason }] })),
     rejectTranscript: (orderId: number) => updateOrder(orderId, (h) => h.executeUpdate(rejectTranscriptUpdate, { args: [] })),
     cancel: (orderId: number) => updateOrder(orderId, (h) => h.executeUpdate(cancelUpdate, { args: [] })),
     qualityCheck: (orderId: number, decision: { pass: true } | { fix: ResultFile[] }) =>
-      updateOrder(orderId, (h) => h.executeUpdate(qualityCheckUpdate, { args: [decision] }),
-        'fix' in decision ? (order) => checkFiles(order, decision.fix, false) : undefined),
+      updateOrder(
+        orderId,
+        (h) => h.executeUpdate(qualityCheckUpdate, { args: [decision] }),
+        'fix' in decision ? (order) => checkFiles(order, decision.fix, false) : undefined,
+      ),
   };
 }

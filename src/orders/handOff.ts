@@ -27,7 +27,7 @@ export async function handOrderOn(db: Db, priceTable: PriceTable, orderId: numbe
   const params = target.request.parse(handOff.params(parent.params));
   const child: OrderToPlace = {
     // A repeat (the activity retried) finds the id the first round reserved.
-    id: parent.retranscribedOrderId ?? await nextOrderId(db),
+    id: parent.retranscribedOrderId ?? (await nextOrderId(db)),
     accountId: parent.accountId,
     priceCents: target.price(priceTable[target.key], params, { seconds: parent.seconds, words: 0 }),
     seconds: parent.seconds,

@@ -40,7 +40,8 @@ async function named<T>(field: string, work: () => Promise<T>): Promise<T> {
 const sooner = <L extends Limits>(limits: L, timeoutMs: number): L => ({ ...limits, timeoutMs: Math.min(limits.timeoutMs, timeoutMs) });
 
 /** `h:mm:ss` of whole seconds, for refusals. */
-const clock = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
+const clock = (seconds: number) =>
+  `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 
 /** Per-account slots: a short wait absorbs a burst of quick probes; slots held by slow ones give 429. */
 function probeSlots(policy: ProbePolicy) {
@@ -62,7 +63,10 @@ function probeSlots(policy: ProbePolicy) {
     return new Promise((resolve, reject) => {
       const queue = waiting.get(account) ?? [];
       waiting.set(account, queue);
-      const take = () => { clearTimeout(timer); resolve(); };
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
       const timer = setTimeout(() => {
         queue.splice(queue.indexOf(take), 1);
         if (queue.length === 0) waiting.delete(account);
@@ -90,29 +94,34 @@ export function measureTools(outbound: OutboundClient, reader: DocumentReader, l
     const media = quote ? sooner(limits.media, limits.probes.quote.timeoutMs) : limits.media;
     const documents = quote ? sooner(limits.documents, limits.probes.quote.timeoutMs) : limits.documents;
     return {
-      mediaSeconds: (url, field) => inSlot(accountId, async () => {
-        const seconds = await probeMedia(url, field, media);
-        if (seconds > media.maxSeconds) throw new FetchError(`${field}: the media is ${clock(seconds)} long; at most ${clock(media.maxSeconds)} is accepted`);
-        return seconds;
-      }),
+      mediaSeconds: (url, field) =>
+        inSlot(accountId, async () => {
+          const seconds = await probeMedia(url, field, media);
+          if (seconds > media.maxSeconds) throw new FetchError(`${field}: the media is ${clock(seconds)} long; at most ${clock(media.maxSeconds)} is accepted`);
+          return seconds;
+        }),
 
-      fetchFile: (url, field) => inSlot(accountId, async (): Promise<FetchedFile> => {
-        const path = new URL(url).pathname;
-        const fetched = await outbound.fetchCustomerFile(url, field, documents, {
-          bytes: SNIFF_BYTES,
-          stop: (head) => classifyFile(head, undefined, path) === 'media',
-        });
-        const fileClass = classifyFile(fetched.bytes, fetched.contentType, path);
-        return { fileClass, bytes: fetched.bytes, fileName: documentFileName(fetched.bytes, fetched.contentType, path) };
-      }),
+      fetchFile: (url, field) =>
+        inSlot(accountId, async (): Promise<FetchedFile> => {
+          const path = new URL(url).pathname;
+          const fetched = await outbound.fetchCustomerFile(url, field, documents, {
+            bytes: SNIFF_BYTES,
+            stop: (head) => classifyFile(head, undefined, path) === 'media',
+          });
+          const fileClass = classifyFile(fetched.bytes, fetched.contentType, path);
+          return { fileClass, bytes: fetched.bytes, fileName: documentFileName(fetched.bytes, fetched.contentType, path) };
+        }),
 
-      readTranscript: (file, field, accepted) => named(field, async () => {
-        const extension = file.fileName.split('.').pop() ?? '';
-        if (!accepted.includes(extension)) {
-          throw new RequestError(`${field}: a ${extension === 'bin' ? 'file of unknown type' : `.${extension} file`} is not accepted here (accepted: ${accepted.join(', ')})`);
-        }
-        return reader.importDocument(file.bytes, file.fileName);
-      }),
+      readTranscript: (file, field, accepted) =>
+        named(field, async () => {
+          const extension = file.fileName.split('.').pop() ?? '';
+          if (!accepted.includes(extension)) {
+            throw new RequestError(
+              `${field}: a ${extension === 'bin' ? 'file of unknown type' : `.${extension} file`} is not accepted here (accepted: ${accepted.join(', ')})`,
+            );
+          }
+          return reader.importDocument(file.bytes, file.fileName);
+        }),
 
       documentWords: (file, field) => named(field, () => reader.documentWords(file.bytes, file.fileName)),
       ocrWords: (file, field) => named(field, async () => (await reader.ocrEstimate(file.bytes, file.fileName, file.fileClass)).words),

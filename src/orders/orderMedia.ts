@@ -73,7 +73,7 @@ async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string): Pr
         log('order media kept: the audio of a video', { orderId: order.id, videoBytes: fetched, audioBytes: size, ms: Date.now() - started });
       } catch (err) {
         // A video without audio, or one ffmpeg cannot read: kept as it is (the engines say what they hear in it).
-        log('the audio of an order\'s video was not extracted: the video is kept', { orderId: order.id, error: String((err as Error).message) });
+        log("the audio of an order's video was not extracted: the video is kept", { orderId: order.id, error: String((err as Error).message) });
       }
     }
     if (!file) {

@@ -43,7 +43,14 @@ export interface PlacementDeps {
   log: (message: string, meta: object) => void;
 }
 
-interface AnswerFigures { seconds: number; words: number; orderTotalCents: number; inWalletCents: number; minutesLeft: number; estimate: Date }
+interface AnswerFigures {
+  seconds: number;
+  words: number;
+  orderTotalCents: number;
+  inWalletCents: number;
+  minutesLeft: number;
+  estimate: Date;
+}
 
 /** The success fields of a creation answer, as the product's creation response names them. */
 function creationAnswer(product: ProductDefinition, f: AnswerFigures) {
@@ -60,10 +67,16 @@ function creationAnswer(product: ProductDefinition, f: AnswerFigures) {
 /** The answer a live order's creation gave, rebuilt from the order (its first answer was lost). */
 export function chargedAnswer(product: ProductDefinition, order: OrderRow, balanceAfterCents: number, account: AccountRow) {
   return {
-    mode: 'live', status: 'success', order_id: order.id,
+    mode: 'live',
+    status: 'success',
+    order_id: order.id,
     ...creationAnswer(product, {
-      seconds: order.seconds, words: order.words, orderTotalCents: order.priceCents, inWalletCents: balanceAfterCents,
-      minutesLeft: account.aiMinutes, estimate: order.deliveryEstimate!,
+      seconds: order.seconds,
+      words: order.words,
+      orderTotalCents: order.priceCents,
+      inWalletCents: balanceAfterCents,
+      minutesLeft: account.aiMinutes,
+      estimate: order.deliveryEstimate!,
     }),
   };
 }
@@ -104,35 +117,66 @@ export function createPlacement(deps: PlacementDeps) {
       walletChargeFailures.inc({ reason: 'insufficient_funds' });
       throw new InsufficientFundsError(dueCents, balanceCents);
     }
-    const placed = await placeLive(product, account, {
-      priceCents, seconds: measured.seconds, words: measured.words, params, rate, inputFiles: await keep(measured),
-    }, onOrderId);
+    const placed = await placeLive(
+      product,
+      account,
+      {
+        priceCents,
+        seconds: measured.seconds,
+        words: measured.words,
+        params,
+        rate,
+        inputFiles: await keep(measured),
+      },
+      onOrderId,
+    );
     return {
-      mode, status: 'success', order_id: placed.orderId,
+      mode,
+      status: 'success',
+      order_id: placed.orderId,
       ...answer(placed.chargedCents, placed.balanceCents, placed.aiMinutesLeft, new Date(placed.deliveryEstimate)),
     };
   }
 
-  async function placeLive(product: ProductDefinition, account: AccountRow, order: {
-    priceCents: number; seconds: number; words: number; params: Record<string, unknown>; rate?: number;
-    inputFiles: OrderToPlace['inputFiles'];
-  }, onOrderId: (id: number) => Promise<void>) {
+  async function placeLive(
+    product: ProductDefinition,
+    account: AccountRow,
+    order: {
+      priceCents: number;
+      seconds: number;
+      words: number;
+      params: Record<string, unknown>;
+      rate?: number;
+      inputFiles: OrderToPlace['inputFiles'];
+    },
+    onOrderId: (id: number) => Promise<void>,
+  ) {
     const { callback_url: callbackUrl, ...params } = order.params;
     const orderId = await nextOrderId(deps.db);
     await onOrderId(orderId);
-    const placed = await startAndPayOrder(deps.temporal, deps.taskQueue, {
-      payment: { by: 'customer', payBy: new Date(Date.now() + deps.payment.windowMs).toISOString() },
-      order: {
-        id: orderId, accountId: account.id, priceCents: order.priceCents, seconds: order.seconds, words: order.words,
-        params, callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null,
-        ...orderPlan(product, params),
-        ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
-        ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),
+    const placed = await startAndPayOrder(
+      deps.temporal,
+      deps.taskQueue,
+      {
+        payment: { by: 'customer', payBy: new Date(Date.now() + deps.payment.windowMs).toISOString() },
+        order: {
+          id: orderId,
+          accountId: account.id,
+          priceCents: order.priceCents,
+          seconds: order.seconds,
+          words: order.words,
+          params,
+          callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null,
+          ...orderPlan(product, params),
+          ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
+          ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),
+        },
+        qualityCheckProbability: deps.qualityCheck.probability,
+        qualityCheckWindowMs: deps.qualityCheck.windowMs,
+        workbench: deps.workbench,
       },
-      qualityCheckProbability: deps.qualityCheck.probability,
-      qualityCheckWindowMs: deps.qualityCheck.windowMs,
-      workbench: deps.workbench,
-    }, deps.payment.windowMs + deps.payment.graceMs);
+      deps.payment.windowMs + deps.payment.graceMs,
+    );
     deps.log('order placed', { orderId, accountId: account.id, workflowId: orderWorkflowId(orderId), product: product.key, priceCents: placed.chargedCents });
     ordersPlaced.inc({ product: product.key });
     return placed;

@@ -5,9 +5,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
-import {
-  claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState,
-} from '../contracts/tasks.js';
+import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState } from '../contracts/tasks.js';
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
@@ -34,7 +32,10 @@ export const DEFAULT_MAX_HELD_TASKS = 2;
  * worker's own work; `held`: the worker holds as many tasks as they may): 409 with the reason.
  */
 export class TaskRefusedError extends RequestError {
-  constructor(message: string, readonly why: 'state' | 'own-work' | 'held' = 'state') {
+  constructor(
+    message: string,
+    readonly why: 'state' | 'own-work' | 'held' = 'state',
+  ) {
     super(message, 409);
   }
 }
@@ -69,7 +70,10 @@ export function queueFor(deps: WorkbenchDeps, worker: WorkerRow) {
 /** Refused when the worker submitted work that this task checks (nobody reviews their own work). */
 async function refuseOwnWork(db: Db, task: TaskRow, workerId: number): Promise<void> {
   if (checksOwnWork(task.stage, await tasksOfOrder(db, task.orderId), workerId)) {
-    throw new TaskRefusedError(`task ${task.id} checks work that worker ${workerId} did on order ${task.orderId}: another worker ${task.stage === 'qc' ? 'does the quality check' : 'reviews it'}`, 'own-work');
+    throw new TaskRefusedError(
+      `task ${task.id} checks work that worker ${workerId} did on order ${task.orderId}: another worker ${task.stage === 'qc' ? 'does the quality check' : 'reviews it'}`,
+      'own-work',
+    );
   }
 }
 
@@ -84,7 +88,8 @@ export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: 
   const task = await requireTask(deps.db, taskId);
   await refuseOwnWork(deps.db, task, worker.id);
   const max = deps.maxHeldTasks ?? DEFAULT_MAX_HELD_TASKS;
-  const tooMany = () => new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
+  const tooMany = () =>
+    new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
   if ((await heldBy(deps.db, worker.id)) >= max) throw tooMany();
   const state = await update(deps, taskId, (h) => h.executeUpdate(claimTaskUpdate, { args: [{ workerId: worker.id, skills: worker.skills }] }));
   if ((await heldBy(deps.db, worker.id)) > max) {
@@ -112,7 +117,8 @@ export async function claimNextTask(deps: WorkbenchDeps, worker: WorkerRow): Pro
 /** An autosave: only while the worker holds the claim (the lease is renewed by it). */
 export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, text: string): Promise<void> {
   if (text.length > 2_000_000) throw new RequestError('text: longer than 2,000,000 characters', 413);
-  if (!(await saveDraft(deps.db, taskId, worker.id, text))) throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
+  if (!(await saveDraft(deps.db, taskId, worker.id, text)))
+    throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
 }
 
 /** Problems Submit finds against what the order asked for; none: the text can go. */
@@ -137,7 +143,12 @@ export async function submitWork(deps: WorkbenchDeps, worker: WorkerRow, taskId:
   return update(deps, taskId, (h) => h.executeUpdate(submitTaskUpdate, { args: [{ workerId: worker.id, text }] }));
 }
 
-export async function reviewWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, review: { decision: 'approve' | 'send_back'; text: string; note?: string }): Promise<TaskState> {
+export async function reviewWork(
+  deps: WorkbenchDeps,
+  worker: WorkerRow,
+  taskId: string,
+  review: { decision: 'approve' | 'send_back'; text: string; note?: string },
+): Promise<TaskState> {
   await requireTask(deps.db, taskId);
   await saveWork(deps, worker, taskId, review.text);
   return update(deps, taskId, (h) => h.executeUpdate(reviewTaskUpdate, { args: [{ workerId: worker.id, ...review }] }));
@@ -187,7 +198,10 @@ export async function servedWorkFile(deps: WorkbenchDeps, order: OrderRow, name:
   const head = await readHead(deps.files, key);
   const served = servedTypeOf(head);
   const wanted = name === 'media' ? 'media' : 'image';
-  if (served?.cls !== wanted) throw new MediaRefusedError(`the ${name === 'media' ? 'media' : 'source'} of order ${order.id} is not ${name === 'media' ? 'audio or video' : 'an image'} by its content; it is not served`);
+  if (served?.cls !== wanted)
+    throw new MediaRefusedError(
+      `the ${name === 'media' ? 'media' : 'source'} of order ${order.id} is not ${name === 'media' ? 'audio or video' : 'an image'} by its content; it is not served`,
+    );
   return { key, type: served.type };
 }
 

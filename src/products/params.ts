@@ -9,36 +9,56 @@ const required = (what: string) => (iss: { input?: unknown }) => (iss.input === 
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 /** Booleans as JSON, or as form fields `true/false/1/0`. */
-export const booleanParam = z.union([z.boolean(), z.string(), z.number()], { error: 'must be true, false, 1 or 0' })
-  .transform((value, ctx) => {
-    const result = BOOLEAN_WORDS[String(value).toLowerCase()];
-    if (result === undefined) {
-      ctx.addIssue({ code: 'custom', message: `must be true, false, 1 or 0, got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    }
-    return result;
-  });
-
-export const httpUrl = z.string({ error: required('an http or https URL') }).trim().refine((value) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
+export const booleanParam = z.union([z.boolean(), z.string(), z.number()], { error: 'must be true, false, 1 or 0' }).transform((value, ctx) => {
+  const result = BOOLEAN_WORDS[String(value).toLowerCase()];
+  if (result === undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be true, false, 1 or 0, got ${JSON.stringify(value)}` });
+    return z.NEVER;
   }
-}, { error: (iss) => `must be an http or https URL, got ${JSON.stringify(iss.input)}` });
+  return result;
+});
 
-export const wholeSeconds = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
+export const httpUrl = z
+  .string({ error: required('an http or https URL') })
+  .trim()
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { error: (iss) => `must be an http or https URL, got ${JSON.stringify(iss.input)}` },
+  );
+
+export const wholeSeconds = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
   .transform(Number)
-  .pipe(z.number().int('must be a whole number of seconds').nonnegative('must not be negative').max(24 * 3600 * 30, 'is too large'));
+  .pipe(
+    z
+      .number()
+      .int('must be a whole number of seconds')
+      .nonnegative('must not be negative')
+      .max(24 * 3600 * 30, 'is too large'),
+  );
 
-const sets = Object.fromEntries(Object.entries(LANGUAGE_SETS).map(([name, slugs]) => [name, new Set(slugs)])) as unknown as Record<LanguageSetName, ReadonlySet<string>>;
+const sets = Object.fromEntries(Object.entries(LANGUAGE_SETS).map(([name, slugs]) => [name, new Set(slugs)])) as unknown as Record<
+  LanguageSetName,
+  ReadonlySet<string>
+>;
 
 /** A language slug of `set`; `label` names the product in the message. */
 export function languageParam(set: LanguageSetName, label: string) {
-  return z.string({ error: required('a language slug') }).trim().toLowerCase().refine((value) => sets[set].has(value), {
-    error: (iss) => `'${String(iss.input).trim().toLowerCase()}' is not supported for ${label} (GET /api/v4/languages lists the supported values)`,
-  }).meta({ enum: [...LANGUAGE_SETS[set]] }); // the OpenAPI document lists them
+  return z
+    .string({ error: required('a language slug') })
+    .trim()
+    .toLowerCase()
+    .refine((value) => sets[set].has(value), {
+      error: (iss) => `'${String(iss.input).trim().toLowerCase()}' is not supported for ${label} (GET /api/v4/languages lists the supported values)`,
+    })
+    .meta({ enum: [...LANGUAGE_SETS[set]] }); // the OpenAPI document lists them
 }
 
 export function enumParam<N extends EnumName>(name: N, fallback: (typeof ENUMS)[N][number]) {
@@ -46,7 +66,9 @@ export function enumParam<N extends EnumName>(name: N, fallback: (typeof ENUMS)[
   return z.enum(values, { error: (iss) => `must be one of ${values.join(', ')}, got ${JSON.stringify(iss.input)}` }).default(fallback as never);
 }
 
-export const modeParam = z.enum(ENUMS.mode, { error: (iss) => (iss.input === undefined ? 'is required (test or live)' : `must be test or live, got ${JSON.stringify(iss.input)}`) });
+export const modeParam = z.enum(ENUMS.mode, {
+  error: (iss) => (iss.input === undefined ? 'is required (test or live)' : `must be test or live, got ${JSON.stringify(iss.input)}`),
+});
 
 export const commentParam = z.string({ error: 'must be text' }).max(10_000, 'is longer than 10000 characters').optional();
 export const callbackUrlParam = httpUrl.optional();

@@ -35,8 +35,12 @@ export interface PaidWork {
 export function payForTask(rates: PayRates, work: PaidWork): number {
   const rate = rates[work.product];
   if (!rate) return 0;
-  const base = work.stage === 'work' ? rate.languages[work.language] ?? rate.cents
-    : work.stage === 'second_review' ? rate.second_review_cents ?? rate.review_cents : rate.review_cents;
-  const factor = work.turnaround ? rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1 : 1;
+  const base =
+    work.stage === 'work'
+      ? (rate.languages[work.language] ?? rate.cents)
+      : work.stage === 'second_review'
+        ? (rate.second_review_cents ?? rate.review_cents)
+        : rate.review_cents;
+  const factor = work.turnaround ? (rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1) : 1;
   return taskPayCents({ unit: rate.unit, cents: Math.round(base * factor) }, work);
 }

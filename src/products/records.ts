@@ -46,6 +46,9 @@ export function callbackFields(order: RecordSource, event: CallbackEvent, fileUr
   const product = productOf(order.product);
   const delivered = new Set(product.results(order.params).map((r) => r.kind));
   return product.callbackFields({
-    event, order: facts(order), params: order.params, url: (kind) => (delivered.has(kind) ? fileUrl(kind) : ''),
+    event,
+    order: facts(order),
+    params: order.params,
+    url: (kind) => (delivered.has(kind) ? fileUrl(kind) : ''),
   });
 }

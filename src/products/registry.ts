@@ -64,16 +64,19 @@ export function mediaUrlOf(order: { product: string; params: Record<string, unkn
 }
 
 export function resultsNeedCues(order: { product: string; params: Record<string, unknown> }): boolean {
-  return productOf(order.product).results(order.params).some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
+  return productOf(order.product)
+    .results(order.params)
+    .some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
 }
 
 /** The price table: a section per product, each validated by its product's own schema. */
-export const priceTableSchema = z.strictObject(
-  Object.fromEntries(PRODUCT_LIST.map((p) => [p.key, p.prices])) as Record<ProductKey, z.ZodType>,
-);
+export const priceTableSchema = z.strictObject(Object.fromEntries(PRODUCT_LIST.map((p) => [p.key, p.prices])) as Record<ProductKey, z.ZodType>);
 export type PriceTable = Record<ProductKey, unknown>;
 
-export interface LanguageEntry { slug: string; name: string }
+export interface LanguageEntry {
+  slug: string;
+  name: string;
+}
 
 /** Products GET /api/v4/languages accepts in `product`. */
 export const LANGUAGE_LISTED_PRODUCTS = PRODUCT_LIST.filter((p) => p.languageSet).map((p) => p.key);

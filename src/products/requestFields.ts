@@ -18,8 +18,11 @@ const isEmpty = (value: unknown) => value === null || (typeof value === 'string'
  * `body` as `product` reads it (`mode` kept for the caller), and the names it ignored because they
  * are other products' parameters. `allParameters`: every product's parameter names.
  */
-export function requestFields(product: ProductDefinition, allParameters: ReadonlySet<string>, body: Record<string, unknown>):
-  { fields: Record<string, unknown>; ignored: string[] } {
+export function requestFields(
+  product: ProductDefinition,
+  allParameters: ReadonlySet<string>,
+  body: Record<string, unknown>,
+): { fields: Record<string, unknown>; ignored: string[] } {
   const own = new Set(parameterNames(product));
   const fields: Record<string, unknown> = {};
   const ignored: string[] = [];

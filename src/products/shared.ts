@@ -9,16 +9,17 @@ import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
 import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
 export const cents = z.number().int().nonnegative();
-export const perMinuteByTurnaround = z.object(
-  Object.fromEntries(ENUMS.turnaround_time.map((t) => [t, cents])) as Record<TurnaroundTime, typeof cents>,
-);
+export const perMinuteByTurnaround = z.object(Object.fromEntries(ENUMS.turnaround_time.map((t) => [t, cents])) as Record<TurnaroundTime, typeof cents>);
 
 /** Per-second billing of a per-minute rate, rounded up to the cent. */
 export const perMinute = (seconds: number, centsPerMinute: number): number => Math.ceil((seconds * centsPerMinute) / 60);
 /** Per-word billing of a rate per 1000 words, rounded up to the cent. */
 export const perThousandWords = (words: number, centsPerThousand: number): number => Math.ceil((words * centsPerThousand) / 1000);
 
-interface Turnaround { language: string; turnaround_time: TurnaroundTime }
+interface Turnaround {
+  language: string;
+  turnaround_time: TurnaroundTime;
+}
 
 /**
  * The turnaround an order gets (groups T35 and T5). `strict`: an unavailable one is refused;
@@ -27,8 +28,10 @@ interface Turnaround { language: string; turnaround_time: TurnaroundTime }
 export function settleTurnaround<R extends Turnaround>(request: R, strict: boolean): R {
   const resolved = resolveTurnaround(request.language, request.turnaround_time, strict);
   if (!resolved.ok) {
-    throw new RequestError(`turnaround_time: '${request.turnaround_time}' is not available for ${request.language} ` +
-      `(available: ${resolved.allowed.join(', ')}); send strict=false to get the nearest available turnaround`);
+    throw new RequestError(
+      `turnaround_time: '${request.turnaround_time}' is not available for ${request.language} ` +
+        `(available: ${resolved.allowed.join(', ')}); send strict=false to get the nearest available turnaround`,
+    );
   }
   if (!resolved.raised) return request;
   return { ...request, turnaround_time: resolved.turnaround, requested_turnaround_time: request.turnaround_time };
@@ -72,20 +75,32 @@ export function statusCallback<P>(context: CallbackContext<P>, fields: (finished
   return { ...head(context), status: finished ? 'finished' : context.event, ...fields(finished) };
 }
 
-interface TranscriptParams { language: string; timestamping?: string; number_of_speakers?: string }
+interface TranscriptParams {
+  language: string;
+  timestamping?: string;
+  number_of_speakers?: string;
+}
 
 /** People type what they hear (transcription, captions, proofreading): a transcript editor on the media. */
 export function transcriptWork(mediaParam: string, draft: 'engine' | 'source' = 'engine', sourceFile?: string): HumanWork<TranscriptParams> {
   return {
     skill: (p) => `transcription:${p.language}`,
     reviewSkill: (p) => `review:${p.language}`,
-    editor: 'transcript', mediaParam, draft, pay: 'minute',
+    editor: 'transcript',
+    mediaParam,
+    draft,
+    pay: 'minute',
     ...(sourceFile ? { sourceFile } : {}),
     rules: (p) => ({ timestamping: p.timestamping ?? 'not_required', ...(p.number_of_speakers ? { numberOfSpeakers: p.number_of_speakers } : {}) }),
   };
 }
 
-interface TranslationParams { translate_from: string; translate_to: string; additional_review?: boolean; source?: unknown }
+interface TranslationParams {
+  translate_from: string;
+  translate_to: string;
+  additional_review?: boolean;
+  source?: unknown;
+}
 
 /** People translate: the source beside the target (a document), or the media heard (subtitles, media translations). */
 export function translationWork(editor: 'transcript' | 'translation', pay: 'minute' | 'word'): HumanWork<TranslationParams> {
@@ -93,7 +108,11 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
     skill: (p) => `translation:${p.translate_from}>${p.translate_to}`,
     reviewSkill: (p) => `review:${p.translate_to}`,
     // The draft: the source machine-translated where an engine covers the pair (src/activities/drafts.ts).
-    editor, draft: 'engine', pay, mediaParam: 'url', sourceFile: 'source',
+    editor,
+    draft: 'engine',
+    pay,
+    mediaParam: 'url',
+    sourceFile: 'source',
     rules: () => ({ timestamping: 'not_required' }),
     // What `additional_review` is paid for: a second linguist reviews after the first approves.
     reviews: (p) => (p.additional_review ? ['review', 'second_review'] : ['review']),
@@ -104,12 +123,18 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
  * What an order carries of its product, so that the workflow and activities name no product: how it
  * is fulfilled, its result kinds, the turnaround, the workbench plan and what a rejection does.
  */
-export function orderPlan(product: ProductDefinition, params: Record<string, unknown>): Pick<OrderToPlace, 'product' | 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'> {
+export function orderPlan(
+  product: ProductDefinition,
+  params: Record<string, unknown>,
+): Pick<OrderToPlace, 'product' | 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'> {
   const work = workPlanOf(product.work, params);
   return {
-    product: product.key, fulfilment: product.fulfilment, resultKinds: product.results(params).map((r) => r.kind),
+    product: product.key,
+    fulfilment: product.fulfilment,
+    resultKinds: product.results(params).map((r) => r.kind),
     turnaroundHours: product.turnaroundHours(params),
-    ...(work ? { work } : {}), ...(product.onReject ? { onReject: product.onReject(params) } : {}),
+    ...(work ? { work } : {}),
+    ...(product.onReject ? { onReject: product.onReject(params) } : {}),
   };
 }
 
@@ -119,9 +144,15 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
   // A document to translate is read, not heard: only media is split into parts.
   const mediaParam = work.mediaParam && !(work.sourceFile && params.source === 'document') ? work.mediaParam : undefined;
   return {
-    skill: work.skill(params).toLowerCase(), reviewSkill: work.reviewSkill(params).toLowerCase(), editor: work.editor,
-    ...(mediaParam ? { mediaParam } : {}), ...(work.sourceFile ? { sourceFile: work.sourceFile } : {}),
-    draft: work.draft, payUnit: work.pay, rules: work.rules(params), reviews: work.reviews?.(params) ?? ['review'],
+    skill: work.skill(params).toLowerCase(),
+    reviewSkill: work.reviewSkill(params).toLowerCase(),
+    editor: work.editor,
+    ...(mediaParam ? { mediaParam } : {}),
+    ...(work.sourceFile ? { sourceFile: work.sourceFile } : {}),
+    draft: work.draft,
+    payUnit: work.pay,
+    rules: work.rules(params),
+    reviews: work.reviews?.(params) ?? ['review'],
     ...(work.timing ? { timing: work.timing } : {}),
   };
 }

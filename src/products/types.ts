@@ -8,12 +8,15 @@ import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
 
 export type ProductKey =
-  | 'transcription' | 'ai_transcription' | 'transcription_proofreading' | 'forced_alignment'
-  | 'translation' | 'captions' | 'subtitles' | 'human_ocr';
+  'transcription' | 'ai_transcription' | 'transcription_proofreading' | 'forced_alignment' | 'translation' | 'captions' | 'subtitles' | 'human_ocr';
 
 import type { FileClass } from '../documents/measure.js';
 
-export interface FetchedFile { fileClass: FileClass; bytes: Uint8Array; fileName: string }
+export interface FetchedFile {
+  fileClass: FileClass;
+  bytes: Uint8Array;
+  fileName: string;
+}
 
 /**
  * The I/O that measuring an order needs, given by the caller so product definitions stay pure.
@@ -42,7 +45,10 @@ export interface Measured {
 }
 
 /** A result URL field of records and callbacks, and the kind of file it serves. */
-export interface ResultField { kind: ResultKind; field: string }
+export interface ResultField {
+  kind: ResultKind;
+  field: string;
+}
 
 export interface OrderFacts {
   id: number;
@@ -66,9 +72,7 @@ export type CreationField = 'seconds' | 'words' | 'ai_transcripts_minutes_left';
  * the order), or align a known text (word timings). `audioParam` names the request parameter
  * holding the audio URL; `textInput` the order's input file holding the known text.
  */
-export type EngineJob =
-  | { task: 'transcribe'; audioParam: string }
-  | { task: 'align'; audioParam: string; textInput: string };
+export type EngineJob = { task: 'transcribe'; audioParam: string } | { task: 'align'; audioParam: string; textInput: string };
 
 /**
  * A hand-off to another product (proofreading → human transcription): the order is refunded with

@@ -4,7 +4,12 @@
 // Neither variable is set in production, where a crash point costs one Set lookup.
 export type CrashPoint = 'before-charge-commit' | 'after-charge-commit' | 'after-refund-commit' | 'mid-callback';
 
-const armed = new Set((process.env.ORDER_SERVICE_CRASH_AT ?? '').split(',').map((p) => p.trim()).filter(Boolean));
+const armed = new Set(
+  (process.env.ORDER_SERVICE_CRASH_AT ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean),
+);
 const probability = Number(process.env.ORDER_SERVICE_CRASH_PROBABILITY ?? '1');
 
 export function crashPoint(point: CrashPoint): void {

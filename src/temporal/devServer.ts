@@ -18,7 +18,11 @@ export interface DevServerOptions {
   extraArgs?: string[];
 }
 
-export interface DevServer { address: string; uiUrl?: string; stop(): Promise<void> }
+export interface DevServer {
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+}
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   if (!existsSync(opts.cliPath)) {
@@ -34,7 +38,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -62,4 +68,3 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     stop: () => stopChild(child, exited),
   };
 }
-

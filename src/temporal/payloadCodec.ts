@@ -17,7 +17,10 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export interface PayloadKey { id: string; key: Buffer }
+export interface PayloadKey {
+  id: string;
+  key: Buffer;
+}
 
 /** A payload this codec cannot decrypt: unknown key id, missing metadata, or failed authentication. */
 export class PayloadDecryptionError extends Error {}
@@ -32,16 +35,20 @@ export function derivedKeyId(key: Buffer): string {
  * the first encrypts, all decrypt.
  */
 export function parsePayloadKeys(raw: string): PayloadKey[] {
-  const keys = raw.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const colon = entry.lastIndexOf(':');
-    const id = colon < 0 ? undefined : entry.slice(0, colon).trim();
-    const hex = entry.slice(colon + 1).trim();
-    if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`PAYLOAD_KEYS: the key${id ? ` "${id}"` : ''} must be 64 hexadecimal characters (32 bytes)`);
-    const key = Buffer.from(hex, 'hex');
-    const keyId = id ?? derivedKeyId(key);
-    if (!KEY_ID.test(keyId)) throw new Error(`PAYLOAD_KEYS: key id "${keyId}" may hold only letters, digits, '.', '_' and '-' (at most 64)`);
-    return { id: keyId, key };
-  });
+  const keys = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const colon = entry.lastIndexOf(':');
+      const id = colon < 0 ? undefined : entry.slice(0, colon).trim();
+      const hex = entry.slice(colon + 1).trim();
+      if (!/^[0-9a-f]{64}$/i.test(hex)) throw new Error(`PAYLOAD_KEYS: the key${id ? ` "${id}"` : ''} must be 64 hexadecimal characters (32 bytes)`);
+      const key = Buffer.from(hex, 'hex');
+      const keyId = id ?? derivedKeyId(key);
+      if (!KEY_ID.test(keyId)) throw new Error(`PAYLOAD_KEYS: key id "${keyId}" may hold only letters, digits, '.', '_' and '-' (at most 64)`);
+      return { id: keyId, key };
+    });
   if (keys.length === 0) throw new Error('PAYLOAD_KEYS: no key given (expected id:<64 hex>[,id:<64 hex>…])');
   return keys;
 }
@@ -82,8 +89,9 @@ export function createPayloadCodec(keys: readonly PayloadKey[]): PayloadCodec {
     if (!id) throw new PayloadDecryptionError(`an encrypted payload has no ${KEY_ID_METADATA} in its metadata`);
     const key = byId.get(id);
     if (!key) {
-      throw new PayloadDecryptionError(`a payload is encrypted with key id "${id}", which is not among the configured keys ` +
-        `(${[...byId.keys()].join(', ')}): add it to PAYLOAD_KEYS`);
+      throw new PayloadDecryptionError(
+        `a payload is encrypted with key id "${id}", which is not among the configured keys ` + `(${[...byId.keys()].join(', ')}): add it to PAYLOAD_KEYS`,
+      );
     }
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`an encrypted payload (key id "${id}") is too short`);

@@ -46,11 +46,21 @@ export class PinoTemporalLogger implements Logger {
     const method = level.toLowerCase() as 'trace' | 'debug' | 'info' | 'warn' | 'error';
     this.target[method](fields, message);
   }
-  trace(message: string, meta?: LogMetadata): void { this.log('TRACE', message, meta); }
-  debug(message: string, meta?: LogMetadata): void { this.log('DEBUG', message, meta); }
-  info(message: string, meta?: LogMetadata): void { this.log('INFO', message, meta); }
-  warn(message: string, meta?: LogMetadata): void { this.log('WARN', message, meta); }
-  error(message: string, meta?: LogMetadata): void { this.log('ERROR', message, meta); }
+  trace(message: string, meta?: LogMetadata): void {
+    this.log('TRACE', message, meta);
+  }
+  debug(message: string, meta?: LogMetadata): void {
+    this.log('DEBUG', message, meta);
+  }
+  info(message: string, meta?: LogMetadata): void {
+    this.log('INFO', message, meta);
+  }
+  warn(message: string, meta?: LogMetadata): void {
+    this.log('WARN', message, meta);
+  }
+  error(message: string, meta?: LogMetadata): void {
+    this.log('ERROR', message, meta);
+  }
 }
 
 export interface TemporalRuntimeOptions {
@@ -68,9 +78,11 @@ export function installTemporalRuntime(opts: TemporalRuntimeOptions = {}): Runti
   return Runtime.install({
     logger: new PinoTemporalLogger(opts.logger),
     ...(opts.shutdownSignals ? { shutdownSignals: opts.shutdownSignals } : {}),
-    ...(opts.metricsPort ? {
-      telemetryOptions: { metrics: { prometheus: { bindAddress: `${opts.metricsHost ?? '0.0.0.0'}:${opts.metricsPort}` } } },
-    } : {}),
+    ...(opts.metricsPort
+      ? {
+          telemetryOptions: { metrics: { prometheus: { bindAddress: `${opts.metricsHost ?? '0.0.0.0'}:${opts.metricsPort}` } } },
+        }
+      : {}),
   });
 }
 
@@ -101,14 +113,19 @@ function orderFieldsOf(info: WorkflowInfo): { orderId?: number; accountId?: numb
 export function orderLoggerSinks(): InjectedSinks<Record<string, Record<string, (...args: any[]) => void>>> {
   const levels = ['trace', 'debug', 'info', 'warn', 'error'] as const;
   return {
-    defaultWorkerLogger: Object.fromEntries(levels.map((level) => [level, {
-      fn(info: WorkflowInfo, message: string, attrs?: LogMetadata) {
-        const ids = orderFieldsOf(info);
-        // Whatever the level, so the SDK's lines about the order's activities can name its account.
-        if (ids.orderId !== undefined && ids.accountId !== undefined) rememberAccount(ids.orderId, ids.accountId);
-        Runtime.instance().logger[level](message, { sdkComponent: 'workflow', ...ids, ...attrs });
-      },
-      callDuringReplay: false,
-    }])),
+    defaultWorkerLogger: Object.fromEntries(
+      levels.map((level) => [
+        level,
+        {
+          fn(info: WorkflowInfo, message: string, attrs?: LogMetadata) {
+            const ids = orderFieldsOf(info);
+            // Whatever the level, so the SDK's lines about the order's activities can name its account.
+            if (ids.orderId !== undefined && ids.accountId !== undefined) rememberAccount(ids.orderId, ids.accountId);
+            Runtime.instance().logger[level](message, { sdkComponent: 'workflow', ...ids, ...attrs });
+          },
+          callDuringReplay: false,
+        },
+      ]),
+    ),
   } as InjectedSinks<Record<string, Record<string, (...args: any[]) => void>>>;
 }

@@ -66,8 +66,12 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: engineTaskQueue(opts.taskQueue),
-    activities: { fulfilByEngine: activities.fulfilByEngine, draftTranscript: activities.draftTranscript, timeWork: activities.timeWork,
-      checkSuppliedTranscript: activities.checkSuppliedTranscript },
+    activities: {
+      fulfilByEngine: activities.fulfilByEngine,
+      draftTranscript: activities.draftTranscript,
+      timeWork: activities.timeWork,
+      checkSuppliedTranscript: activities.checkSuppliedTranscript,
+    },
     dataConverter: opts.dataConverter,
     maxConcurrentActivityTaskExecutions: opts.engineConcurrency ?? 1,
     // Heartbeats carry progress that operators watch: send them within seconds, not the default 30.

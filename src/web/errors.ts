@@ -9,7 +9,10 @@ import { alert, layout, type Area } from './layout.js';
 
 /** A refusal the account area shows as a page with this status and message. */
 export class PageError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -23,7 +26,8 @@ export const orderNotFound = () => new PageError(404, 'There is no such order in
  */
 export function pageHeaders(res: Response): Response {
   return res.set({
-    'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; connect-src 'self'; " +
+    'Content-Security-Policy':
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; connect-src 'self'; " +
       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',

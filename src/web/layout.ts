@@ -18,10 +18,25 @@ export interface PageOptions {
 
 const AREAS: Record<Area, { base: string; name: string; script: string; nav: ReadonlyArray<[Section, string, string]> }> = {
   account: {
-    base: '/account', name: 'Order service account', script: 'app.js',
-    nav: [['orders', '/account/orders', 'Orders'], ['wallet', '/account/wallet', 'Wallet'], ['settings', '/account/settings', 'Settings'], ['sample', '/account/sample-callback', 'Sample callback']],
+    base: '/account',
+    name: 'Order service account',
+    script: 'app.js',
+    nav: [
+      ['orders', '/account/orders', 'Orders'],
+      ['wallet', '/account/wallet', 'Wallet'],
+      ['settings', '/account/settings', 'Settings'],
+      ['sample', '/account/sample-callback', 'Sample callback'],
+    ],
   },
-  work: { base: '/work', name: 'Workbench', script: 'work.js', nav: [['queue', '/work/queue', 'Queue'], ['earnings', '/work/earnings', 'Earnings']] },
+  work: {
+    base: '/work',
+    name: 'Workbench',
+    script: 'work.js',
+    nav: [
+      ['queue', '/work/queue', 'Queue'],
+      ['earnings', '/work/earnings', 'Earnings'],
+    ],
+  },
 };
 
 export const csrfInput = (csrf: string): Html => html`<input type="hidden" name="csrf" value="${csrf}">`;
@@ -39,10 +54,13 @@ export function pager(prev: string | undefined, next: string | undefined, newer:
 export function layout(page: PageOptions): string {
   const signedIn = page.csrf !== undefined;
   const area = AREAS[page.area ?? 'account'];
-  const nav = signedIn ? html`
-    <nav aria-label="${page.area === 'work' ? 'Workbench' : 'Account'}"><ul>${area.nav.map(([key, href, label]) =>
-      html`<li><a href="${href}"${key === page.current ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
-    <form id="sign-out" method="post" action="${area.base}/sign-out">${csrfInput(page.csrf!)}<button type="submit">Sign out</button></form>` : '';
+  const nav = signedIn
+    ? html`
+    <nav aria-label="${page.area === 'work' ? 'Workbench' : 'Account'}"><ul>${area.nav.map(
+      ([key, href, label]) => html`<li><a href="${href}"${key === page.current ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    )}</ul></nav>
+    <form id="sign-out" method="post" action="${area.base}/sign-out">${csrfInput(page.csrf!)}<button type="submit">Sign out</button></form>`
+    : '';
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -27,7 +27,11 @@ export function statusHtml(order: OrderRow): Html {
 export function filesHtml(order: OrderRow): Html {
   if (order.status !== 'finished') return html`<span class="muted">—</span>`;
   const results = productOf(order.product).results(order.params);
-  return html`<ul class="files">${results.map(({ kind }) => html`<li><span class="kind">${kindName(kind)}:</span> ${
-    RESULT_KIND_DEFINITIONS[kind].formats.map((format) => html` <a href="/account/orders/${order.id}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`)
-  }</li>`)}</ul>`;
+  return html`<ul class="files">${results.map(
+    ({ kind }) =>
+      html`<li><span class="kind">${kindName(kind)}:</span> ${RESULT_KIND_DEFINITIONS[kind].formats.map(
+        (format) =>
+          html` <a href="/account/orders/${order.id}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`,
+      )}</li>`,
+  )}</ul>`;
 }

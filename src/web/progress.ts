@@ -6,7 +6,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { orderWorkflowId, statusQuery, type EngineProgress, type OrderState } from '../contracts/orders.js';
 import { decodePayloads } from '../temporal/payloadCodec.js';
 
-export interface WorkProgress { workingOn: OrderState['workingOn']; engine?: Partial<EngineProgress> & { attempt: number } }
+export interface WorkProgress {
+  workingOn: OrderState['workingOn'];
+  engine?: Partial<EngineProgress> & { attempt: number };
+}
 
 const TIMEOUT_MS = 2_000;
 
@@ -25,7 +28,9 @@ async function read(temporal: Client, orderId: number): Promise<WorkProgress> {
 /** undefined when the workflow cannot say in time. */
 export async function workProgress(temporal: Client, orderId: number): Promise<WorkProgress | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(resolve, TIMEOUT_MS, undefined); });
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, TIMEOUT_MS, undefined);
+  });
   try {
     return await Promise.race([read(temporal, orderId).catch(() => undefined), timeout]);
   } finally {

@@ -18,15 +18,24 @@ export const isSettled = (label: string): boolean => ['finished', 'refunded', 'c
 
 function statusCondition(label: StatusLabel): SQL {
   switch (label) {
-    case 'paid': return and(eq(orders.status, 'paid'), ne(orders.assignee, 'engine'))!;
-    case 'in progress': return and(eq(orders.status, 'paid'), eq(orders.assignee, 'engine'))!;
-    case 'finished': return and(eq(orders.status, 'finished'), or(isNull(orders.qcStatus), ne(orders.qcStatus, 'pending')))!;
-    case 'in quality check': return and(eq(orders.status, 'finished'), eq(orders.qcStatus, 'pending'))!;
-    default: return eq(orders.status, label);
+    case 'paid':
+      return and(eq(orders.status, 'paid'), ne(orders.assignee, 'engine'))!;
+    case 'in progress':
+      return and(eq(orders.status, 'paid'), eq(orders.assignee, 'engine'))!;
+    case 'finished':
+      return and(eq(orders.status, 'finished'), or(isNull(orders.qcStatus), ne(orders.qcStatus, 'pending')))!;
+    case 'in quality check':
+      return and(eq(orders.status, 'finished'), eq(orders.qcStatus, 'pending'))!;
+    default:
+      return eq(orders.status, label);
   }
 }
 
-export interface OrderFilter { product?: string; status?: StatusLabel; id?: number }
+export interface OrderFilter {
+  product?: string;
+  status?: StatusLabel;
+  id?: number;
+}
 
 /** One page of the account's orders, newest first; one more row than `limit` says there is a next page. */
 export async function findOrders(db: Db, accountId: number, filter: OrderFilter, offset: number, limit: number): Promise<OrderRow[]> {
@@ -34,12 +43,21 @@ export async function findOrders(db: Db, accountId: number, filter: OrderFilter,
   if (filter.product) conditions.push(eq(orders.product, filter.product));
   if (filter.status) conditions.push(statusCondition(filter.status));
   if (filter.id !== undefined) conditions.push(eq(orders.id, filter.id));
-  return db.select().from(orders).where(and(...conditions)).orderBy(desc(orders.id)).offset(offset).limit(limit + 1);
+  return db
+    .select()
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(desc(orders.id))
+    .offset(offset)
+    .limit(limit + 1);
 }
 
 export async function ordersByIds(db: Db, accountId: number, ids: number[]): Promise<OrderRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(orders).where(and(eq(orders.accountId, accountId), inArray(orders.id, ids)));
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.accountId, accountId), inArray(orders.id, ids)));
 }
 
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
@@ -51,6 +69,9 @@ export async function ledgerOf(db: Db, accountId: number, page?: { offset: numbe
 }
 
 export async function orderLedger(db: Db, accountId: number, orderId: number): Promise<LedgerRow[]> {
-  return db.select().from(ledgerEntries)
-    .where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.orderId, orderId))).orderBy(ledgerEntries.id);
+  return db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.orderId, orderId)))
+    .orderBy(ledgerEntries.id);
 }

@@ -14,15 +14,20 @@ import { settingsRouter } from './pages/settings.js';
 import { sampleRouter } from './pages/sample.js';
 
 const ASSET_TYPES: Record<string, string> = {
-  'app.js': 'text/javascript; charset=utf-8', 'work.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8', 'icon.svg': 'image/svg+xml',
+  'app.js': 'text/javascript; charset=utf-8',
+  'work.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
 };
 
 /** The scripts, the style sheet and the icon, read once (copied to dist/web/assets by scripts/copy-assets.mjs); the workbench serves them too. */
 export function assets(): RequestHandler {
-  const files = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => {
-    const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
-    return [name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }];
-  }));
+  const files = new Map(
+    Object.entries(ASSET_TYPES).map(([name, type]) => {
+      const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+      return [name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }];
+    }),
+  );
   return (req, res, next) => {
     const file = files.get(String(req.params.name));
     if (!file) return next();

@@ -14,7 +14,11 @@ export const SESSION_COOKIE = 'order_session';
 export const SESSION_TTL_MS = 12 * 3_600_000;
 
 /** What a signed-in request carries (res.locals.signed). */
-export interface Signed { account: AccountRow; csrf: string; sessionId: string }
+export interface Signed {
+  account: AccountRow;
+  csrf: string;
+  sessionId: string;
+}
 
 export function signedIn(res: Response): Signed {
   return res.locals.signed as Signed;
@@ -37,7 +41,10 @@ export function parseCookies(header: string | undefined): Map<string, string> {
  * ever adds the flag), or a public URL that is https.
  */
 export function isHttps(req: Request, publicBaseUrl: string): boolean {
-  const forwarded = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim().toLowerCase();
+  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]!
+    .trim()
+    .toLowerCase();
   return req.secure || forwarded === 'https' || publicBaseUrl.startsWith('https:');
 }
 
@@ -85,7 +92,11 @@ export interface SessionRealm<Who> {
  * sign-in page; a POST without the session's CSRF token (form field `csrf`, or the X-CSRF-Token
  * header of a script's request) is refused (403).
  */
-export function requireRealmSession<Who>(deps: ApiDeps, realm: SessionRealm<Who>, locals: (who: Who, csrf: string, sessionId: string) => object): RequestHandler {
+export function requireRealmSession<Who>(
+  deps: ApiDeps,
+  realm: SessionRealm<Who>,
+  locals: (who: Who, csrf: string, sessionId: string) => object,
+): RequestHandler {
   return async (req, res, next) => {
     const id = parseCookies(req.headers.cookie).get(realm.cookie);
     const session = id ? await findSession(deps.db, id) : undefined;
@@ -101,7 +112,8 @@ export function requireRealmSession<Who>(deps: ApiDeps, realm: SessionRealm<Who>
 }
 
 const accountRealm: SessionRealm<AccountRow> = {
-  cookie: SESSION_COOKIE, signInPath: '/account/sign-in',
+  cookie: SESSION_COOKIE,
+  signInPath: '/account/sign-in',
   load: async (db, session) => (session.accountId != null ? getAccount(db, session.accountId) : undefined),
 };
 

@@ -58,7 +58,11 @@ export function signInRoutes(deps: ApiDeps, area: SignInArea): Router {
     const wait = attempts.check(req.ip ?? req.socket.remoteAddress ?? '', true);
     if (wait) {
       res.set('Retry-After', String(wait));
-      return void sendPage(res, 429, errorPage(429, `Too many sign-in attempts from this address; try again in ${wait} seconds.`, undefined, area.path === '/work' ? 'work' : 'account'));
+      return void sendPage(
+        res,
+        429,
+        errorPage(429, `Too many sign-in attempts from this address; try again in ${wait} seconds.`, undefined, area.path === '/work' ? 'work' : 'account'),
+      );
     }
     const csrf = parseCookies(req.headers.cookie).get(area.signInCookie);
     if (!csrf || !sameToken(body.csrf, csrf)) {

@@ -8,14 +8,20 @@ import { kindName, orderLink } from './orderView.js';
 import type { WorkProgress } from './progress.js';
 import type { LedgerRow } from './queries.js';
 
-interface Entry { at: Date | null; text: Html }
+interface Entry {
+  at: Date | null;
+  text: Html;
+}
 
 function workEntry(order: OrderRow, progress: WorkProgress | undefined): Entry | undefined {
   if (order.status !== 'paid') return undefined;
   const engine = progress?.engine;
   if (engine) {
     const elapsed = engine.elapsedMs !== undefined ? `, ${Math.round(engine.elapsedMs / 1000)} s so far` : '';
-    return { at: null, text: html`Speech engine at work${engine.phase ? html`: ${engine.phase}` : ''}${engine.engine ? html` (${engine.engine})` : ''}${elapsed}${engine.attempt > 1 ? html`, attempt ${engine.attempt}` : ''}` };
+    return {
+      at: null,
+      text: html`Speech engine at work${engine.phase ? html`: ${engine.phase}` : ''}${engine.engine ? html` (${engine.engine})` : ''}${elapsed}${engine.attempt > 1 ? html`, attempt ${engine.attempt}` : ''}`,
+    };
   }
   if (progress?.workingOn === 'engine' || order.assignee === 'engine') return { at: null, text: html`A speech engine is working on the order` };
   return { at: null, text: html`Waiting for a transcriber` };
@@ -50,12 +56,23 @@ function attemptEntry(a: CallbackAttemptRow): Entry {
   const answer = a.statusCode !== null ? html`HTTP ${a.statusCode}` : html`no answer`;
   const event = a.event === 'quality_fix' ? 'quality-check fix' : a.event;
   const next = a.nextAttemptAt ? html`; next attempt at ${when(a.nextAttemptAt)}` : '';
-  return { at: a.createdAt, text: html`Callback (${event}), attempt ${a.attempt}: ${a.outcome === 'ok' ? 'delivered' : a.outcome.replace(/_/g, ' ')} (${answer})${next}` };
+  return {
+    at: a.createdAt,
+    text: html`Callback (${event}), attempt ${a.attempt}: ${a.outcome === 'ok' ? 'delivered' : a.outcome.replace(/_/g, ' ')} (${answer})${next}`,
+  };
 }
 
-export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: CallbackAttemptRow[], files: OrderFileRow[], progress?: WorkProgress, tasks: TaskRow[] = []): Entry[] {
+export function timelineEntries(
+  order: OrderRow,
+  ledger: LedgerRow[],
+  attempts: CallbackAttemptRow[],
+  files: OrderFileRow[],
+  progress?: WorkProgress,
+  tasks: TaskRow[] = [],
+): Entry[] {
   const entries: Entry[] = [];
-  if (order.parentOrderId !== null) entries.push({ at: order.createdAt, text: html`Created from proofreading order ${orderLink(order.parentOrderId)}, whose transcript was retranscribed` });
+  if (order.parentOrderId !== null)
+    entries.push({ at: order.createdAt, text: html`Created from proofreading order ${orderLink(order.parentOrderId)}, whose transcript was retranscribed` });
   const charged = ledger.some((e) => e.kind === 'charge');
   if (!charged && order.paidAt) entries.push({ at: order.paidAt, text: html`Paid: ${usd(order.priceCents)}` });
   for (const e of ledger) {
@@ -83,10 +100,13 @@ export function timelineEntries(order: OrderRow, ledger: LedgerRow[], attempts: 
   const work = workEntry(order, progress);
   if (work) entries.push(work);
   // Timed entries in order; the ones happening now last.
-  return entries.map((e, i) => ({ e, i })).sort((x, y) => {
-    const [a, b] = [x.e.at?.getTime() ?? Infinity, y.e.at?.getTime() ?? Infinity];
-    return a === b ? x.i - y.i : a - b;
-  }).map(({ e }) => e);
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((x, y) => {
+      const [a, b] = [x.e.at?.getTime() ?? Infinity, y.e.at?.getTime() ?? Infinity];
+      return a === b ? x.i - y.i : a - b;
+    })
+    .map(({ e }) => e);
 }
 
 export function timelineHtml(entries: Entry[]): Html {

@@ -8,10 +8,27 @@ import type { createActivities } from '../activities/index.js';
 import type { EngineOutcome } from '../activities/engines.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
-  cancelUpdate, completeUpdate, engineDeadlineMs, engineTaskQueue, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, refundUpdate,
-  rejectTranscriptUpdate, SEARCH_ATTRIBUTES, startSearchAttributes, statusQuery,
-  type CallbackEvent, type OrderState, type OrderStatus, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder,
-  type QualityCheck, type ResultFile, type TransitionResult,
+  cancelUpdate,
+  completeUpdate,
+  engineDeadlineMs,
+  engineTaskQueue,
+  orderWorkflowId,
+  placeOrderUpdate,
+  qualityCheckUpdate,
+  refundUpdate,
+  rejectTranscriptUpdate,
+  SEARCH_ATTRIBUTES,
+  startSearchAttributes,
+  statusQuery,
+  type CallbackEvent,
+  type OrderState,
+  type OrderStatus,
+  type OrderToPlace,
+  type OrderWorkflowInput,
+  type PlacedOrder,
+  type QualityCheck,
+  type ResultFile,
+  type TransitionResult,
 } from '../contracts/orders.js';
 import { resultKindsProblem } from '../domain/resultKinds.js';
 import { alignerTiming, runQualityCheckTask, runWorkbench, suppliedTranscriptPasses, type WorkbenchOrder } from './workbench.js';
@@ -74,7 +91,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: next }]);
   };
   const result = (): TransitionResult => ({
-    order_id: order.id, status,
+    order_id: order.id,
+    status,
     ...(qualityCheck !== 'none' ? { quality_check: qualityCheck } : {}),
     ...(retranscribedOrderId !== undefined ? { retranscribed_order_id: retranscribedOrderId } : {}),
   });
@@ -121,28 +139,36 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   wf.setHandler(statusQuery, () => ({ status, qualityCheck, workingOn }));
 
-  wf.setHandler(placeOrderUpdate, async () => {
-    if (placed) return placed;
-    try {
-      placed = await chargeWallet(order);
-    } catch (err) {
-      moveTo('payment_failed');
-      throw updateFailure(err);
-    }
-    moveTo('paid');
-    return placed;
-  }, {
-    // A charge that starts after the API stopped waiting would surprise the customer.
-    validator: (placement) => {
-      if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
-      if (placement !== undefined && input.payment.placement !== undefined && placement !== input.payment.placement) {
-        throw stateFailure(`order id ${order.id} belongs to another order placed earlier (was the database reset while Temporal kept its workflows?)`);
+  wf.setHandler(
+    placeOrderUpdate,
+    async () => {
+      if (placed) return placed;
+      try {
+        placed = await chargeWallet(order);
+      } catch (err) {
+        moveTo('payment_failed');
+        throw updateFailure(err);
       }
-      if (!placed && Date.now() > Date.parse(input.payment.payBy)) {
-        throw ApplicationFailure.create({ type: FAILURE_TYPES.paymentExpired, message: `order ${order.id} was not paid in time; nothing was charged`, nonRetryable: true });
-      }
+      moveTo('paid');
+      return placed;
     },
-  });
+    {
+      // A charge that starts after the API stopped waiting would surprise the customer.
+      validator: (placement) => {
+        if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
+        if (placement !== undefined && input.payment.placement !== undefined && placement !== input.payment.placement) {
+          throw stateFailure(`order id ${order.id} belongs to another order placed earlier (was the database reset while Temporal kept its workflows?)`);
+        }
+        if (!placed && Date.now() > Date.parse(input.payment.payBy)) {
+          throw ApplicationFailure.create({
+            type: FAILURE_TYPES.paymentExpired,
+            message: `order ${order.id} was not paid in time; nothing was charged`,
+            nonRetryable: true,
+          });
+        }
+      },
+    },
+  );
 
   wf.setHandler(completeUpdate, ({ files }) => transition(() => finish(files)), {
     validator: ({ files }) => {
@@ -182,23 +208,28 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     },
   });
 
-  wf.setHandler(qualityCheckUpdate, (decision) => transition(async () => {
-    if ('fix' in decision) {
-      await records.applyQualityFix({ orderId: order.id, files: decision.fix });
-      qualityCheck = 'fixed';
-      outbox.push('quality_fix');
-    } else {
-      await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
-      qualityCheck = 'passed';
-    }
-    qualityCheckScope?.cancel();
-  }), {
-    validator: (decision) => {
-      requireStatus('a quality check', 'finished');
-      if (qualityCheck !== 'pending') throw stateFailure(`order ${order.id} has no open quality check (${qualityCheck})`);
-      if ('fix' in decision) validateFiles(order.resultKinds, decision.fix, false);
+  wf.setHandler(
+    qualityCheckUpdate,
+    (decision) =>
+      transition(async () => {
+        if ('fix' in decision) {
+          await records.applyQualityFix({ orderId: order.id, files: decision.fix });
+          qualityCheck = 'fixed';
+          outbox.push('quality_fix');
+        } else {
+          await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
+          qualityCheck = 'passed';
+        }
+        qualityCheckScope?.cancel();
+      }),
+    {
+      validator: (decision) => {
+        requireStatus('a quality check', 'finished');
+        if (qualityCheck !== 'pending') throw stateFailure(`order ${order.id} has no open quality check (${qualityCheck})`);
+        if ('fix' in decision) validateFiles(order.resultKinds, decision.fix, false);
+      },
     },
-  });
+  );
 
   if (input.payment.by === 'parent') {
     // The parent's transaction charged this order; confirming it finds that charge.
@@ -232,7 +263,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   } else if (order.work && input.workbench && wf.patched('workbench')) {
     // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
     workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline: workDeadline() };
-    void runWork(workbench).catch((err) => wf.log.error('the people\'s work could not be delivered', { orderId: order.id, error: String(err) }));
+    void runWork(workbench).catch((err) => wf.log.error("the people's work could not be delivered", { orderId: order.id, error: String(err) }));
   }
 
   /** When the people's work is due: the order's delivery estimate. */
@@ -260,8 +291,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     if (worked === undefined) {
       await wf.condition(() => !busy);
       if ((status as OrderStatus) !== 'paid') return;
-      await transition(rejectSuppliedTranscript)
-        .catch((err) => wf.log.error('the failed transcript could not be refunded or handed on', { orderId: order.id, error: String(err) }));
+      await transition(rejectSuppliedTranscript).catch((err) =>
+        wf.log.error('the failed transcript could not be refunded or handed on', { orderId: order.id, error: String(err) }),
+      );
       return;
     }
     const { text, draft } = worked;
@@ -269,8 +301,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await wf.condition(() => !busy);
     if ((status as OrderStatus) !== 'paid') return;
     deliveredText = text;
-    await transition(() => finish(files))
-      .catch((err) => wf.log.error('the approved work could not be delivered', { orderId: order.id, error: String(err) }));
+    await transition(() => finish(files)).catch((err) => wf.log.error('the approved work could not be delivered', { orderId: order.id, error: String(err) }));
   }
 
   /** A reviewer's edit sends the quality fix (a second callback); an approval as it stands passes the check. */
@@ -358,8 +389,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await wf.condition(() => !busy);
     if ((status as OrderStatus) !== 'paid') return;
     const settled = outcome;
-    await transition(() => (settled.outcome === 'finished' ? finish(settled.files) : refund('refunded', settled.reason)))
-      .catch((err) => wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }));
+    await transition(() => (settled.outcome === 'finished' ? finish(settled.files) : refund('refunded', settled.reason))).catch((err) =>
+      wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }),
+    );
   }
 
   for (;;) {
@@ -384,15 +416,17 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 /** Starts the order that replaces a proofreading order; it lives on after its parent closes. */
 async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput): Promise<void> {
   // A rejection retried after the child started finds it started: that is the hand-off done.
-  await wf.startChild(orderWorkflow, {
-    workflowId: orderWorkflowId(child.id),
-    args: [{ ...parent, order: child, payment: { by: 'parent' } }],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-    workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    typedSearchAttributes: startSearchAttributes(child),
-  }).catch((err) => {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  });
+  await wf
+    .startChild(orderWorkflow, {
+      workflowId: orderWorkflowId(child.id),
+      args: [{ ...parent, order: child, payment: { by: 'parent' } }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: startSearchAttributes(child),
+    })
+    .catch((err) => {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    });
 }
 
 async function deliverCallback(orderId: number, event: CallbackEvent): Promise<void> {
@@ -407,7 +441,11 @@ async function deliverCallback(orderId: number, event: CallbackEvent): Promise<v
 }
 
 function validateFiles(orderKinds: readonly string[], files: ResultFile[], completing: boolean): void {
-  const problem = resultKindsProblem(orderKinds, files.map((f) => f.kind), completing);
+  const problem = resultKindsProblem(
+    orderKinds,
+    files.map((f) => f.kind),
+    completing,
+  );
   if (problem) throw stateFailure(problem);
 }
 

@@ -8,8 +8,15 @@ import { ApplicationFailure, CancellationScope, isCancellation } from '@temporal
 import type { createActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
-  claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, taskStateQuery,
-  type TaskInput, type TaskOutcome, type TaskState, type TaskStatus,
+  claimTaskUpdate,
+  releaseTaskUpdate,
+  reviewTaskUpdate,
+  submitTaskUpdate,
+  taskStateQuery,
+  type TaskInput,
+  type TaskOutcome,
+  type TaskState,
+  type TaskStatus,
 } from '../contracts/tasks.js';
 import { skillCovers } from '../domain/workbench.js';
 
@@ -41,57 +48,73 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
 
   wf.setHandler(taskStateQuery, state);
 
-  wf.setHandler(claimTaskUpdate, async ({ workerId }) => {
-    await claim(workerId);
-    return state();
-  }, {
-    validator: ({ skills }) => {
-      if (status !== 'waiting') throw refusal(status === 'claimed' ? `task ${taskId} is already claimed` : `task ${taskId} is ${status}`);
-      if (!skillCovers(skills, input.skill)) throw refusal(`task ${taskId} needs the skill ${input.skill}`);
+  wf.setHandler(
+    claimTaskUpdate,
+    async ({ workerId }) => {
+      await claim(workerId);
+      return state();
     },
-  });
+    {
+      validator: ({ skills }) => {
+        if (status !== 'waiting') throw refusal(status === 'claimed' ? `task ${taskId} is already claimed` : `task ${taskId} is ${status}`);
+        if (!skillCovers(skills, input.skill)) throw refusal(`task ${taskId} needs the skill ${input.skill}`);
+      },
+    },
+  );
 
-  wf.setHandler(submitTaskUpdate, async ({ workerId, text }) => {
-    status = 'submitted';
-    await records.recordTaskOutcome({ taskId, status, workerId, text });
-    outcome = { workerId, text };
-    return state();
-  }, {
-    validator: ({ workerId, text }) => {
-      if (input.stage !== 'work') throw refusal(`task ${taskId} is a ${input.stage}: approve it or send it back`);
-      holds(workerId);
-      if (text.trim() === '') throw refusal('the text is empty');
+  wf.setHandler(
+    submitTaskUpdate,
+    async ({ workerId, text }) => {
+      status = 'submitted';
+      await records.recordTaskOutcome({ taskId, status, workerId, text });
+      outcome = { workerId, text };
+      return state();
     },
-  });
+    {
+      validator: ({ workerId, text }) => {
+        if (input.stage !== 'work') throw refusal(`task ${taskId} is a ${input.stage}: approve it or send it back`);
+        holds(workerId);
+        if (text.trim() === '') throw refusal('the text is empty');
+      },
+    },
+  );
 
-  wf.setHandler(reviewTaskUpdate, async ({ workerId, text, decision, note }) => {
-    status = decision === 'approve' ? 'approved' : 'sent_back';
-    await records.recordTaskOutcome({ taskId, status, workerId, text, ...(note !== undefined ? { note } : {}) });
-    outcome = { workerId, text, decision, ...(note !== undefined ? { note } : {}) };
-    return state();
-  }, {
-    validator: ({ workerId, text, decision, note }) => {
-      if (input.stage === 'work') throw refusal(`task ${taskId} is work: submit it`);
-      holds(workerId);
-      if (text.trim() === '') throw refusal('the text is empty');
-      if (decision === 'send_back' && !note?.trim()) throw refusal('sending work back needs a note for the worker');
+  wf.setHandler(
+    reviewTaskUpdate,
+    async ({ workerId, text, decision, note }) => {
+      status = decision === 'approve' ? 'approved' : 'sent_back';
+      await records.recordTaskOutcome({ taskId, status, workerId, text, ...(note !== undefined ? { note } : {}) });
+      outcome = { workerId, text, decision, ...(note !== undefined ? { note } : {}) };
+      return state();
     },
-  });
+    {
+      validator: ({ workerId, text, decision, note }) => {
+        if (input.stage === 'work') throw refusal(`task ${taskId} is work: submit it`);
+        holds(workerId);
+        if (text.trim() === '') throw refusal('the text is empty');
+        if (decision === 'send_back' && !note?.trim()) throw refusal('sending work back needs a note for the worker');
+      },
+    },
+  );
 
-  wf.setHandler(releaseTaskUpdate, async ({ reason, to }) => {
-    wf.log.info('task released', { taskId, orderId: input.orderId, from: claimedBy, to: to?.workerId, reason });
-    if (to) return claim(to.workerId).then(state);
-    status = 'waiting';
-    claimedBy = null;
-    claimEpoch += 1;
-    await records.recordTaskRelease({ taskId, expired: false });
-    return state();
-  }, {
-    validator: ({ to }) => {
-      if (status !== 'claimed' && !(status === 'waiting' && to)) throw refusal(`task ${taskId} is ${status}; only a claimed task can be released`);
-      if (to && !skillCovers(to.skills, input.skill)) throw refusal(`worker ${to.workerId} lacks the skill ${input.skill}`);
+  wf.setHandler(
+    releaseTaskUpdate,
+    async ({ reason, to }) => {
+      wf.log.info('task released', { taskId, orderId: input.orderId, from: claimedBy, to: to?.workerId, reason });
+      if (to) return claim(to.workerId).then(state);
+      status = 'waiting';
+      claimedBy = null;
+      claimEpoch += 1;
+      await records.recordTaskRelease({ taskId, expired: false });
+      return state();
     },
-  });
+    {
+      validator: ({ to }) => {
+        if (status !== 'claimed' && !(status === 'waiting' && to)) throw refusal(`task ${taskId} is ${status}; only a claimed task can be released`);
+        if (to && !skillCovers(to.skills, input.skill)) throw refusal(`worker ${to.workerId} lacks the skill ${input.skill}`);
+      },
+    },
+  );
 
   try {
     await records.openTask(input);

@@ -13,19 +13,24 @@ type Activities = ReturnType<typeof createActivities>;
 
 const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
 
-export interface WorkbenchOrder { order: OrderToPlace & { work: WorkPlan }; settings: WorkbenchSettings; deadline: string }
+export interface WorkbenchOrder {
+  order: OrderToPlace & { work: WorkPlan };
+  settings: WorkbenchSettings;
+  deadline: string;
+}
 
 /**
  * Engine work on the order's media or source (drafts, timing), on the engine queue, with a
  * deadline that grows with the audio and with the words (a scan's pages: 250 words a page, each at
  * most 30 s of OCR's CPU; a document's text translated). Only a deadline: heartbeats find a lost worker.
  */
-const engineFor = (order: OrderToPlace) => wf.proxyActivities<Activities>({
-  taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
-  startToCloseTimeout: 120_000 + order.seconds * 2_000 + order.words * 120,
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
-});
+const engineFor = (order: OrderToPlace) =>
+  wf.proxyActivities<Activities>({
+    taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
+    startToCloseTimeout: 120_000 + order.seconds * 2_000 + order.words * 120,
+    heartbeatTimeout: '1 minute',
+    retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
+  });
 
 /** The draft the first worker starts from; best effort: without it the editor starts empty. */
 async function draftOf({ order }: WorkbenchOrder): Promise<string> {
@@ -60,17 +65,35 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
   const { order, settings } = job;
   const draft = await draftOf(job);
   const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
-  const task = (name: string, fields: Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span'> & Partial<TaskInput>): Promise<TaskOutcome> => {
+  const task = (
+    name: string,
+    fields: Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span'> & Partial<TaskInput>,
+  ): Promise<TaskOutcome> => {
     const taskId = taskWorkflowId(order.id, name);
     return wf.executeChild(taskWorkflow, {
       workflowId: taskId,
-      args: [{ taskId, orderId: order.id, deadline: job.deadline, leaseMs: settings.leaseMs, words: order.words, partNo: 0, span: { start: 0, end: order.seconds }, ...fields }],
+      args: [
+        {
+          taskId,
+          orderId: order.id,
+          deadline: job.deadline,
+          leaseMs: settings.leaseMs,
+          words: order.words,
+          partNo: 0,
+          span: { start: 0, end: order.seconds },
+          ...fields,
+        },
+      ],
     });
   };
 
-  const parts = await Promise.all(spans.map((span, i) => spans.length === 1
-    ? task('work', { stage: 'work', skill: order.work.skill, draftText: draft })
-    : task(`part-${i + 1}`, { stage: 'work', skill: order.work.skill, partNo: i + 1, span, draftText: textInSpan(draft, span) })));
+  const parts = await Promise.all(
+    spans.map((span, i) =>
+      spans.length === 1
+        ? task('work', { stage: 'work', skill: order.work.skill, draftText: draft })
+        : task(`part-${i + 1}`, { stage: 'work', skill: order.work.skill, partNo: i + 1, span, draftText: textInSpan(draft, span) }),
+    ),
+  );
   let text = parts.length === 1 ? parts[0]!.text : mergeParts(parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
 
   for (const stage of reviewStagesOf(order)) {
@@ -84,9 +107,13 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
       // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
       // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
       const author = parts[0]!.workerId;
-      const toAuthor = !wf.patched('send-back-to-enabled-worker') || await records.workerEnabled({ workerId: author });
+      const toAuthor = !wf.patched('send-back-to-enabled-worker') || (await records.workerEnabled({ workerId: author }));
       const fix = await task(`${names.fix}-${round}`, {
-        stage: 'work', skill: order.work.skill, draftText: text, note: review.note ?? '', ...(toAuthor ? { assignedTo: author } : {}),
+        stage: 'work',
+        skill: order.work.skill,
+        draftText: text,
+        note: review.note ?? '',
+        ...(toAuthor ? { assignedTo: author } : {}),
       });
       text = fix.text;
     }
@@ -100,10 +127,21 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
   const taskId = taskWorkflowId(job.order.id, 'qc');
   return wf.executeChild(taskWorkflow, {
     workflowId: taskId,
-    args: [{
-      taskId, orderId: job.order.id, stage: 'qc', skill: job.order.work.reviewSkill, partNo: 0, span: { start: 0, end: job.order.seconds },
-      words: job.order.words, deadline: job.deadline, draftText: finishedText, baseText: finishedText, leaseMs: job.settings.leaseMs,
-    }],
+    args: [
+      {
+        taskId,
+        orderId: job.order.id,
+        stage: 'qc',
+        skill: job.order.work.reviewSkill,
+        partNo: 0,
+        span: { start: 0, end: job.order.seconds },
+        words: job.order.words,
+        deadline: job.deadline,
+        draftText: finishedText,
+        baseText: finishedText,
+        leaseMs: job.settings.leaseMs,
+      },
+    ],
   });
 }
 
@@ -133,7 +171,10 @@ export async function suppliedTranscriptPasses({ order }: WorkbenchOrder): Promi
     return (await engineFor(order).checkSuppliedTranscript({ orderId: order.id })).verdict !== 'fail';
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
-    wf.log.warn('the supplied transcript could not be checked automatically: the people decide', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    wf.log.warn('the supplied transcript could not be checked automatically: the people decide', {
+      orderId: order.id,
+      error: String((err as Error).cause ?? err),
+    });
     return true;
   }
 }

@@ -18,7 +18,10 @@ import { getAccount } from '../../src/db/accounts.js';
 import { finishOrder, getOrder } from '../../src/db/orders.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 
-interface Account { accountId: number; token: string }
+interface Account {
+  accountId: number;
+  token: string;
+}
 
 const path = (page: Page) => new URL(page.url()).pathname;
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
@@ -37,7 +40,12 @@ describeNeeding('chromium', 'account area in Chromium', () => {
 
   beforeAll(async () => {
     // Every test signs in from 127.0.0.1: lift the per-address sign-in limit (10 a minute by default).
-    [service, media, receiver, browser] = await Promise.all([startService({ rateLimits: { signInPerMinute: 10_000 } }), startMediaServer(), startCallbackReceiver(), launchBrowser()]);
+    [service, media, receiver, browser] = await Promise.all([
+      startService({ rateLimits: { signInPerMinute: 10_000 } }),
+      startMediaServer(),
+      startCallbackReceiver(),
+      launchBrowser(),
+    ]);
     main = await service.createAccount(50);
     // An order that stays paid (another product, so the table shows more than one kind of result).
     await placeOrder(main, { product: 'captions', seconds: 120 });
@@ -51,7 +59,11 @@ describeNeeding('chromium', 'account area in Chromium', () => {
 
   async function placeOrder(account: Account, opts: { product?: string; seconds?: number; callbackUrl?: string } = {}): Promise<number> {
     const placed = await service.post(`/api/v4/${opts.product ?? 'transcriptions'}`, {
-      api_token: account.token, mode: 'live', url: media.audio(opts.seconds ?? 60), language: 'english', callback_url: opts.callbackUrl,
+      api_token: account.token,
+      mode: 'live',
+      url: media.audio(opts.seconds ?? 60),
+      language: 'english',
+      callback_url: opts.callbackUrl,
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     return placed.body.order_id as number;
@@ -85,30 +97,34 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(await page.locator('main').count()).toBe(1);
     const nav = page.locator('header nav[aria-label="Account"]');
     if (signedIn) {
-      expect(await nav.locator('a').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])))
-        .toEqual([['Orders', '/account/orders'], ['Wallet', '/account/wallet'], ['Settings', '/account/settings'], ['Sample callback', '/account/sample-callback']]);
+      expect(await nav.locator('a').evaluateAll((links) => links.map((a) => [a.textContent?.trim(), a.getAttribute('href')]))).toEqual([
+        ['Orders', '/account/orders'],
+        ['Wallet', '/account/wallet'],
+        ['Settings', '/account/settings'],
+        ['Sample callback', '/account/sample-callback'],
+      ]);
       const signOut = page.locator('header form#sign-out');
       expect(await signOut.getAttribute('method')).toMatch(/^post$/i);
       expect(await signOut.getAttribute('action')).toBe('/account/sign-out');
     } else {
       expect(await nav.count()).toBe(0);
     }
-    const withoutCsrf = await page.locator('form').evaluateAll((forms) => forms
-      .filter((f) => (f.getAttribute('method') ?? 'get').toLowerCase() === 'post' && !f.querySelector('input[type="hidden"][name="csrf"]'))
-      .map((f) => f.id || f.outerHTML.slice(0, 80)));
+    const withoutCsrf = await page
+      .locator('form')
+      .evaluateAll((forms) =>
+        forms
+          .filter((f) => (f.getAttribute('method') ?? 'get').toLowerCase() === 'post' && !f.querySelector('input[type="hidden"][name="csrf"]'))
+          .map((f) => f.id || f.outerHTML.slice(0, 80)),
+      );
     expect(withoutCsrf, 'POST forms without a csrf input').toEqual([]);
     const foreign = requests.filter((url) => !url.startsWith(service.baseUrl + '/') && !url.startsWith('data:'));
     expect(foreign, 'requests to anywhere but the service').toEqual([]);
   }
 
-
   async function signIn(page: Page, token: string) {
     await page.goto('/account/sign-in');
     await page.locator('form#sign-in').getByLabel('API token').fill(token);
-    await Promise.all([
-      page.waitForURL('**/account/orders'),
-      page.locator('form#sign-in').getByRole('button', { name: 'Sign in' }).click(),
-    ]);
+    await Promise.all([page.waitForURL('**/account/orders'), page.locator('form#sign-in').getByRole('button', { name: 'Sign in' }).click()]);
   }
 
   async function signedIn(account: Account) {
@@ -158,13 +174,18 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(await text(page, statusCell(liveOrder))).toBe('paid');
     // Proof of no reload: a marker on the window survives, and the main frame never navigates.
     let navigations = 0;
-    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) navigations++; });
-    await page.evaluate(() => { (window as unknown as { __sameDocument: string }).__sameDocument = 'yes'; });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: string }).__sameDocument = 'yes';
+    });
 
     // The /ops upload and complete update, exactly what `order-ops complete` sends.
     await completeOrder(liveOrder, 'Speaker 1: Hello world.');
-    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() === 'finished',
-      statusCell(liveOrder), { timeout: 20_000 });
+    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() === 'finished', statusCell(liveOrder), {
+      timeout: 20_000,
+    });
     expect(navigations).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: string }).__sameDocument)).toBe('yes');
     // The result links arrive with the status.
@@ -210,10 +231,14 @@ describeNeeding('chromium', 'account area in Chromium', () => {
 
     const { page } = await signedIn(main);
     // The attempt is recorded once the receiver has answered: reload until it is listed.
-    await waitFor(async () => {
-      await page.goto(`/account/orders/${callbackOrder}`);
-      return (await page.locator('table#callback-attempts tr[data-attempt]').count()) >= 1;
-    }, 'the first attempt on the order page', 15_000);
+    await waitFor(
+      async () => {
+        await page.goto(`/account/orders/${callbackOrder}`);
+        return (await page.locator('table#callback-attempts tr[data-attempt]').count()) >= 1;
+      },
+      'the first attempt on the order page',
+      15_000,
+    );
     expect(await text(page, 'main h1')).toBe(`Order ${callbackOrder}`);
     const before = await page.locator('table#callback-attempts tr[data-attempt]').count();
     expect(before).toBe(1);
@@ -241,8 +266,19 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(all).toHaveLength(3);
     expect([...all].sort((a, b) => b - a)).toEqual(all); // newest first
     const products = await page.locator('form#order-filter select[name="product"] option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
-    expect(products).toEqual(expect.arrayContaining(['', 'transcription', 'ai_transcription', 'transcription_proofreading', 'forced_alignment',
-      'translation', 'captions', 'subtitles', 'human_ocr']));
+    expect(products).toEqual(
+      expect.arrayContaining([
+        '',
+        'transcription',
+        'ai_transcription',
+        'transcription_proofreading',
+        'forced_alignment',
+        'translation',
+        'captions',
+        'subtitles',
+        'human_ocr',
+      ]),
+    );
     const statuses = await page.locator('form#order-filter select[name="status"] option').evaluateAll((els) => els.map((e) => e.textContent?.trim()));
     expect(statuses).toEqual(['All', 'paid', 'in progress', 'finished', 'refunded', 'canceled', 'in quality check', 'retranscribed']);
     const filter = async (fields: { product?: string; status?: string; q?: string }) => {
@@ -269,8 +305,16 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     const direct = async (fulfilment: 'engine' | 'operator') => {
       const id = await nextOrderId(db);
       await chargeWalletForOrder(db, {
-        id, accountId: account.accountId, product: fulfilment === 'engine' ? 'ai_transcription' : 'transcription', priceCents: 50, seconds: 60, words: 0,
-        params: { url: media.audio(60), language: 'english' }, callbackUrl: null, turnaroundHours: 120, fulfilment,
+        id,
+        accountId: account.accountId,
+        product: fulfilment === 'engine' ? 'ai_transcription' : 'transcription',
+        priceCents: 50,
+        seconds: 60,
+        words: 0,
+        params: { url: media.audio(60), language: 'english' },
+        callbackUrl: null,
+        turnaroundHours: 120,
+        fulfilment,
         resultKinds: fulfilment === 'engine' ? ['transcription', 'captions'] : ['transcription'],
       });
       return id;
@@ -290,11 +334,17 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(await page.locator(`tr[data-order-id="${kept}"] td[data-label="Delivery estimate"] time`).getAttribute('datetime')).toBe(estimate.toISOString());
 
     let navigations = 0;
-    page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) navigations++; });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations++;
+    });
     expect((await service.ops('POST', `/ops/orders/${toRefund}/refund`, { reason: 'silence' })).status).toBe(200);
     expect((await service.ops('POST', `/ops/orders/${toCancel}/cancel`, {})).status).toBe(200);
-    const becomes = (id: number, label: string) => page.waitForFunction(([selector, want]) =>
-      document.querySelector(selector!)?.textContent?.replace(/\s+/g, ' ').trim() === want, [statusCell(id), label] as const, { timeout: 20_000 });
+    const becomes = (id: number, label: string) =>
+      page.waitForFunction(
+        ([selector, want]) => document.querySelector(selector!)?.textContent?.replace(/\s+/g, ' ').trim() === want,
+        [statusCell(id), label] as const,
+        { timeout: 20_000 },
+      );
     await Promise.all([becomes(toRefund, 'refunded'), becomes(toCancel, 'canceled')]);
     expect(navigations).toBe(0);
     expect(await text(page, statusCell(kept))).toBe('paid');
@@ -318,8 +368,11 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(await byStatus('retranscribed')).toEqual([]);
   });
 
-  it('sets the canceled-callbacks switch by the account\'s creation date: off before 30 March 2026, on from then', async () => {
-    for (const [createdAt, on] of [['2026-03-29T23:59:59Z', false], ['2026-03-30T00:00:00Z', true]] as const) {
+  it("sets the canceled-callbacks switch by the account's creation date: off before 30 March 2026, on from then", async () => {
+    for (const [createdAt, on] of [
+      ['2026-03-29T23:59:59Z', false],
+      ['2026-03-30T00:00:00Z', true],
+    ] as const) {
       const account = await service.createAccount(1, { createdAt: new Date(createdAt) });
       const { page } = await signedIn(account);
       await page.goto('/account/settings');
@@ -373,10 +426,21 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     await page.goto('/account/sample-callback');
     const form = page.locator('form#sample-callback');
     const options = await page.locator('select#product option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
-    expect(options).toEqual(expect.arrayContaining(['transcription', 'ai_transcription', 'transcription_proofreading', 'forced_alignment',
-      'translation', 'captions', 'subtitles', 'human_ocr']));
-    expect(await page.locator('select#event option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value)))
-      .toEqual(expect.arrayContaining(['finished', 'refunded', 'canceled']));
+    expect(options).toEqual(
+      expect.arrayContaining([
+        'transcription',
+        'ai_transcription',
+        'transcription_proofreading',
+        'forced_alignment',
+        'translation',
+        'captions',
+        'subtitles',
+        'human_ocr',
+      ]),
+    );
+    expect(await page.locator('select#event option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value))).toEqual(
+      expect.arrayContaining(['finished', 'refunded', 'canceled']),
+    );
 
     // No URL given and none saved: refused.
     await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: 'Send sample callback' }).click()]);
@@ -557,7 +621,9 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     ]);
     expect(answer.status()).toBe(403);
     // With the session cookie and no csrf, or a wrong one: 403 too.
-    for (const form of [{ callback_url: `${receiver.url}/stolen` }, { callback_url: `${receiver.url}/stolen`, csrf: 'forged' }] as Array<Record<string, string>>) {
+    for (const form of [{ callback_url: `${receiver.url}/stolen` }, { callback_url: `${receiver.url}/stolen`, csrf: 'forged' }] as Array<
+      Record<string, string>
+    >) {
       const posted = await context.request.post('/account/settings/callback', { form, maxRedirects: 0 });
       expect(posted.status()).toBe(403);
     }
@@ -597,7 +663,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       await page.goto('/account/sign-in');
       await checkShell(page, requests, false);
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'sign-in'));
+      screenshots.push(...(await screenshot(page, 'sign-in')));
     });
 
     it('orders', async () => {
@@ -605,13 +671,12 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       await checkShell(page, requests, true);
       expect(await page.locator('table#orders tr[data-order-id]').count()).toBe(3);
       // The status cells are announced when they change.
-      expect(await page.locator('[aria-live="polite"]').count())
-        .toBeGreaterThan(0);
+      expect(await page.locator('[aria-live="polite"]').count()).toBeGreaterThan(0);
       const script = await page.request.get('/account/assets/app.js');
       expect(script.status()).toBe(200);
       expect((await script.body()).length).toBeLessThan(10 * 1024);
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'orders'));
+      screenshots.push(...(await screenshot(page, 'orders')));
     });
 
     it('order', async () => {
@@ -622,7 +687,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       expect(await page.locator('ol#timeline li').count()).toBeGreaterThanOrEqual(3);
       expect(await page.locator('table#callback-attempts tr[data-attempt]').count()).toBe(2);
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'order'));
+      screenshots.push(...(await screenshot(page, 'order')));
     });
 
     it('wallet', async () => {
@@ -639,7 +704,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       expect(csv.headers()['content-type']).toMatch(/^text\/csv/);
       expect(csv.headers()['content-disposition']).toMatch(/^attachment/);
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'wallet'));
+      screenshots.push(...(await screenshot(page, 'wallet')));
     });
 
     it('settings', async () => {
@@ -647,7 +712,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       await page.goto('/account/settings');
       await checkShell(page, requests, true);
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'settings'));
+      screenshots.push(...(await screenshot(page, 'settings')));
     });
 
     it('sample callback (with a result)', async () => {
@@ -659,7 +724,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Send sample callback' }).click()]);
       await page.locator('section#sample-result').waitFor();
       await axeCheck(page);
-      screenshots.push(...await screenshot(page, 'sample-callback'));
+      screenshots.push(...(await screenshot(page, 'sample-callback')));
     });
   });
 });

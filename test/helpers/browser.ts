@@ -21,8 +21,9 @@ const chromiumPresent = existsSync(CHROMIUM_PATH);
 
 export async function launchBrowser(): Promise<Browser> {
   if (!chromiumPresent) {
-    throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package ` +
-      '(.ci/run installs it: apt-get install -y chromium).');
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package ` + '(.ci/run installs it: apt-get install -y chromium).',
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
 }
@@ -45,7 +46,8 @@ async function watch(context: BrowserContext, origin: string): Promise<void> {
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
       (window as unknown as { __reportCspViolation(text: string): void }).__reportCspViolation(
-        `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} (${e.sourceFile ?? ''}:${e.lineNumber})`);
+        `${e.effectiveDirective} refused ${e.blockedURI || '(inline)'} (${e.sourceFile ?? ''}:${e.lineNumber})`,
+      );
     });
   });
   const own = (url: string) => url.startsWith(`${origin}/`);
@@ -98,12 +100,21 @@ const AXE_SOURCE = readFileSync(join(require.resolve('axe-core'), '..', 'axe.min
 export async function axeViolations(page: Page): Promise<string[]> {
   const hasAxe = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
   if (!hasAxe) await page.evaluate(`${AXE_SOURCE}\n;undefined`);
-  const results = await page.evaluate(() => (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } })
-    .axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] })) as AxeResults;
+  const results = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(document, {
+      runOnly: ['wcag2a', 'wcag2aa', 'best-practice'],
+    }),
+  )) as AxeResults;
   return results.violations
     .filter((v: AxeViolation) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: AxeViolation) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
-      v.nodes.slice(0, 5).map((n) => `    at ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`).join('\n'));
+    .map(
+      (v: AxeViolation) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    at ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 240)}`)
+          .join('\n'),
+    );
 }
 
 /** Fails when axe (WCAG 2 A and AA, best practices) finds a serious or critical violation on the page. */
@@ -122,7 +133,10 @@ export async function screenshot(page: Page, name: string): Promise<string[]> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const before = page.viewportSize();
   const written: string[] = [];
-  for (const [label, size] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+  for (const [label, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
     await page.setViewportSize(size);
     const path = join(SCREENSHOT_DIR, `${name}-${label}.png`);
     await page.screenshot({ path, fullPage: true, animations: 'disabled', caret: 'hide' });

@@ -1,7 +1,7 @@
 // A customer's callback receiver on loopback: records each multipart POST (its fields, and the raw
 // bytes and headers a signature check needs) and answers as told.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import { close, listen } from './net.js';
+import { answering, close, listen } from './net.js';
 
 export interface ReceivedCallback {
   path: string;
@@ -15,7 +15,11 @@ export interface ReceivedCallback {
 }
 
 /** An answer: status, body and extra headers (e.g. Retry-After, Location). */
-export interface Answer { status: number; body: string; headers?: Record<string, string> }
+export interface Answer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
 
 export interface CallbackReceiver {
   url: string;
@@ -31,25 +35,29 @@ export interface CallbackReceiver {
 
 export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   const receiver: Omit<CallbackReceiver, 'url' | 'close'> = { received: [], answer: { status: 200, body: 'ok' }, script: [] };
-  const server = createServer(async (req, res) => {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const rawBody = Buffer.concat(chunks);
-    const contentType = req.headers['content-type'] ?? '';
-    const fields: Record<string, string> = {};
-    try {
-      const form = await new Request('http://receiver.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: rawBody }).formData();
-      form.forEach((value, key) => { fields[key] = String(value); });
-    } catch {
-      // Not a form: the raw body is still recorded.
-    }
-    const call = { path: req.url ?? '/', fields, contentType, rawBody, headers: req.headers, at };
-    receiver.received.push(call);
-    if (receiver.respond) return receiver.respond(res, call);
-    const answer = receiver.script.shift() ?? receiver.answer;
-    res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body);
-  });
+  const server = createServer(
+    answering(async (req, res) => {
+      const at = Date.now();
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const rawBody = Buffer.concat(chunks);
+      const contentType = req.headers['content-type'] ?? '';
+      const fields: Record<string, string> = {};
+      try {
+        const form = await new Request('http://receiver.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body: rawBody }).formData();
+        form.forEach((value, key) => {
+          fields[key] = String(value);
+        });
+      } catch {
+        // Not a form: the raw body is still recorded.
+      }
+      const call = { path: req.url ?? '/', fields, contentType, rawBody, headers: req.headers, at };
+      receiver.received.push(call);
+      if (receiver.respond) return receiver.respond(res, call);
+      const answer = receiver.script.shift() ?? receiver.answer;
+      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body);
+    }),
+  );
   const url = await listen(server);
   return Object.assign(receiver, { url, close: () => close(server) });
 }

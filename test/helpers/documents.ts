@@ -47,14 +47,20 @@ export function blankPdf(pages: number): Promise<Buffer> {
 
 /** RTF with one paragraph per line of `text`; non-ASCII as \uN escapes with a '?' fallback, as Word writes them. */
 export function rtfOf(text: string): string {
-  const escape = (line: string) => [...line].map((c) => {
-    if (c === '\\' || c === '{' || c === '}') return `\\${c}`;
-    const code = c.codePointAt(0)!;
-    if (code < 0x80) return c;
-    // RTF's \uN is a signed 16-bit UTF-16 unit: astral characters take two.
-    return Array.from(c, (unit) => `\\u${(unit.charCodeAt(0) << 16) >> 16}?`).join('');
-  }).join('');
-  const body = text.split('\n').map((line) => `${escape(line)}\\par\n`).join('');
+  const escape = (line: string) =>
+    [...line]
+      .map((c) => {
+        if (c === '\\' || c === '{' || c === '}') return `\\${c}`;
+        const code = c.codePointAt(0)!;
+        if (code < 0x80) return c;
+        // RTF's \uN is a signed 16-bit UTF-16 unit: astral characters take two.
+        return Array.from(c, (unit) => `\\u${(unit.charCodeAt(0) << 16) >> 16}?`).join('');
+      })
+      .join('');
+  const body = text
+    .split('\n')
+    .map((line) => `${escape(line)}\\par\n`)
+    .join('');
   return `{\\rtf1\\ansi\\ansicpg1252\\deff0\\uc1{\\fonttbl{\\f0\\fswiss Helvetica;}}\n\\f0\\fs22 ${body}}`;
 }
 
@@ -86,11 +92,12 @@ export function pngImage(width = 4, height = 4): Buffer {
   header.writeUInt8(8, 8); // bit depth
   header.writeUInt8(0, 9); // greyscale
   // Each row: filter type 0, then one byte per pixel.
-  const rows = Buffer.concat(Array.from({ length: height }, (_, y) =>
-    Buffer.from([0, ...Array.from({ length: width }, (_, x) => 160 + ((x + y) % 64))])));
+  const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => 160 + ((x + y) % 64))])));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 

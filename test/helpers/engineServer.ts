@@ -1,7 +1,7 @@
 // A speech engine on loopback speaking the OpenAI-compatible transcription interface: records
 // each request and answers as its (mutable) behaviour says.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { close, listen } from './net.js';
+import { answering, close, listen } from './net.js';
 
 /** The multipart text fields of a request, each with all its values in order. */
 export type EngineFields = Record<string, string[]>;
@@ -30,27 +30,33 @@ export interface EngineServer {
 
 export async function startEngineServer(): Promise<EngineServer> {
   const engine: Omit<EngineServer, 'url' | 'close'> = { requests: [], behaviour: { kind: 'transcript', body: verboseJson([]) } };
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const fields: EngineFields = {};
-    let file: EngineRequest['file'];
-    try {
-      const form = await new Request('http://engine.invalid/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) }).formData();
-      form.forEach((value, key) => {
-        if (typeof value === 'string') (fields[key] ??= []).push(value);
-        else file = { name: value.name, size: value.size, type: value.type };
-      });
-    } catch {
-      // Not multipart: recorded without fields; the behaviour still decides the answer.
-    }
-    engine.requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, fields, ...(file ? { file } : {}) });
-    let behaviour = engine.behaviour;
-    while (typeof behaviour === 'function') behaviour = behaviour(fields, req.url ?? '/');
-    if (behaviour.kind === 'hang') return;
-    if (behaviour.kind === 'status') return void res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(behaviour.body));
-  });
+  const server = createServer(
+    answering(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const fields: EngineFields = {};
+      let file: EngineRequest['file'];
+      try {
+        const form = await new Request('http://engine.invalid/', {
+          method: 'POST',
+          headers: { 'content-type': req.headers['content-type'] ?? '' },
+          body: Buffer.concat(chunks),
+        }).formData();
+        form.forEach((value, key) => {
+          if (typeof value === 'string') (fields[key] ??= []).push(value);
+          else file = { name: value.name, size: value.size, type: value.type };
+        });
+      } catch {
+        // Not multipart: recorded without fields; the behaviour still decides the answer.
+      }
+      engine.requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, fields, ...(file ? { file } : {}) });
+      let behaviour = engine.behaviour;
+      while (typeof behaviour === 'function') behaviour = behaviour(fields, req.url ?? '/');
+      if (behaviour.kind === 'hang') return;
+      if (behaviour.kind === 'status') return void res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(behaviour.body));
+    }),
+  );
   const url = await listen(server);
   return Object.assign(engine, { url, close: () => close(server) });
 }
@@ -77,10 +83,17 @@ export function verboseJson(words: Array<[text: string, start: number, end: numb
   }
   if (open.length) groups.push(open);
   const segments = groups.map((g, id) => ({
-    id, seek: 0, start: g[0]!.start, end: g.at(-1)!.end,
+    id,
+    seek: 0,
+    start: g[0]!.start,
+    end: g.at(-1)!.end,
     // OpenAI's segment text starts with a space.
     text: ` ${g.map((w) => w.word.trim()).join(' ')}`,
-    tokens: [], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.2, no_speech_prob: 0.01,
+    tokens: [],
+    temperature: 0,
+    avg_logprob: -0.2,
+    compression_ratio: 1.2,
+    no_speech_prob: 0.01,
     ...(opts.words === 'segments' ? { words: g } : {}),
   }));
   return {

@@ -42,8 +42,12 @@ export async function startHeldMediaServer(hold = 1): Promise<HeldMediaServer> {
   return {
     url,
     audio: (seconds) => `${url}/audio-${seconds}.wav`,
-    get requests() { return requests; },
-    get waiting() { return waiting.length; },
+    get requests() {
+      return requests;
+    },
+    get waiting() {
+      return waiting.length;
+    },
     release,
     close: async () => {
       release();

@@ -22,9 +22,24 @@ export async function recordHistory(service: TestService, orderId: number, name:
   // encrypted with the test service's keys: the CLI decodes them through the service's codec
   // endpoint, so the file is readable and replays with any keys (decode passes plain payloads).
   const cli = process.env.TEMPORAL_CLI_PATH ?? resolve('.temporal/bin/temporal');
-  const { stdout } = await promisify(execFile)(cli, ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', inject('temporalAddress'),
-    '--codec-endpoint', `${service.baseUrl}/codec`, '--codec-auth', `Bearer ${service.opsToken}`],
-    { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(
+    cli,
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      workflowId,
+      '--output',
+      'json',
+      '--address',
+      inject('temporalAddress'),
+      '--codec-endpoint',
+      `${service.baseUrl}/codec`,
+      '--codec-auth',
+      `Bearer ${service.opsToken}`,
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   await mkdir(HISTORIES_DIR, { recursive: true });
   await writeFile(`${HISTORIES_DIR}/${name}.json`, stdout);
 }
@@ -34,7 +49,9 @@ export async function recordHistory(service: TestService, orderId: number, name:
 // not match ("type must be a Type"). Reading with proto's own copy avoids the mismatch.
 const protoRequire = createRequire(createRequire(import.meta.url).resolve('@temporalio/proto'));
 const { fromJson } = protoRequire('protobufjs/ext/protojson') as { fromJson: (type: unknown, json: unknown, options: object) => unknown };
-const { patchProtobufRoot } = protoRequire('@temporalio/proto/lib/patch-protobuf-root') as { patchProtobufRoot(root: unknown): { lookupType(name: string): unknown } };
+const { patchProtobufRoot } = protoRequire('@temporalio/proto/lib/patch-protobuf-root') as {
+  patchProtobufRoot(root: unknown): { lookupType(name: string): unknown };
+};
 const historyType = patchProtobufRoot(protoRequire('@temporalio/proto')).lookupType('temporal.api.history.v1.History');
 
 /** A recorded history file as the History message replay takes. */

@@ -76,7 +76,11 @@ const WORDS_PER_LINE = 12;
 /** An honest text PDF: `pages` pages of `wordsPerPage` words each, in lines of twelve. */
 export function honestTextPdf(pages = 300, wordsPerPage = 300): Buffer {
   const kids = Array.from({ length: pages }, (_, n) => 4 + 2 * n);
-  const objects: Array<string | Buffer> = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`, FONT];
+  const objects: Array<string | Buffer> = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`,
+    FONT,
+  ];
   for (let p = 0; p < pages; p++) {
     const words = Array.from({ length: wordsPerPage }, (_, n) => HONEST_WORDS[(p + n) % HONEST_WORDS.length]!);
     const lines: string[] = [];
@@ -90,7 +94,13 @@ export const honestTextPdfWords = (pages = 300, wordsPerPage = 300) => pages * w
 
 // ---- ZIP (DOCX) ---------------------------------------------------------------------------------
 
-interface ZipEntry { name: string; data: Buffer; crc: number; size: number; declaredSize?: number }
+interface ZipEntry {
+  name: string;
+  data: Buffer;
+  crc: number;
+  size: number;
+  declaredSize?: number;
+}
 
 /** A raw deflate stream of `head`, `repeat` × `unit`, `tail`, and the CRC-32 of what it inflates to. */
 function repeatedDeflate(head: Buffer, unit: Buffer, repeat: number, tail: Buffer): { data: Buffer; crc: number; size: number } {
@@ -155,13 +165,22 @@ const DOCUMENT_TAIL = '</w:body></w:document>';
 function docxAround(head: string, unit: string, repeat: number, tail: string, declaredSize?: number): Buffer {
   const document = repeatedDeflate(Buffer.from(DOCUMENT_HEAD + head), Buffer.from(unit), repeat, Buffer.from(tail + DOCUMENT_TAIL));
   return zipOf([
-    deflated('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-      + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-      + '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    deflated('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-      + '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+    deflated(
+      '[Content_Types].xml',
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    deflated(
+      '_rels/.rels',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
     { name: 'word/document.xml', ...document, ...(declaredSize === undefined ? {} : { declaredSize }) },
-    deflated('word/_rels/document.xml.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>'),
+    deflated(
+      'word/_rels/document.xml.rels',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>',
+    ),
   ]);
 }
 
@@ -202,14 +221,34 @@ export function craftedMp4(depth = 200_000): Buffer {
   return Buffer.concat([ftyp, boxes]);
 }
 
-export interface HostileFile { name: string; fileName: string; contentType: string; bytes: () => Buffer }
+export interface HostileFile {
+  name: string;
+  fileName: string;
+  contentType: string;
+  bytes: () => Buffer;
+}
 
 export const HOSTILE_DOCUMENTS: HostileFile[] = [
   { name: 'a PDF listing one page 400,000 times', fileName: 'huge-page-tree.pdf', contentType: 'application/pdf', bytes: () => pdfWithHugePageTree() },
   { name: 'a PDF drawing 3 million words', fileName: 'millions-of-words.pdf', contentType: 'application/pdf', bytes: () => pdfWithMillionsOfWords() },
-  { name: 'a DOCX whose XML inflates to 800 MB', fileName: 'zip-bomb.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: () => docxZipBomb() },
-  { name: 'a DOCX bomb declaring 10 KB', fileName: 'zip-bomb-lying-sizes.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: () => docxZipBomb({ lyingSizes: true }) },
-  { name: 'a DOCX of 3 million paragraphs', fileName: 'many-paragraphs.docx', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: () => docxWithManyParagraphs() },
+  {
+    name: 'a DOCX whose XML inflates to 800 MB',
+    fileName: 'zip-bomb.docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    bytes: () => docxZipBomb(),
+  },
+  {
+    name: 'a DOCX bomb declaring 10 KB',
+    fileName: 'zip-bomb-lying-sizes.docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    bytes: () => docxZipBomb({ lyingSizes: true }),
+  },
+  {
+    name: 'a DOCX of 3 million paragraphs',
+    fileName: 'many-paragraphs.docx',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    bytes: () => docxWithManyParagraphs(),
+  },
   { name: 'an RTF nested 300,000 groups deep', fileName: 'deeply-nested.rtf', contentType: 'application/rtf', bytes: () => rtfDeeplyNested() },
 ];
 

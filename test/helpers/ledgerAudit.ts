@@ -4,14 +4,17 @@
 import type { Db } from '../../src/db/connection.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 
-export interface LedgerAudit { accounts: number; orders: number; entries: number; problems: string[] }
+export interface LedgerAudit {
+  accounts: number;
+  orders: number;
+  entries: number;
+  problems: string[];
+}
 
 const REFUNDED = ['refunded', 'canceled', 'retranscribed'];
 
 export async function auditLedger(db: Db): Promise<LedgerAudit> {
-  const [accountRows, entryRows, orderRows] = await Promise.all([
-    db.select().from(accounts), db.select().from(ledgerEntries), db.select().from(orders),
-  ]);
+  const [accountRows, entryRows, orderRows] = await Promise.all([db.select().from(accounts), db.select().from(ledgerEntries), db.select().from(orders)]);
   const problems: string[] = [];
   for (const account of accountRows) {
     const own = entryRows.filter((e) => e.accountId === account.id);

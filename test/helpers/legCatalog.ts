@@ -93,4 +93,3 @@ export function hasLeg(leg: Leg): boolean {
 }
 
 export const legMarker = (leg: Leg): string => `[needs ${LEGS[leg].label}]`;
-

@@ -19,8 +19,12 @@ export function describeNeeding(leg: Leg | Leg[], title: string, body: () => voi
   describe.skipIf(absent)(`${title} ${legs.map(legMarker).join(' ')}`, () => {
     // Registered before the body's hooks, so they run first (and are undone last).
     const declaring = [...new Set(legs.flatMap((l) => [l, ...(LEGS[l].implies ?? [])]))];
-    beforeAll(() => { for (const l of declaring) declared.set(l, (declared.get(l) ?? 0) + 1); });
-    afterAll(() => { for (const l of declaring) declared.set(l, declared.get(l)! - 1); });
+    beforeAll(() => {
+      for (const l of declaring) declared.set(l, (declared.get(l) ?? 0) + 1);
+    });
+    afterAll(() => {
+      for (const l of declaring) declared.set(l, declared.get(l)! - 1);
+    });
     body();
   });
 }
@@ -39,6 +43,8 @@ export function describeOnEachDatabase(title: string, body: (engine: DatabaseEng
  */
 export function requireLeg(leg: Leg, what: string): void {
   if ((declared.get(leg) ?? 0) > 0) return;
-  throw new Error(`${what} needs ${LEGS[leg].label}, but this suite did not declare it: wrap it in ` +
-    `describeNeeding('${leg}', …) from test/helpers/legs.ts, so it is skipped where ${LEGS[leg].missing}`);
+  throw new Error(
+    `${what} needs ${LEGS[leg].label}, but this suite did not declare it: wrap it in ` +
+      `describeNeeding('${leg}', …) from test/helpers/legs.ts, so it is skipped where ${LEGS[leg].missing}`,
+  );
 }

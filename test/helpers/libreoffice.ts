@@ -17,7 +17,9 @@ export async function convert(bytes: Uint8Array, fileName: string, target: strin
   try {
     await writeFile(join(dir, fileName), bytes);
     // A profile of its own, so parallel test files do not share LibreOffice's lock.
-    await run('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', target, '--outdir', dir, join(dir, fileName)], { timeout: 60_000 });
+    await run('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', target, '--outdir', dir, join(dir, fileName)], {
+      timeout: 60_000,
+    });
     return await readFile(join(dir, fileName.replace(/\.[^.]+$/, `.${extension}`)));
   } finally {
     await rm(dir, { recursive: true, force: true });

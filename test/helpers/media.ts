@@ -23,7 +23,10 @@ export const MEDIA = {
   'video-index-end.mp4': { seconds: 60, args: [...PICTURE, ...TONE, '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest'] },
   'video-index-start.mp4': { seconds: 60, from: 'video-index-end.mp4', args: ['-c', 'copy', '-movflags', '+faststart'] },
   'video.mov': { seconds: 60, from: 'video-index-end.mp4', args: ['-c', 'copy'] },
-  'video.webm': { seconds: 60, args: [...PICTURE, ...TONE, '-t', '60', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k', '-c:a', 'libopus', '-shortest'] },
+  'video.webm': {
+    seconds: 60,
+    args: [...PICTURE, ...TONE, '-t', '60', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '300k', '-c:a', 'libopus', '-shortest'],
+  },
   'video.mkv': { seconds: 60, from: 'video-index-end.mp4', args: ['-c', 'copy'] },
   'audio.m4a': { seconds: 60, args: [...TONE, '-t', '60', '-c:a', 'aac'] },
   'audio-vbr.mp3': { seconds: 60, args: [...TONE, '-t', '60', '-c:a', 'libmp3lame', '-q:a', '4'] },

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export async function freePort(): Promise<number> {
@@ -7,6 +7,16 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((r) => server.close(r));
   return port;
+}
+
+/** An async request handler for a test double's server: a failure answers 500 (or ends the response) instead of going unhandled. */
+export function answering(handle: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+      else res.destroy(err as Error);
+    });
+  };
 }
 
 export async function listen(server: Server): Promise<string> {

@@ -9,7 +9,11 @@ import { close, listen } from './net.js';
 export interface RangedServer {
   url: string;
   /** Serves `file` at `path`; returns its URL. */
-  serve(path: string, file: string, options?: { contentType?: string; ranges?: boolean; etag?: boolean; redirectAfter?: { requests: number; to: string } }): string;
+  serve(
+    path: string,
+    file: string,
+    options?: { contentType?: string; ranges?: boolean; etag?: boolean; redirectAfter?: { requests: number; to: string } },
+  ): string;
   /** Requests and body bytes sent for a path so far. */
   sent(path: string): { requests: number; bytes: number; ranges: string[] };
   reset(): void;
@@ -17,7 +21,10 @@ export interface RangedServer {
 }
 
 export async function startRangedServer(): Promise<RangedServer> {
-  const files = new Map<string, { file: string; size: number; contentType?: string; ranges: boolean; etag: boolean; redirectAfter?: { requests: number; to: string } }>();
+  const files = new Map<
+    string,
+    { file: string; size: number; contentType?: string; ranges: boolean; etag: boolean; redirectAfter?: { requests: number; to: string } }
+  >();
   const counts = new Map<string, { requests: number; bytes: number; ranges: string[] }>();
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -28,7 +35,10 @@ export async function startRangedServer(): Promise<RangedServer> {
     count.requests += 1;
     count.ranges.push(String(req.headers.range ?? ''));
     if (file.redirectAfter && count.requests > file.redirectAfter.requests) return void res.writeHead(302, { location: file.redirectAfter.to }).end();
-    const headers: Record<string, string | number> = { 'accept-ranges': file.ranges ? 'bytes' : 'none', ...(file.contentType ? { 'content-type': file.contentType } : {}) };
+    const headers: Record<string, string | number> = {
+      'accept-ranges': file.ranges ? 'bytes' : 'none',
+      ...(file.contentType ? { 'content-type': file.contentType } : {}),
+    };
     if (file.etag) headers.etag = `"${file.size}-${file.file.length}"`;
     const range = file.ranges ? /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? '')) : null;
     let [start, end] = [0, file.size - 1];
@@ -42,7 +52,9 @@ export async function startRangedServer(): Promise<RangedServer> {
     }
     if (req.method === 'HEAD') return void res.end();
     const stream = createReadStream(file.file, { start, end });
-    stream.on('data', (chunk) => { count.bytes += chunk.length; });
+    stream.on('data', (chunk) => {
+      count.bytes += chunk.length;
+    });
     stream.pipe(res);
     // A client that stops reading (it has what it needs) ends the transfer.
     res.on('close', () => stream.destroy());
@@ -51,7 +63,14 @@ export async function startRangedServer(): Promise<RangedServer> {
   return {
     url,
     serve(path, file, options = {}) {
-      files.set(path, { file, size: statSync(file).size, ranges: options.ranges ?? true, etag: options.etag ?? true, ...(options.contentType ? { contentType: options.contentType } : {}), ...(options.redirectAfter ? { redirectAfter: options.redirectAfter } : {}) });
+      files.set(path, {
+        file,
+        size: statSync(file).size,
+        ranges: options.ranges ?? true,
+        etag: options.etag ?? true,
+        ...(options.contentType ? { contentType: options.contentType } : {}),
+        ...(options.redirectAfter ? { redirectAfter: options.redirectAfter } : {}),
+      });
       return `${url}${path}`;
     },
     sent: (path) => counts.get(path) ?? { requests: 0, bytes: 0, ranges: [] },

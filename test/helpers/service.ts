@@ -144,7 +144,12 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: true, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
   };
   app = createApp({
-    ...deps, temporal, taskQueue, opsToken, codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false }, documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
+    ...deps,
+    temporal,
+    taskQueue,
+    opsToken,
+    codec: { uiOrigins: [CODEC_TEST_UI_ORIGIN], trustLoopbackUi: false },
+    documents: { maxBytes: 10 * 1024 * 1024, timeoutMs: 2000 },
     qualityCheck: { probability: opts.qualityCheckProbability ?? 0, windowMs: 3_600_000 },
     workbench: { leaseMs: 120 * 60_000, partSeconds: 360, ...opts.workbench },
     ...(opts.maxHeldTasks !== undefined ? { maxHeldTasks: opts.maxHeldTasks } : {}),
@@ -161,7 +166,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     running = worker.run();
   };
   const stopWorker = async () => {
-    worker?.shutdown();
+    await worker?.shutdown();
     await running;
     worker = undefined;
   };
@@ -177,20 +182,37 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   };
 
   const service: TestService = {
-    baseUrl, database, temporal, opsToken, secretKey, payloadKeys, taskQueue, dataDir, logged, outbound: deps.outbound, documentReader: deps.documentReader, activityDeps: deps,
+    baseUrl,
+    database,
+    temporal,
+    opsToken,
+    secretKey,
+    payloadKeys,
+    taskQueue,
+    dataDir,
+    logged,
+    outbound: deps.outbound,
+    documentReader: deps.documentReader,
+    activityDeps: deps,
     app: app as ReturnType<typeof createApp>,
     async createAccount(balanceUsd, extra = {}) {
       const created = await createAccount(database.db, secretKey, { name: 'test', balanceCents: Math.round(balanceUsd * 100), ...extra });
       return { accountId: created.accountId, token: created.apiToken };
     },
-    post: (path, fields) => request('POST', path, {
-      body: new URLSearchParams(Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
-    }),
+    post: (path, fields) =>
+      request('POST', path, {
+        body: new URLSearchParams(
+          Object.entries(fields)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        ),
+      }),
     get: (path) => request('GET', path),
-    ops: (method, path, body, raw) => request(method, path, {
-      headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
-      body: raw ? new Uint8Array(raw) : body === undefined ? undefined : JSON.stringify(body),
-    }),
+    ops: (method, path, body, raw) =>
+      request(method, path, {
+        headers: { authorization: `Bearer ${opsToken}`, 'content-type': raw ? 'application/octet-stream' : 'application/json' },
+        body: raw ? new Uint8Array(raw) : body === undefined ? undefined : JSON.stringify(body),
+      }),
     async complete(orderId, fileName, content, kinds = ['transcription']) {
       const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from(content));
       return service.ops('POST', `/ops/orders/${orderId}/complete`, { files: kinds.map((kind) => ({ kind, key: upload.body.key, file_name: fileName })) });

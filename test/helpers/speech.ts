@@ -33,7 +33,12 @@ export async function speak(text: string, voice = 'en', rate = 150): Promise<Spe
 
 /** Word error rate of `heard` against `said`, on lower-cased words without punctuation. */
 export function wordErrorRate(said: string, heard: string): number {
-  const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const a = words(said);
   const b = words(heard);
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

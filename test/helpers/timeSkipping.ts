@@ -18,10 +18,12 @@ export async function startTimeSkipping(dataConverter: DataConverter): Promise<T
   const { IndexedValueType } = temporal.api.enums.v1;
   await env.connection.operatorService.addSearchAttributes({
     namespace: 'default',
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_FLAGS.map((flag) => {
-      const [name, type] = flag.split('=') as [string, string];
-      return [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]];
-    })),
+    searchAttributes: Object.fromEntries(
+      SEARCH_ATTRIBUTE_FLAGS.map((flag) => {
+        const [name, type] = flag.split('=') as [string, string];
+        return [name, IndexedValueType[`INDEXED_VALUE_TYPE_${type.toUpperCase()}` as keyof typeof IndexedValueType]];
+      }),
+    ),
   });
   return env;
 }

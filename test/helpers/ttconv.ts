@@ -16,7 +16,19 @@ export async function ttmlToSrt(ttml: Buffer): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ttconv-'));
   try {
     await writeFile(join(dir, 'in.ttml'), ttml);
-    await promisify(execFile)(TTCONV_PYTHON, ['-m', 'ttconv.tt', 'convert', '-i', join(dir, 'in.ttml'), '-o', join(dir, 'out.srt'), '--itype', 'TTML', '--otype', 'SRT']);
+    await promisify(execFile)(TTCONV_PYTHON, [
+      '-m',
+      'ttconv.tt',
+      'convert',
+      '-i',
+      join(dir, 'in.ttml'),
+      '-o',
+      join(dir, 'out.srt'),
+      '--itype',
+      'TTML',
+      '--otype',
+      'SRT',
+    ]);
     return await readFile(join(dir, 'out.srt'), 'utf8');
   } finally {
     await rm(dir, { recursive: true, force: true });

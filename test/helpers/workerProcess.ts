@@ -10,32 +10,48 @@ import { formatPayloadKeys } from '../../src/temporal/payloadCodec.js';
 /** The environment of a role process sharing `service`'s database, task queue and keys. */
 export function roleProcessEnv(service: TestService): NodeJS.ProcessEnv {
   return {
-    ...process.env, DATABASE_URL: service.database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: service.taskQueue,
-    SECRET_KEY: service.secretKey.toString('hex'), OPS_TOKEN: service.opsToken, DATA_DIR: service.dataDir,
+    ...process.env,
+    DATABASE_URL: service.database.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: service.taskQueue,
+    SECRET_KEY: service.secretKey.toString('hex'),
+    OPS_TOKEN: service.opsToken,
+    DATA_DIR: service.dataDir,
     // The service's payload keys: what its client encrypts, this process must read, and the reverse.
     PAYLOAD_KEYS: formatPayloadKeys(service.payloadKeys),
-    CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '50', QUALITY_CHECK_PROBABILITY: '0',
+    CALLBACK_RETRY_MIN_MS: '10',
+    CALLBACK_RETRY_MAX_MS: '50',
+    QUALITY_CHECK_PROBABILITY: '0',
     // The tests' media and callback servers are on loopback, which customer URLs may not reach by default.
     OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
     // These tests kill workers: no engine child process to leave behind.
-    AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator',
+    AI_ENGINE: 'operator',
+    ALIGN_ENGINE: 'operator',
   };
 }
 
 /** `node dist/main.js <role>`, ready once it logged `started`. */
-export async function startRoleProcess(service: TestService, role: 'api' | 'worker', children: ChildProcess[], env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
+export async function startRoleProcess(
+  service: TestService,
+  role: 'api' | 'worker',
+  children: ChildProcess[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
   requireLeg('workerProcess', `An ${role} process of its own`);
   const child = spawn(process.execPath, ['dist/main.js', role], { env: { ...roleProcessEnv(service), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   await waitFor(() => out.includes('"msg":"started"') || (child.exitCode !== null && Promise.reject(new Error(out))), `the ${role} process`, 60_000);
   return child;
 }
 
-export const startWorkerProcess = (service: TestService, children: ChildProcess[]): Promise<ChildProcess> =>
-  startRoleProcess(service, 'worker', children);
+export const startWorkerProcess = (service: TestService, children: ChildProcess[]): Promise<ChildProcess> => startRoleProcess(service, 'worker', children);
 
 export interface SupervisedWorker {
   /** Worker processes that died of SIGKILL (a crash point, or `crash()`). */
@@ -54,10 +70,11 @@ export function superviseWorker(service: TestService, children: ChildProcess[], 
   let stopped = false;
   let current: ChildProcess | undefined;
   let crashes = 0;
-  const exited = (child: ChildProcess) => new Promise<NodeJS.Signals | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode);
-    else child.once('exit', (_code, signal) => resolve(signal));
-  });
+  const exited = (child: ChildProcess) =>
+    new Promise<NodeJS.Signals | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve(child.signalCode);
+      else child.once('exit', (_code, signal) => resolve(signal));
+    });
   const loop = (async () => {
     for (let start = 0; !stopped; start++) {
       current = undefined;
@@ -74,7 +91,9 @@ export function superviseWorker(service: TestService, children: ChildProcess[], 
     }
   })();
   return {
-    get crashes() { return crashes; },
+    get crashes() {
+      return crashes;
+    },
     crash: () => void current?.kill('SIGKILL'),
     async stop() {
       stopped = true;

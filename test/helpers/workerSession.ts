@@ -9,7 +9,12 @@ export class WorkerSession {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, body?: Record<string, string> | object, json = false): Promise<{ status: number; text: string; location: string | null }> {
+  async request(
+    method: string,
+    path: string,
+    body?: Record<string, string> | object,
+    json = false,
+  ): Promise<{ status: number; text: string; location: string | null }> {
     const headers: Record<string, string> = { cookie: this.cookieHeader() };
     let payload: string | undefined;
     if (body) {

@@ -13,7 +13,12 @@ import { applyQualityFix, callbackAttemptsOf, finishOrder, getOrder, recordCallb
 import { formatUtc } from '../../src/domain/time.js';
 import { usd } from '../../src/web/format.js';
 
-interface Page { status: number; text: string; headers: Headers; doc: HTMLElement }
+interface Page {
+  status: number;
+  text: string;
+  headers: Headers;
+  doc: HTMLElement;
+}
 
 describe('account area', () => {
   let service: TestService;
@@ -30,9 +35,14 @@ describe('account area', () => {
   const cookieOf = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
   const pairOf = (setCookie: string) => setCookie.split(';')[0]!;
 
-  async function request(method: string, path: string, opts: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page & { raw: Response }> {
+  async function request(
+    method: string,
+    path: string,
+    opts: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Page & { raw: Response }> {
     const raw = await fetch(service.baseUrl + path, {
-      method, redirect: 'manual',
+      method,
+      redirect: 'manual',
       headers: { ...(opts.cookie ? { cookie: opts.cookie } : {}), ...opts.headers },
       body: opts.form ? new URLSearchParams(opts.form) : undefined,
     });
@@ -72,8 +82,17 @@ describe('account area', () => {
     for (let i = 0; i < 22; i++) {
       const id = await nextOrderId(service.database.db);
       await chargeWalletForOrder(service.database.db, {
-        id, accountId: a.accountId, product: 'translation', priceCents: 100 + i, seconds: 0, words: 100, params: { translate_from: 'english', translate_to: 'german' },
-        callbackUrl: null, turnaroundHours: 120, fulfilment: 'operator', resultKinds: ['translation'],
+        id,
+        accountId: a.accountId,
+        product: 'translation',
+        priceCents: 100 + i,
+        seconds: 0,
+        words: 100,
+        params: { translate_from: 'english', translate_to: 'german' },
+        callbackUrl: null,
+        turnaroundHours: 120,
+        fulfilment: 'operator',
+        resultKinds: ['translation'],
       });
       aDirect.push(id);
     }
@@ -102,7 +121,10 @@ describe('account area', () => {
       const { res, setCookie } = await signIn(a.token);
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/account/orders');
-      const attributes = setCookie!.split(';').slice(1).map((s) => s.trim());
+      const attributes = setCookie!
+        .split(';')
+        .slice(1)
+        .map((s) => s.trim());
       expect(attributes).toEqual(expect.arrayContaining(['Path=/account', 'Max-Age=43200', 'HttpOnly', 'SameSite=Lax']));
       expect(attributes).not.toContain('Secure'); // served over http
     });
@@ -127,7 +149,14 @@ describe('account area', () => {
     });
 
     it('sends a visitor without a session to the sign-in page', async () => {
-      for (const path of ['/account', '/account/orders', `/account/orders/${aFinished}`, '/account/wallet.csv', '/account/orders/status.json?ids=1', '/account/settings']) {
+      for (const path of [
+        '/account',
+        '/account/orders',
+        `/account/orders/${aFinished}`,
+        '/account/wallet.csv',
+        '/account/orders/status.json?ids=1',
+        '/account/settings',
+      ]) {
         const res = await request('GET', path);
         expect(res.status, path).toBe(303);
         expect(res.headers.get('location'), path).toBe('/account/sign-in');
@@ -183,7 +212,8 @@ describe('account area', () => {
     });
 
     it('filters by product and status, and finds an order by id', async () => {
-      const ids = async (query: string) => (await get(`/account/orders?${query}`)).doc.querySelectorAll('tr[data-order-id]').map((tr) => Number(tr.getAttribute('data-order-id')));
+      const ids = async (query: string) =>
+        (await get(`/account/orders?${query}`)).doc.querySelectorAll('tr[data-order-id]').map((tr) => Number(tr.getAttribute('data-order-id')));
       expect(await ids('product=transcription')).toEqual([aPaid, aFinished]);
       expect(await ids('product=transcription&status=finished')).toEqual([aFinished]);
       expect(await ids('status=paid&product=transcription')).toEqual([aPaid]);
@@ -214,7 +244,10 @@ describe('account area', () => {
       expect(web.status).toBe(200);
       expect(web.text).toBe(api.bytes.toString('utf8'));
       for (const header of ['content-type', 'content-disposition', 'etag']) expect(web.headers.get(header)).toBe(api.headers.get(header));
-      const cached = await request('GET', `/account/orders/${aFinished}/files/transcription?format=text`, { cookie, headers: { 'if-none-match': web.headers.get('etag')! } });
+      const cached = await request('GET', `/account/orders/${aFinished}/files/transcription?format=text`, {
+        cookie,
+        headers: { 'if-none-match': web.headers.get('etag')! },
+      });
       expect(cached.status).toBe(304);
       expect((await get(`/account/orders/${aFinished}/files/transcription?format=srt`)).status).toBe(404);
       expect((await get(`/account/orders/${aPaid}/files/transcription`)).status).toBe(404);
@@ -259,7 +292,12 @@ describe('account area', () => {
       expect(res.headers.get('location')).toBe(`/account/orders/${aFinished}`);
       const after = await callbackAttemptsOf(service.database.db, aFinished);
       expect(after).toHaveLength(before.length + 1);
-      expect(after.at(-1)).toMatchObject({ event: before.at(-1)!.event, attempt: before.at(-1)!.attempt + 1, webhookId: before.at(-1)!.webhookId, outcome: 'ok' });
+      expect(after.at(-1)).toMatchObject({
+        event: before.at(-1)!.event,
+        attempt: before.at(-1)!.attempt + 1,
+        webhookId: before.at(-1)!.webhookId,
+        outcome: 'ok',
+      });
       expect(receiver.received).toHaveLength(received + 1);
       expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(before.at(-1)!.webhookId);
       // The message travels in a one-time cookie, so the page keeps its own URL.
@@ -304,13 +342,16 @@ describe('account area', () => {
     let qcFixed: number;
     const LONG_ANSWER = 'Internal Server Error: ' + 'the queue behind this webhook endpoint is full, retry later. '.repeat(6);
     const LONG_DETAIL = `connect ETIMEDOUT ${'0123456789'.repeat(30)}`;
-    const ids = async (query: string) => (await get(`/account/orders?${query}`, cCookie)).doc.querySelectorAll('tr[data-order-id]')
-      .map((tr) => Number(tr.getAttribute('data-order-id')));
+    const ids = async (query: string) =>
+      (await get(`/account/orders?${query}`, cCookie)).doc.querySelectorAll('tr[data-order-id]').map((tr) => Number(tr.getAttribute('data-order-id')));
     const desc = (...list: number[]) => [...list].sort((x, y) => y - x);
-    const timelineOf = async (id: number) => (await get(`/account/orders/${id}`, cCookie)).doc.querySelectorAll('ol#timeline li')
-      .map((li) => li.text.replace(/\s+/g, ' ').trim());
-    const attemptsOk = (id: number, event: string) => waitFor(async () => (await callbackAttemptsOf(service.database.db, id))
-      .some((x) => x.event === event && x.outcome === 'ok'), `the ${event} callback of order ${id}`);
+    const timelineOf = async (id: number) =>
+      (await get(`/account/orders/${id}`, cCookie)).doc.querySelectorAll('ol#timeline li').map((li) => li.text.replace(/\s+/g, ' ').trim());
+    const attemptsOk = (id: number, event: string) =>
+      waitFor(
+        async () => (await callbackAttemptsOf(service.database.db, id)).some((x) => x.event === event && x.outcome === 'ok'),
+        `the ${event} callback of order ${id}`,
+      );
 
     beforeAll(async () => {
       [hooks, docs] = await Promise.all([startCallbackReceiver(), startDocumentServer()]);
@@ -338,8 +379,16 @@ describe('account area', () => {
       const direct = async (product: 'transcription' | 'ai_transcription') => {
         const id = await nextOrderId(db);
         await chargeWalletForOrder(db, {
-          id, accountId: c.accountId, product, priceCents: 60, seconds: 60, words: 0, params: { url: media.audio(60), language: 'english' },
-          callbackUrl: null, turnaroundHours: product === 'ai_transcription' ? 1 : 120, fulfilment: product === 'ai_transcription' ? 'engine' : 'operator',
+          id,
+          accountId: c.accountId,
+          product,
+          priceCents: 60,
+          seconds: 60,
+          words: 0,
+          params: { url: media.audio(60), language: 'english' },
+          callbackUrl: null,
+          turnaroundHours: product === 'ai_transcription' ? 1 : 120,
+          fulfilment: product === 'ai_transcription' ? 'engine' : 'operator',
           resultKinds: product === 'ai_transcription' ? ['transcription', 'captions'] : ['transcription'],
         });
         return id;
@@ -352,8 +401,15 @@ describe('account area', () => {
       await applyQualityFix(db, qcFixed, [{ kind: 'transcription', blobKey: await upload('Speaker 1: Hello.'), fileName: 'a.txt' }]);
       // Its quality-fix callback found no receiver (a long error, as a network failure can leave).
       await recordCallbackAttempt(db, {
-        orderId: qcFixed, event: 'quality_fix', attempt: 1, url: hooks.url, statusCode: null, durationMs: 2000,
-        outcome: 'network_error', detail: LONG_DETAIL, webhookId: `msg_${qcFixed}_quality_fix_test`,
+        orderId: qcFixed,
+        event: 'quality_fix',
+        attempt: 1,
+        url: hooks.url,
+        statusCode: null,
+        durationMs: 2000,
+        outcome: 'network_error',
+        detail: LONG_DETAIL,
+        webhookId: `msg_${qcFixed}_quality_fix_test`,
       });
 
       expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, { reason: 'the audio is silent' })).body).toMatchObject({ status: 'refunded' });
@@ -362,7 +418,12 @@ describe('account area', () => {
       expect(rejected.body, JSON.stringify(rejected.body)).toMatchObject({ status: 'retranscribed' });
       child = rejected.body.retranscribed_order_id as number;
       expect((await service.complete(finished, 'a.txt', 'Speaker 1: Finished at last.')).status).toBe(200);
-      await Promise.all([attemptsOk(refunded, 'refunded'), attemptsOk(canceled, 'canceled'), attemptsOk(proofreading, 'refunded'), attemptsOk(finished, 'finished')]);
+      await Promise.all([
+        attemptsOk(refunded, 'refunded'),
+        attemptsOk(canceled, 'canceled'),
+        attemptsOk(proofreading, 'refunded'),
+        attemptsOk(finished, 'finished'),
+      ]);
       ({ cookie: cCookie } = await signIn(c.token));
     });
     afterAll(async () => {
@@ -373,8 +434,13 @@ describe('account area', () => {
       const page = await get('/account/orders', cCookie);
       const cell = (id: number) => page.doc.querySelector(`tr[data-order-id="${id}"] td[data-field="status"]`)!;
       const expected: Array<[number, string, boolean]> = [
-        [refunded, 'refunded', true], [canceled, 'canceled', true], [finished, 'finished', true], [child, 'paid', false],
-        [engine, 'in progress', false], [qcPending, 'in quality check', false], [qcFixed, 'finished', true],
+        [refunded, 'refunded', true],
+        [canceled, 'canceled', true],
+        [finished, 'finished', true],
+        [child, 'paid', false],
+        [engine, 'in progress', false],
+        [qcPending, 'in quality check', false],
+        [qcFixed, 'finished', true],
         [proofreading, `retranscribed → order ${child}`, true],
       ];
       expect(page.doc.querySelectorAll('tr[data-order-id]')).toHaveLength(expected.length);
@@ -399,8 +465,13 @@ describe('account area', () => {
 
     it('filters by each status, returning exactly the orders in it', async () => {
       const byStatus: Record<string, number[]> = {
-        'paid': [child], 'in progress': [engine], 'finished': desc(finished, qcFixed), 'refunded': [refunded], 'canceled': [canceled],
-        'in quality check': [qcPending], 'retranscribed': [proofreading],
+        paid: [child],
+        'in progress': [engine],
+        finished: desc(finished, qcFixed),
+        refunded: [refunded],
+        canceled: [canceled],
+        'in quality check': [qcPending],
+        retranscribed: [proofreading],
       };
       for (const [label, expected] of Object.entries(byStatus)) {
         const page = await get(`/account/orders?status=${encodeURIComponent(label)}`, cCookie);
@@ -421,7 +492,10 @@ describe('account area', () => {
 
     it('shows each callback attempt: time, HTTP status, duration, the answer cut short and the signature id', async () => {
       const attempts = await callbackAttemptsOf(service.database.db, finished);
-      expect(attempts.map((x) => [x.attempt, x.statusCode, x.outcome])).toEqual([[1, 500, 'http_error'], [2, 200, 'ok']]);
+      expect(attempts.map((x) => [x.attempt, x.statusCode, x.outcome])).toEqual([
+        [1, 500, 'http_error'],
+        [2, 200, 'ok'],
+      ]);
       const page = await get(`/account/orders/${finished}`, cCookie);
       const rows = page.doc.querySelectorAll('table#callback-attempts tr[data-attempt]');
       expect(rows).toHaveLength(2);
@@ -450,7 +524,9 @@ describe('account area', () => {
       expect(rows[1]!.querySelector('td[data-field="outcome"]')!.text).toBe('ok');
       const timeline = await timelineOf(finished);
       // A failed attempt says when the next one is due.
-      expect(timeline.some((t) => /Callback \(finished\), attempt 1: http error \(HTTP 500\); next attempt at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC$/.test(t))).toBe(true);
+      expect(
+        timeline.some((t) => /Callback \(finished\), attempt 1: http error \(HTTP 500\); next attempt at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC$/.test(t)),
+      ).toBe(true);
       expect(timeline.some((t) => t.endsWith('Callback (finished), attempt 2: delivered (HTTP 200)'))).toBe(true);
     });
 
@@ -533,7 +609,10 @@ describe('account area', () => {
       const firstDirect = lines.find((l) => l.includes(`,charge,${aDirect[0]},`))!;
       expect(firstDirect.split(',')[3]).toBe('-1.00');
       // Each line's balance is the one before it plus its amount (oldest last).
-      const rows = lines.slice(1).reverse().map((l) => l.split(','));
+      const rows = lines
+        .slice(1)
+        .reverse()
+        .map((l) => l.split(','));
       rows.slice(1).forEach((row, i) => expect(Number(row[5])).toBeCloseTo(Number(rows[i]![5]) + Number(row[3]), 2));
     });
   });
@@ -589,11 +668,19 @@ describe('account area', () => {
       expect(receiver.received.at(-1)!.fields).toMatchObject({ status: 'refunded', transcription_url: '', captions_url: '' });
       expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(id);
       receiver.script.push({ status: 200, body: 'thanks' });
-      const wrong = await submit('/account/sample-callback', '/account/sample-callback', { product: 'transcription', event: 'finished', url: `${receiver.url}/typed` });
+      const wrong = await submit('/account/sample-callback', '/account/sample-callback', {
+        product: 'transcription',
+        event: 'finished',
+        url: `${receiver.url}/typed`,
+      });
       expect(wrong.doc.querySelector('[data-field="delivered"]')!.text).toBe('no');
       expect(wrong.doc.querySelector('[data-field="answer"]')!.text).toBe('thanks');
       expect(receiver.received.at(-1)!.path).toBe('/typed');
-      const refused = await submit('/account/sample-callback', '/account/sample-callback', { product: 'transcription', event: 'finished', url: 'http://169.254.169.254/' });
+      const refused = await submit('/account/sample-callback', '/account/sample-callback', {
+        product: 'transcription',
+        event: 'finished',
+        url: 'http://169.254.169.254/',
+      });
       expect(refused.status).toBe(400);
       expect(refused.doc.querySelector('[role="alert"]')!.text).toMatch(/^url: /);
       expect(receiver.received.at(-1)!.path).toBe('/typed');
@@ -614,9 +701,19 @@ describe('account area', () => {
 
   it('never shows the API token in a page, a URL or a log line after sign-in, unless asked for', async () => {
     const paths = [
-      '/account/orders', '/account/orders?page=2', `/account/orders/${aFinished}`, `/account/orders/${aPaid}`, `/account/orders/${aDirect[0]}`,
-      `/account/orders/status.json?ids=${aFinished},${aPaid}`, '/account/wallet', '/account/wallet.csv', '/account/settings', '/account/sample-callback',
-      '/account/assets/app.js', '/account/assets/app.css', '/account/assets/icon.svg',
+      '/account/orders',
+      '/account/orders?page=2',
+      `/account/orders/${aFinished}`,
+      `/account/orders/${aPaid}`,
+      `/account/orders/${aDirect[0]}`,
+      `/account/orders/status.json?ids=${aFinished},${aPaid}`,
+      '/account/wallet',
+      '/account/wallet.csv',
+      '/account/settings',
+      '/account/sample-callback',
+      '/account/assets/app.js',
+      '/account/assets/app.css',
+      '/account/assets/icon.svg',
     ];
     for (const path of paths) {
       const page = await get(path);
@@ -637,8 +734,12 @@ describe('account area', () => {
     const page = await get('/account/orders');
     expect(page.doc.querySelector('html')!.getAttribute('lang')).toBe('en');
     expect(page.doc.querySelector('meta[name="viewport"]')!.getAttribute('content')).toBe('width=device-width, initial-scale=1');
-    expect(page.doc.querySelectorAll('nav[aria-label="Account"] a').map((l) => l.getAttribute('href')))
-      .toEqual(['/account/orders', '/account/wallet', '/account/settings', '/account/sample-callback']);
+    expect(page.doc.querySelectorAll('nav[aria-label="Account"] a').map((l) => l.getAttribute('href'))).toEqual([
+      '/account/orders',
+      '/account/wallet',
+      '/account/settings',
+      '/account/sample-callback',
+    ]);
     for (const el of page.doc.querySelectorAll('script[src], link[href]')) {
       expect(el.getAttribute('src') ?? el.getAttribute('href')).toMatch(/^\/account\/assets\//);
     }

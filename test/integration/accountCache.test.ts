@@ -9,7 +9,9 @@ import { rotateApiToken } from '../../src/db/accounts.js';
 describe('authentication with remembered accounts', () => {
   let service: TestService;
   let media: MediaServer;
-  beforeAll(async () => { [service, media] = await Promise.all([startService(), startMediaServer()]); });
+  beforeAll(async () => {
+    [service, media] = await Promise.all([startService(), startMediaServer()]);
+  });
   afterAll(() => Promise.all([service?.close(), media?.close()]));
 
   const quote = (token: string) => service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: media.audio(60), language: 'english' });
@@ -48,7 +50,9 @@ describe('authentication with remembered accounts', () => {
     expect((await quote(token)).body.in_wallet).toBe(1);
     // Another process tops the wallet up (with its ledger entry); this process still remembers $1.
     await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 2000 WHERE id = ${accountId}`);
-    await service.database.db.execute(sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 1900, 2000)`);
+    await service.database.db.execute(
+      sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 1900, 2000)`,
+    );
     expect((await quote(token)).body.in_wallet).toBe(1);
     const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
     expect(live.status, JSON.stringify(live.body)).toBe(200);
@@ -60,7 +64,9 @@ describe('authentication with remembered accounts', () => {
     expect((await quote(token)).body.in_wallet).toBe(1);
     // Another process adds 10 cents: still short of the $1.25 order, and this process remembers $1.00.
     await service.database.db.execute(sql`UPDATE accounts SET balance_cents = 110 WHERE id = ${accountId}`);
-    await service.database.db.execute(sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 10, 110)`);
+    await service.database.db.execute(
+      sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 10, 110)`,
+    );
     const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
     expect(live.status).toBe(400);
     expect(live.body.error).toBe('insufficient funds: the order costs $1.25 and the wallet holds $1.10');

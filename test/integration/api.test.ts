@@ -29,7 +29,10 @@ describe('order API (PGlite)', () => {
       [{ url: undefined }, 'url: is required'],
       [{ url: 'ftp://example.com/a.wav' }, 'url: must be an http or https URL, got "ftp://example.com/a.wav"'],
       [{ text_format: 'verbatim' }, 'text_format: must be one of clean_verbatim, full_verbatim, got "verbatim"'],
-      [{ timestamping: 'every_minute' }, 'timestamping: must be one of not_required, every_10_seconds, every_30_seconds, every_2_minutes, change_of_speaker, got "every_minute"'],
+      [
+        { timestamping: 'every_minute' },
+        'timestamping: must be one of not_required, every_10_seconds, every_30_seconds, every_2_minutes, change_of_speaker, got "every_minute"',
+      ],
       [{ turnaround_time: '2_days' }, 'turnaround_time: must be one of 12_hours, 1_days, 3_days, 5_days, got "2_days"'],
       [{ number_of_speakers: '4' }, 'number_of_speakers: must be one of 1_or_2, 3_or_more, got "4"'],
       [{ strict: 'yes' }, 'strict: must be true, false, 1 or 0, got "yes"'],
@@ -39,17 +42,29 @@ describe('order API (PGlite)', () => {
       [{ from: 90 }, 'from: 90 is not within the media (90 seconds long)'],
       [{ till: 91 }, 'till: 91 is not within the media (90 seconds long)'],
       [{ lanugage: 'english' }, 'unknown parameter: lanugage'],
-      [{ language: 'greek', turnaround_time: '3_days', strict: 'true' }, "turnaround_time: '3_days' is not available for greek (available: 5_days); send strict=false to get the nearest available turnaround"],
+      [
+        { language: 'greek', turnaround_time: '3_days', strict: 'true' },
+        "turnaround_time: '3_days' is not available for greek (available: 5_days); send strict=false to get the nearest available turnaround",
+      ],
     ] as Array<[Record<string, unknown>, string]>)('%j → %s', async (fields, message) => {
       const res = await order(fields);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ mode: typeof fields.mode === 'string' ? fields.mode : fields.mode === undefined && 'mode' in fields ? '' : 'test', status: 'error', error: message });
+      expect(res.body).toEqual({
+        mode: typeof fields.mode === 'string' ? fields.mode : fields.mode === undefined && 'mode' in fields ? '' : 'test',
+        status: 'error',
+        error: message,
+      });
     });
 
     it('applies the defaults and bills only from..till', async () => {
       const res = await order({ from: '30', till: 60 });
       expect(res.body).toMatchObject({ status: 'success', seconds: 30, order_total: 1 }); // the $1.00 minimum
-      const full = await order({ text_format: 'full_verbatim', timestamping: 'every_30_seconds', number_of_speakers: '3_or_more', turnaround_time: '12_hours' });
+      const full = await order({
+        text_format: 'full_verbatim',
+        timestamping: 'every_30_seconds',
+        number_of_speakers: '3_or_more',
+        turnaround_time: '12_hours',
+      });
       expect(full.body).toMatchObject({ seconds: 90, order_total: 5.63 }); // 90 s at $3.75/min, rounded up to the cent
     });
 
@@ -64,7 +79,8 @@ describe('order API (PGlite)', () => {
 
     it('accepts JSON and multipart bodies as well as urlencoded', async () => {
       const json = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ api_token: token, mode: 'test', url: media.audio(60), language: 'english', strict: true, from: 10 }),
       });
       expect(await json.json()).toMatchObject({ status: 'success', seconds: 50 });
@@ -72,7 +88,11 @@ describe('order API (PGlite)', () => {
       for (const [k, v] of Object.entries({ api_token: token, mode: 'test', url: media.audio(60), language: 'english' })) form.append(k, v);
       const multipart = await fetch(`${service.baseUrl}/api/v4/transcriptions`, { method: 'POST', body: form });
       expect(await multipart.json()).toMatchObject({ status: 'success', seconds: 60 });
-      const broken = await fetch(`${service.baseUrl}/api/v4/transcriptions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode": "test",' });
+      const broken = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"mode": "test",',
+      });
       expect(broken.status).toBe(400);
       expect(await broken.json()).toEqual({ mode: '', status: 'error', error: 'the request body is not valid JSON' });
     });
@@ -118,7 +138,13 @@ describe('order API (PGlite)', () => {
       const mine = await service.createAccount(100);
       const ids: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await service.post('/api/v4/transcriptions', { api_token: mine.token, mode: 'live', url: media.audio(60), language: 'english', comment: `order ${i}` });
+        const res = await service.post('/api/v4/transcriptions', {
+          api_token: mine.token,
+          mode: 'live',
+          url: media.audio(60),
+          language: 'english',
+          comment: `order ${i}`,
+        });
         ids.push(res.body.order_id);
       }
       const seen: number[] = [];
@@ -157,8 +183,9 @@ describe('order API (PGlite)', () => {
       const list = await service.get(`/api/v4/orders?api_token=${token}&mode=test`);
       expect(list.body.orders.map((o: { id: number }) => o.id)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
       // A sample of every product, including the proofreading order handed to a human transcription.
-      expect(new Set(list.body.orders.map((o: { type: string }) => o.type))).toEqual(new Set([
-        'transcriptions', 'transcription_proofreadings', 'forced_alignments', 'translations', 'captions', 'subtitles', 'human_ocr']));
+      expect(new Set(list.body.orders.map((o: { type: string }) => o.type))).toEqual(
+        new Set(['transcriptions', 'transcription_proofreadings', 'forced_alignments', 'translations', 'captions', 'subtitles', 'human_ocr']),
+      );
       expect(list.body.orders.find((o: { id: number }) => o.id === 5)).toMatchObject({ was_retranscribed: true, retranscribed_order_id: 11 });
       expect(list.body.orders.find((o: { id: number }) => o.id === 3)).toMatchObject({ type: 'transcriptions', turnaround_time: 'days_5', status: 'finished' });
       expect(list.body.next_page_url).toBeNull();
@@ -166,7 +193,9 @@ describe('order API (PGlite)', () => {
       for (const sample of list.body.orders as Array<{ id: number }>) {
         expect((await service.get(`/api/v4/orders/${sample.id}?api_token=${token}&mode=test`)).body.data).toEqual(sample);
       }
-      expect((await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`)).body.error).toBe('order_id: 42 is not a sample order (mode=test: the sample orders are 1–14)');
+      expect((await service.get(`/api/v4/orders/42?api_token=${token}&mode=test`)).body.error).toBe(
+        'order_id: 42 is not a sample order (mode=test: the sample orders are 1–14)',
+      );
       // Every status, and a finished order of every product.
       const orders = list.body.orders as Array<{ type: string; status: string }>;
       expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['paid', 'finished', 'refunded', 'canceled', 'retranscribed']));
@@ -182,7 +211,10 @@ describe('order API (PGlite)', () => {
       const id = placed.body.order_id;
       const base = `/api/v4/orders/${id}/files/transcription?api_token=${t}`;
       expect((await service.get(base)).body.error).toBe(`order ${id} has no transcription file yet (the order is paid)`);
-      const source = JSON.stringify([{ speaker: 'Ann', start_ms: 0, end_ms: 4000, text: 'Hello there.' }, { speaker: 'Bo', start: 4, end: 6, text: 'Hi.', confidence: 0.9 }]);
+      const source = JSON.stringify([
+        { speaker: 'Ann', start_ms: 0, end_ms: 4000, text: 'Hello there.' },
+        { speaker: 'Bo', start: 4, end: 6, text: 'Hi.', confidence: 0.9 },
+      ]);
       await service.complete(id, 'transcript.json', source);
 
       const docx = await service.get(base);
@@ -192,7 +224,12 @@ describe('order API (PGlite)', () => {
       expect(value.trim().split(/\n+/)).toEqual([`Order ${id} transcription`, 'Ann: Hello there.', 'Bo: Hi.']);
 
       const json = await service.get(`${base}&format=json`);
-      expect(json.body).toEqual({ segments: [{ speaker: 'Ann', start: 0, end: 4, text: 'Hello there.' }, { speaker: 'Bo', start: 4, end: 6, text: 'Hi.' }] });
+      expect(json.body).toEqual({
+        segments: [
+          { speaker: 'Ann', start: 0, end: 4, text: 'Hello there.' },
+          { speaker: 'Bo', start: 4, end: 6, text: 'Hi.' },
+        ],
+      });
 
       const etag = docx.headers.get('etag')!;
       const cached = await fetch(service.baseUrl + base, { headers: { 'if-none-match': etag } });
@@ -204,7 +241,15 @@ describe('order API (PGlite)', () => {
 
   it('lists languages per product without a token', async () => {
     const all = await service.get('/api/v4/languages');
-    expect(Object.keys(all.body)).toEqual(['transcription', 'ai_transcription', 'transcription_proofreading', 'forced_alignment', 'translation', 'captions', 'subtitles']);
+    expect(Object.keys(all.body)).toEqual([
+      'transcription',
+      'ai_transcription',
+      'transcription_proofreading',
+      'forced_alignment',
+      'translation',
+      'captions',
+      'subtitles',
+    ]);
     expect(all.body.transcription).toContainEqual({ slug: 'english-uk', name: 'English (UK)' });
     const one = await service.get('/api/v4/languages?product=ai_transcription');
     expect(Object.keys(one.body)).toEqual(['ai_transcription']);

@@ -16,7 +16,9 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
   beforeAll(async () => {
     // Every finished order is picked for a quality check here.
     [service, media, receiver] = await Promise.all([
-      startService({ engine, qualityCheckProbability: 1, callbackRetryMs: [10, 60] }), startMediaServer(), startCallbackReceiver(),
+      startService({ engine, qualityCheckProbability: 1, callbackRetryMs: [10, 60] }),
+      startMediaServer(),
+      startCallbackReceiver(),
     ]);
   });
   afterAll(async () => {
@@ -24,7 +26,13 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
   });
 
   const placeOrder = async (token: string, callbackUrl: string) => {
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: callbackUrl });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: callbackUrl,
+    });
     expect(placed.status).toBe(200);
     return placed.body.order_id as number;
   };
@@ -74,7 +82,10 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
         const rows = await callbackAttemptsOf(service.database.db, orderId);
         return rows.some((r) => r.outcome === 'ok') && rows;
       }, 'a delivered attempt');
-      expect(attempts.slice(0, 2).map((a) => [a.outcome, a.statusCode])).toEqual([['http_error', 503], ['http_error', 503]]);
+      expect(attempts.slice(0, 2).map((a) => [a.outcome, a.statusCode])).toEqual([
+        ['http_error', 503],
+        ['http_error', 503],
+      ]);
       expect(attempts.at(-1)!.outcome).toBe('ok');
       expect(attempts.filter((a) => a.outcome === 'ok')).toHaveLength(1);
     } finally {
@@ -106,6 +117,9 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
       const recorded = (await callbackAttemptsOf(service.database.db, orderId)).map((a) => [a.event, a.outcome]);
       return recorded.length >= 2 ? recorded : undefined;
     }, 'both attempts recorded');
-    expect(events).toEqual([['finished', 'ok'], ['quality_fix', 'ok']]);
+    expect(events).toEqual([
+      ['finished', 'ok'],
+      ['quality_fix', 'ok'],
+    ]);
   });
 });

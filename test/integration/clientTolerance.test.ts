@@ -23,7 +23,9 @@ beforeAll(async () => {
   inputs.document = docs.serve('/document.docx', await docxOf(['One two three four.']));
   inputs.scan = docs.serve('/scan.png', pngImage());
 });
-afterAll(async () => { await Promise.all([service?.close(), media?.close(), docs?.close()]); });
+afterAll(async () => {
+  await Promise.all([service?.close(), media?.close(), docs?.close()]);
+});
 
 /** Each product's required parameters. */
 const REQUIRED: Record<ProductKey, (i: typeof inputs) => Record<string, string>> = {
@@ -55,7 +57,7 @@ async function quote(path: string, fields: Record<string, Value>, encoding: Enco
     body = form;
   }
   const res = await fetch(`${service.baseUrl}/api/v4/${path}`, { method: 'POST', body, headers });
-  return { status: res.status, body: await res.json() as Record<string, unknown> };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 /** The answer without the delivery estimate, which moves with the clock. */
@@ -112,9 +114,10 @@ describe('parameters of other products, and names no product knows', () => {
     try {
       const account = await service.createAccount(20, { callbackUrl: `${receiver.url}/account-hook` });
       const res = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
-        method: 'POST', body: new URLSearchParams({ api_token: account.token, mode: 'live', url: inputs.audio, language: 'english', callback_url: '', comment: '' }),
+        method: 'POST',
+        body: new URLSearchParams({ api_token: account.token, mode: 'live', url: inputs.audio, language: 'english', callback_url: '', comment: '' }),
       });
-      const placed = await res.json() as { order_id: number };
+      const placed = (await res.json()) as { order_id: number };
       expect(res.status).toBe(200);
       expect((await service.complete(placed.order_id, 'a.txt', 'Ann: Hello.')).status).toBe(200);
       const call = await waitFor(() => receiver.received.find((c) => c.path === '/account-hook'), 'the callback at the account URL');

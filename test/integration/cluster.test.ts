@@ -23,7 +23,10 @@ async function freePortPair(): Promise<number> {
   for (;;) {
     const port = await freePort();
     const next = createServer();
-    const free = await new Promise<boolean>((r) => { next.once('error', () => r(false)); next.listen(port + 1, '127.0.0.1', () => r(true)); });
+    const free = await new Promise<boolean>((r) => {
+      next.once('error', () => r(false));
+      next.listen(port + 1, '127.0.0.1', () => r(true));
+    });
     if (free) {
       await close(next);
       return port;
@@ -43,20 +46,35 @@ describeNeeding('workerProcess', 'npm run start:cluster', () => {
 
   beforeAll(async () => {
     [database, dataDir, media, receiver] = await Promise.all([
-      freshDatabase('postgres'), mkdtemp(join(tmpdir(), 'order-cluster-')), startMediaServer(), startCallbackReceiver(),
+      freshDatabase('postgres'),
+      mkdtemp(join(tmpdir(), 'order-cluster-')),
+      startMediaServer(),
+      startCallbackReceiver(),
     ]);
     const port = await freePortPair();
     bases = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`];
     env = {
-      ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(port),
-      TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
-      CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100', QUALITY_CHECK_PROBABILITY: '0',
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator',
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      CALLBACK_RETRY_MIN_MS: '10',
+      CALLBACK_RETRY_MAX_MS: '100',
+      QUALITY_CHECK_PROBABILITY: '0',
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+      AI_ENGINE: 'operator',
+      ALIGN_ENGINE: 'operator',
     };
     delete env.TEMPORAL_ADDRESS;
     cluster = spawn(process.execPath, ['scripts/cluster.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    cluster.stdout!.on('data', (d) => { output += d; });
-    cluster.stderr!.on('data', (d) => { output += d; });
+    cluster.stdout!.on('data', (d) => {
+      output += d;
+    });
+    cluster.stderr!.on('data', (d) => {
+      output += d;
+    });
     await waitFor(() => output.includes('Cluster:') || (cluster.exitCode !== null && Promise.reject(new Error(output))), 'the cluster to start', 120_000);
   }, 150_000);
   afterAll(async () => {
@@ -74,7 +92,14 @@ describeNeeding('workerProcess', 'npm run start:cluster', () => {
   }, 40_000);
 
   const pids = (): Record<string, number> => Object.fromEntries([...output.matchAll(/^((?:api|worker)-\d): pid (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
-  const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const orderOps = (...args: string[]) => run(process.execPath, ['dist/cli/order-ops.js', ...args], { env });
 
   it('serves orders through both APIs with both workers, each charged once and called back, and stops every process on SIGTERM', async () => {
@@ -85,15 +110,18 @@ describeNeeding('workerProcess', 'npm run start:cluster', () => {
     expect(started.map((s) => s.pid).sort()).toEqual(Object.values(pids()).sort());
 
     const opsToken = (await readFile(join(dataDir, 'ops-token'), 'utf8')).trim();
-    const account = await fetch(`${bases[1]}/ops/accounts`, {
-      method: 'POST', headers: { authorization: `Bearer ${opsToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'cluster', balance: 100 }),
-    }).then((r) => r.json()) as { account_id: number; api_token: string };
+    const account = (await fetch(`${bases[1]}/ops/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${opsToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'cluster', balance: 100 }),
+    }).then((r) => r.json())) as { account_id: number; api_token: string };
 
     // Six orders, alternating between the APIs; each 2-minute order costs $2.50.
     const placed: Array<{ order_id: number; in_wallet: number }> = [];
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`${bases[i % 2]}/api/v4/transcriptions`, {
-        method: 'POST', body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url }),
+        method: 'POST',
+        body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url }),
       });
       const body = await res.json();
       expect(res.status, JSON.stringify(body)).toBe(200);
@@ -113,7 +141,9 @@ describeNeeding('workerProcess', 'npm run start:cluster', () => {
 
     // Both APIs read the same orders and the same wallet.
     for (const base of bases) {
-      const { orders } = await fetch(`${base}/api/v4/orders?mode=live&api_token=${account.api_token}`).then((r) => r.json()) as { orders: Array<{ id: number; status: string }> };
+      const { orders } = (await fetch(`${base}/api/v4/orders?mode=live&api_token=${account.api_token}`).then((r) => r.json())) as {
+        orders: Array<{ id: number; status: string }>;
+      };
       expect(orders.map((o) => [o.id, o.status]).sort()).toEqual(placed.map((p) => [p.order_id, 'finished']).sort());
     }
     // One charge per order, entries summing to the balance: $100 − 6 × $2.50.

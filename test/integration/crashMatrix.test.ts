@@ -41,72 +41,110 @@ describeNeeding('workerProcess', 'crash matrix: the worker killed with SIGKILL a
   beforeAll(async () => {
     [service, media, receiver] = await Promise.all([
       startService({ engine: 'postgres', inProcessWorker: false, payment: { windowMs: 90_000, graceMs: 10_000 } }),
-      startMediaServer(), startCallbackReceiver(),
+      startMediaServer(),
+      startCallbackReceiver(),
     ]);
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
-    console.log(`crash matrix (seed ${SEED}): ${totals.runs} runs, ${totals.orders} orders placed, ${totals.refused} refused, ` +
-      `${totals.crashes} worker crashes, ${totals.doubleCharges} double charges, every settled order called back ` +
-      `(a run fails otherwise), ${totals.redelivered} callbacks delivered again after a crash`);
+    console.log(
+      `crash matrix (seed ${SEED}): ${totals.runs} runs, ${totals.orders} orders placed, ${totals.refused} refused, ` +
+        `${totals.crashes} worker crashes, ${totals.doubleCharges} double charges, every settled order called back ` +
+        `(a run fails otherwise), ${totals.redelivered} callbacks delivered again after a crash`,
+    );
     await Promise.all([service?.close(), media?.close(), receiver?.close()]);
   });
 
-  it.each(Array.from({ length: RUNS }, (_, run) => [run, POINTS[run % POINTS.length]!] as const))('run %i: first crash %s', async (run, firstPoint) => {
-    const later = POINTS.filter(() => random() < 0.5);
-    const supervisor = superviseWorker(service, children, (start) => start === 0
-      ? { ORDER_SERVICE_CRASH_AT: firstPoint, ORDER_SERVICE_CRASH_PROBABILITY: '1' }
-      : { ORDER_SERVICE_CRASH_AT: later.join(','), ORDER_SERVICE_CRASH_PROBABILITY: String(LATER_CRASH_PROBABILITY) });
-    try {
-      // A wallet for one order fewer than are placed: one is refused.
-      const { token } = await service.createAccount((ORDERS_PER_RUN - 1) * 1.25);
-      const callbackUrl = `${receiver.url}/run-${run}`;
-      const placed = await Promise.all(Array.from({ length: ORDERS_PER_RUN }, () => service.post('/api/v4/transcriptions', {
-        api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: callbackUrl,
-      })));
-      expect(placed.map((p) => p.status).sort()).toEqual([...Array(ORDERS_PER_RUN - 1).fill(200), 400]);
-      const orderIds: number[] = placed.filter((p) => p.status === 200).map((p) => p.body.order_id);
+  it.each(Array.from({ length: RUNS }, (_, run) => [run, POINTS[run % POINTS.length]!] as const))(
+    'run %i: first crash %s',
+    async (run, firstPoint) => {
+      const later = POINTS.filter(() => random() < 0.5);
+      const supervisor = superviseWorker(service, children, (start) =>
+        start === 0
+          ? { ORDER_SERVICE_CRASH_AT: firstPoint, ORDER_SERVICE_CRASH_PROBABILITY: '1' }
+          : { ORDER_SERVICE_CRASH_AT: later.join(','), ORDER_SERVICE_CRASH_PROBABILITY: String(LATER_CRASH_PROBABILITY) },
+      );
+      try {
+        // A wallet for one order fewer than are placed: one is refused.
+        const { token } = await service.createAccount((ORDERS_PER_RUN - 1) * 1.25);
+        const callbackUrl = `${receiver.url}/run-${run}`;
+        const placed = await Promise.all(
+          Array.from({ length: ORDERS_PER_RUN }, () =>
+            service.post('/api/v4/transcriptions', {
+              api_token: token,
+              mode: 'live',
+              url: media.audio(60),
+              language: 'english',
+              callback_url: callbackUrl,
+            }),
+          ),
+        );
+        expect(placed.map((p) => p.status).sort()).toEqual([...Array(ORDERS_PER_RUN - 1).fill(200), 400]);
+        const orderIds: number[] = placed.filter((p) => p.status === 200).map((p) => p.body.order_id);
 
-      // The first order is completed and the second refunded or canceled, so every crash point is on the way.
-      const pick = (i: number): Action => i === 0 ? 'complete' : i === 1 ? (random() < 0.5 ? 'refund' : 'cancel')
-        : (['complete', 'complete', 'refund', 'cancel'] as const)[Math.floor(random() * 4)]!;
-      const actions = new Map<number, Action>(orderIds.map((id, i) => [id, pick(i)]));
-      const answers = await Promise.all(orderIds.map((id) => {
-        const action = actions.get(id)!;
-        return action === 'complete' ? service.complete(id, `run-${run}.txt`, 'Hello.') : service.ops('POST', `/ops/orders/${id}/${action}`, {});
-      }));
-      expect(answers.map((a) => a.status)).toEqual(orderIds.map(() => 200));
+        // The first order is completed and the second refunded or canceled, so every crash point is on the way.
+        const pick = (i: number): Action =>
+          i === 0
+            ? 'complete'
+            : i === 1
+              ? random() < 0.5
+                ? 'refund'
+                : 'cancel'
+              : (['complete', 'complete', 'refund', 'cancel'] as const)[Math.floor(random() * 4)]!;
+        const actions = new Map<number, Action>(orderIds.map((id, i) => [id, pick(i)]));
+        const answers = await Promise.all(
+          orderIds.map((id) => {
+            const action = actions.get(id)!;
+            return action === 'complete' ? service.complete(id, `run-${run}.txt`, 'Hello.') : service.ops('POST', `/ops/orders/${id}/${action}`, {});
+          }),
+        );
+        expect(answers.map((a) => a.status)).toEqual(orderIds.map(() => 200));
 
-      // Every order reaches its state and its callback arrives, whatever crashed on the way.
-      const delivered = (id: number) => receiver.received.filter((c) => c.path === `/run-${run}` && c.fields.order_id === String(id));
-      // A transcription's finished callback carries no status field; the others name theirs.
-      const statusOf = (fields: Record<string, string>) => fields.status ?? 'finished';
-      let seen = '';
-      await waitFor(async () => {
-        const rows = await service.database.db.select().from(orders).where(inArray(orders.id, orderIds));
-        seen = rows.map((o) => `${o.id} ${o.status} (wanted ${FINAL[actions.get(o.id)!]}), callbacks: ${delivered(o.id).map((c) => statusOf(c.fields)).join(' ') || 'none'}`).join('; ');
-        return rows.every((o) => o.status === FINAL[actions.get(o.id)!] && delivered(o.id).some((c) => statusOf(c.fields) === o.status));
-      }, `run ${run}: every order settled and called back`, 150_000).catch(async (err: Error) => {
-        const attempts = await Promise.all(orderIds.map((id) => callbackAttemptsOf(service.database.db, id)));
-        throw new Error(`${err.message}: ${seen}; attempts: ${JSON.stringify(attempts.flat().map((a) => [a.orderId, a.event, a.outcome, a.detail]))}`);
-      });
+        // Every order reaches its state and its callback arrives, whatever crashed on the way.
+        const delivered = (id: number) => receiver.received.filter((c) => c.path === `/run-${run}` && c.fields.order_id === String(id));
+        // A transcription's finished callback carries no status field; the others name theirs.
+        const statusOf = (fields: Record<string, string>) => fields.status ?? 'finished';
+        let seen = '';
+        await waitFor(
+          async () => {
+            const rows = await service.database.db.select().from(orders).where(inArray(orders.id, orderIds));
+            seen = rows
+              .map(
+                (o) =>
+                  `${o.id} ${o.status} (wanted ${FINAL[actions.get(o.id)!]}), callbacks: ${
+                    delivered(o.id)
+                      .map((c) => statusOf(c.fields))
+                      .join(' ') || 'none'
+                  }`,
+              )
+              .join('; ');
+            return rows.every((o) => o.status === FINAL[actions.get(o.id)!] && delivered(o.id).some((c) => statusOf(c.fields) === o.status));
+          },
+          `run ${run}: every order settled and called back`,
+          150_000,
+        ).catch(async (err: Error) => {
+          const attempts = await Promise.all(orderIds.map((id) => callbackAttemptsOf(service.database.db, id)));
+          throw new Error(`${err.message}: ${seen}; attempts: ${JSON.stringify(attempts.flat().map((a) => [a.orderId, a.event, a.outcome, a.detail]))}`);
+        });
 
-      const audit = await auditLedger(service.database.db);
-      totals.doubleCharges += audit.problems.filter((p) => /: \d+ charges$/.test(p)).length;
-      expect(audit.problems).toEqual([]);
-      for (const id of orderIds) {
-        const calls = delivered(id);
-        // Deliveries again after a crash carry the id of the first, so receivers can drop them.
-        expect(new Set(calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
-        totals.redelivered += calls.length - 1;
+        const audit = await auditLedger(service.database.db);
+        totals.doubleCharges += audit.problems.filter((p) => /: \d+ charges$/.test(p)).length;
+        expect(audit.problems).toEqual([]);
+        for (const id of orderIds) {
+          const calls = delivered(id);
+          // Deliveries again after a crash carry the id of the first, so receivers can drop them.
+          expect(new Set(calls.map((c) => c.headers['webhook-id'])).size).toBe(1);
+          totals.redelivered += calls.length - 1;
+        }
+        totals.runs++;
+        totals.orders += orderIds.length;
+        totals.refused += ORDERS_PER_RUN - orderIds.length;
+      } finally {
+        await supervisor.stop();
+        totals.crashes += supervisor.crashes;
       }
-      totals.runs++;
-      totals.orders += orderIds.length;
-      totals.refused += ORDERS_PER_RUN - orderIds.length;
-    } finally {
-      await supervisor.stop();
-      totals.crashes += supervisor.crashes;
-    }
-    expect(supervisor.crashes).toBeGreaterThanOrEqual(1);
-  }, 300_000);
+      expect(supervisor.crashes).toBeGreaterThanOrEqual(1);
+    },
+    300_000,
+  );
 });

@@ -11,7 +11,13 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
 import {
-  classifyAnswer, resendLastCallback, sampleCallbackFields, sampleOrder, sampleResultUrl, sendSampleCallback, SAMPLE_EVENTS,
+  classifyAnswer,
+  resendLastCallback,
+  sampleCallbackFields,
+  sampleOrder,
+  sampleResultUrl,
+  sendSampleCallback,
+  SAMPLE_EVENTS,
   type CallbackDeliveryDeps,
 } from '../../src/orders/deliverCallback.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
@@ -21,26 +27,37 @@ import { callbackFields } from '../../src/products/records.js';
 import { PRODUCT_LIST } from '../../src/products/registry.js';
 import { createOutboundClient, type Resolve } from '../../src/net/outbound.js';
 
-const verify = (secret: string, call: ReceivedCallback) => new Webhook(secret).verify(call.rawBody, {
-  'webhook-id': call.headers['webhook-id'] as string,
-  'webhook-timestamp': call.headers['webhook-timestamp'] as string,
-  'webhook-signature': call.headers['webhook-signature'] as string,
-}, { jsonParse: false });
+const verify = (secret: string, call: ReceivedCallback) =>
+  new Webhook(secret).verify(
+    call.rawBody,
+    {
+      'webhook-id': call.headers['webhook-id'] as string,
+      'webhook-timestamp': call.headers['webhook-timestamp'] as string,
+      'webhook-signature': call.headers['webhook-signature'] as string,
+    },
+    { jsonParse: false },
+  );
 
 const depsOf = (service: TestService): CallbackDeliveryDeps => ({
-  db: service.database.db, secretKey: service.secretKey, publicBaseUrl: service.baseUrl, outbound: service.outbound, callbacks: { timeoutMs: 2000 },
+  db: service.database.db,
+  secretKey: service.secretKey,
+  publicBaseUrl: service.baseUrl,
+  outbound: service.outbound,
+  callbacks: { timeoutMs: 2000 },
 });
 
 /** A client with a scripted resolver: each name answers its lists in turn (the last repeats). */
-const scripted = (allowCidrs: string[], answers: Record<string, string[][]>) => createOutboundClient({
-  allowCidrs, log: () => undefined,
-  lookup: (async (hostname) => {
-    const list = answers[hostname];
-    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    const next = list.length > 1 ? list.shift()! : list[0]!;
-    return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-  }) satisfies Resolve,
-});
+const scripted = (allowCidrs: string[], answers: Record<string, string[][]>) =>
+  createOutboundClient({
+    allowCidrs,
+    log: () => undefined,
+    lookup: (async (hostname) => {
+      const list = answers[hostname];
+      if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      const next = list.length > 1 ? list.shift()! : list[0]!;
+      return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    }) satisfies Resolve,
+  });
 
 describe('pure parts', () => {
   it('judges answers as delivery does', () => {
@@ -110,163 +127,197 @@ describeOnEachDatabase('callback services', (engine) => {
     return created.body as { account_id: number; api_token: string; webhook_secret: string };
   };
   const placeOrder = async (token: string, callbackUrl?: string) => {
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: callbackUrl });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: callbackUrl,
+    });
     expect(placed.status).toBe(200);
     return placed.body.order_id as number;
   };
   const attemptsOf = (orderId: number) => callbackAttemptsOf(service.database.db, orderId);
   /** The order's callback attempts once `n` are recorded. */
-  const recorded = (orderId: number, n: number) => waitFor(async () => {
-    const rows = await attemptsOf(orderId);
-    return rows.length >= n && rows;
-  }, `${n} recorded callback attempts of order ${orderId}`);
+  const recorded = (orderId: number, n: number) =>
+    waitFor(async () => {
+      const rows = await attemptsOf(orderId);
+      return rows.length >= n && rows;
+    }, `${n} recorded callback attempts of order ${orderId}`);
   const refusal = async (promise: Promise<unknown>) => {
-    const err = await promise.then(() => undefined, (e: unknown) => e);
+    const err = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RequestError);
     return err as RequestError;
   };
   const countAllAttempts = async () =>
     ((await service.database.db.execute(sql`SELECT count(*)::int AS n FROM callback_attempts`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
 
-  it('resends a finished order\'s callback with the same webhook-id and shape, recorded as the next attempt', () => withReceiver(async (receiver) => {
-    const account = await newAccount();
-    const orderId = await placeOrder(account.api_token, receiver.url);
-    expect((await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.')).status).toBe(200);
-    const [first] = await recorded(orderId, 1);
-    const original = receiver.received[0]!;
-    const webhookId = original.headers['webhook-id'] as string;
-    expect(webhookId).toMatch(new RegExp(`^msg_${orderId}_finished_[0-9a-f]{12}$`));
-    // Every attempt now records the id it carried.
-    expect(first).toMatchObject({ event: 'finished', attempt: 1, outcome: 'ok', webhookId });
+  it("resends a finished order's callback with the same webhook-id and shape, recorded as the next attempt", () =>
+    withReceiver(async (receiver) => {
+      const account = await newAccount();
+      const orderId = await placeOrder(account.api_token, receiver.url);
+      expect((await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.')).status).toBe(200);
+      const [first] = await recorded(orderId, 1);
+      const original = receiver.received[0]!;
+      const webhookId = original.headers['webhook-id'] as string;
+      expect(webhookId).toMatch(new RegExp(`^msg_${orderId}_finished_[0-9a-f]{12}$`));
+      // Every attempt now records the id it carried.
+      expect(first).toMatchObject({ event: 'finished', attempt: 1, outcome: 'ok', webhookId });
 
-    const outcome = await resendLastCallback(deps, account.account_id, orderId);
-    expect(outcome).toMatchObject({ outcome: 'ok', statusCode: 200, answer: 'ok', webhookId, delivered: true, detail: null });
-    expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
-    expect(receiver.received).toHaveLength(2);
-    const again = receiver.received[1]!;
-    expect(again.headers['webhook-id']).toBe(webhookId);
-    expect(() => verify(account.webhook_secret, original)).not.toThrow();
-    expect(() => verify(account.webhook_secret, again)).not.toThrow();
-    // Same fields, same values (the result URL carries the same token), in the same order.
-    expect(Object.entries(again.fields)).toEqual(Object.entries(original.fields));
-    expect(again.fields.transcription_url).toContain(`/api/v4/orders/${orderId}/files/transcription?api_token=`);
+      const outcome = await resendLastCallback(deps, account.account_id, orderId);
+      expect(outcome).toMatchObject({ outcome: 'ok', statusCode: 200, answer: 'ok', webhookId, delivered: true, detail: null });
+      expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
+      expect(receiver.received).toHaveLength(2);
+      const again = receiver.received[1]!;
+      expect(again.headers['webhook-id']).toBe(webhookId);
+      expect(() => verify(account.webhook_secret, original)).not.toThrow();
+      expect(() => verify(account.webhook_secret, again)).not.toThrow();
+      // Same fields, same values (the result URL carries the same token), in the same order.
+      expect(Object.entries(again.fields)).toEqual(Object.entries(original.fields));
+      expect(again.fields.transcription_url).toContain(`/api/v4/orders/${orderId}/files/transcription?api_token=`);
 
-    const rows = await attemptsOf(orderId);
-    expect(rows.map((r) => [r.event, r.attempt, r.outcome, r.webhookId, r.url])).toEqual([
-      ['finished', 1, 'ok', webhookId, receiver.url], ['finished', 2, 'ok', webhookId, receiver.url],
-    ]);
+      const rows = await attemptsOf(orderId);
+      expect(rows.map((r) => [r.event, r.attempt, r.outcome, r.webhookId, r.url])).toEqual([
+        ['finished', 1, 'ok', webhookId, receiver.url],
+        ['finished', 2, 'ok', webhookId, receiver.url],
+      ]);
 
-    // A failing receiver: the outcome says so and is recorded as the next attempt.
-    receiver.answer = { status: 503, body: 'busy', headers: { 'retry-after': '7' } };
-    const failed = await resendLastCallback(deps, account.account_id, orderId);
-    expect(failed).toMatchObject({ outcome: 'http_error', statusCode: 503, answer: 'busy', delivered: false, webhookId, retryAfterMs: 7000, detail: 'answered 503: "busy"' });
-    expect((await attemptsOf(orderId)).map((r) => [r.attempt, r.outcome, r.webhookId])).toEqual([[1, 'ok', webhookId], [2, 'ok', webhookId], [3, 'http_error', webhookId]]);
-  }));
+      // A failing receiver: the outcome says so and is recorded as the next attempt.
+      receiver.answer = { status: 503, body: 'busy', headers: { 'retry-after': '7' } };
+      const failed = await resendLastCallback(deps, account.account_id, orderId);
+      expect(failed).toMatchObject({
+        outcome: 'http_error',
+        statusCode: 503,
+        answer: 'busy',
+        delivered: false,
+        webhookId,
+        retryAfterMs: 7000,
+        detail: 'answered 503: "busy"',
+      });
+      expect((await attemptsOf(orderId)).map((r) => [r.attempt, r.outcome, r.webhookId])).toEqual([
+        [1, 'ok', webhookId],
+        [2, 'ok', webhookId],
+        [3, 'http_error', webhookId],
+      ]);
+    }));
 
-  it('refuses to resend another account\'s order, an order with no callback yet, and an order without a callback URL', () => withReceiver(async (receiver) => {
-    const owner = await newAccount();
-    const stranger = await newAccount();
-    const orderId = await placeOrder(owner.api_token, receiver.url);
-    // Paid, not settled: no callback yet.
-    const none = await refusal(resendLastCallback(deps, owner.account_id, orderId));
-    expect(none.status).toBe(400);
-    expect(none.message).toMatch(/no callback yet/);
+  it("refuses to resend another account's order, an order with no callback yet, and an order without a callback URL", () =>
+    withReceiver(async (receiver) => {
+      const owner = await newAccount();
+      const stranger = await newAccount();
+      const orderId = await placeOrder(owner.api_token, receiver.url);
+      // Paid, not settled: no callback yet.
+      const none = await refusal(resendLastCallback(deps, owner.account_id, orderId));
+      expect(none.status).toBe(400);
+      expect(none.message).toMatch(/no callback yet/);
 
-    await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
-    await recorded(orderId, 1);
-    const foreign = await refusal(resendLastCallback(deps, stranger.account_id, orderId));
-    const missing = await refusal(resendLastCallback(deps, owner.account_id, 999_999_999));
-    // Another account's order reads exactly like one that does not exist.
-    expect([foreign.status, foreign.message]).toEqual([404, `order_id: order ${orderId} not found`]);
-    expect([missing.status, missing.message]).toEqual([404, 'order_id: order 999999999 not found']);
-    expect(receiver.received).toHaveLength(1);
-    expect(await attemptsOf(orderId)).toHaveLength(1);
+      await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
+      await recorded(orderId, 1);
+      const foreign = await refusal(resendLastCallback(deps, stranger.account_id, orderId));
+      const missing = await refusal(resendLastCallback(deps, owner.account_id, 999_999_999));
+      // Another account's order reads exactly like one that does not exist.
+      expect([foreign.status, foreign.message]).toEqual([404, `order_id: order ${orderId} not found`]);
+      expect([missing.status, missing.message]).toEqual([404, 'order_id: order 999999999 not found']);
+      expect(receiver.received).toHaveLength(1);
+      expect(await attemptsOf(orderId)).toHaveLength(1);
 
-    // The account-wide URL delivered the callback; once it is cleared there is nowhere to resend to.
-    const viaAccount = await newAccount({ callback_url: receiver.url });
-    const accountOrder = await placeOrder(viaAccount.api_token);
-    await service.complete(accountOrder, 'a.txt', 'Speaker 1: Hello.');
-    await recorded(accountOrder, 1);
-    await setCallbackSettings(service.database.db, viaAccount.account_id, { callbackUrl: null, canceledCallbacks: true });
-    const nowhere = await refusal(resendLastCallback(deps, viaAccount.account_id, accountOrder));
-    expect(nowhere.message).toMatch(/no callback URL|neither the order nor the account has a callback URL/);
-    expect(await attemptsOf(accountOrder)).toHaveLength(1);
-  }));
+      // The account-wide URL delivered the callback; once it is cleared there is nowhere to resend to.
+      const viaAccount = await newAccount({ callback_url: receiver.url });
+      const accountOrder = await placeOrder(viaAccount.api_token);
+      await service.complete(accountOrder, 'a.txt', 'Speaker 1: Hello.');
+      await recorded(accountOrder, 1);
+      await setCallbackSettings(service.database.db, viaAccount.account_id, { callbackUrl: null, canceledCallbacks: true });
+      const nowhere = await refusal(resendLastCallback(deps, viaAccount.account_id, accountOrder));
+      expect(nowhere.message).toMatch(/no callback URL|neither the order nor the account has a callback URL/);
+      expect(await attemptsOf(accountOrder)).toHaveLength(1);
+    }));
 
-  it('sends sample callbacks of every product and event: signed, the product\'s exact shape, not recorded', () => withReceiver(async (receiver) => {
-    const account = await newAccount();
-    const row = (await getAccount(service.database.db, account.account_id))!;
-    const before = await countAllAttempts();
-    for (const product of PRODUCT_LIST) {
-      for (const event of SAMPLE_EVENTS) {
-        const outcome = await sendSampleCallback(deps, row, { product: product.key, event, url: `${receiver.url}/sample/${product.key}/${event}` });
-        expect(outcome).toMatchObject({ outcome: 'ok', statusCode: 200, answer: 'ok', delivered: true });
-        expect(outcome.webhookId).toMatch(/^msg_sample_[0-9a-f]{16}$/);
-        const call = receiver.received.at(-1)!;
-        expect(call.path).toBe(`/sample/${product.key}/${event}`);
-        expect(call.headers['webhook-id']).toBe(outcome.webhookId);
-        expect(() => verify(account.webhook_secret, call)).not.toThrow();
-        // Exactly the fields the product's real callback for this event has, in its order.
-        const order = sampleOrder(product.key, event);
-        const real = callbackFields(order, event, () => 'https://orders.example/file');
-        expect(Object.keys(call.fields)).toEqual(Object.keys(real));
-        expect(call.fields).toEqual(sampleCallbackFields(service.baseUrl, product.key, event));
-        for (const { field } of event === 'finished' ? product.results(order.params) : []) {
-          expect(call.fields[field]).toMatch(new RegExp(`^${service.baseUrl}/api/v4/orders/${order.id}/files/\\w+\\?mode=test$`));
-          // The URL downloads, as given: a sample file, no token needed.
-          expect((await fetch(call.fields[field]!)).status).toBe(200);
+  it("sends sample callbacks of every product and event: signed, the product's exact shape, not recorded", () =>
+    withReceiver(async (receiver) => {
+      const account = await newAccount();
+      const row = (await getAccount(service.database.db, account.account_id))!;
+      const before = await countAllAttempts();
+      for (const product of PRODUCT_LIST) {
+        for (const event of SAMPLE_EVENTS) {
+          const outcome = await sendSampleCallback(deps, row, { product: product.key, event, url: `${receiver.url}/sample/${product.key}/${event}` });
+          expect(outcome).toMatchObject({ outcome: 'ok', statusCode: 200, answer: 'ok', delivered: true });
+          expect(outcome.webhookId).toMatch(/^msg_sample_[0-9a-f]{16}$/);
+          const call = receiver.received.at(-1)!;
+          expect(call.path).toBe(`/sample/${product.key}/${event}`);
+          expect(call.headers['webhook-id']).toBe(outcome.webhookId);
+          expect(() => verify(account.webhook_secret, call)).not.toThrow();
+          // Exactly the fields the product's real callback for this event has, in its order.
+          const order = sampleOrder(product.key, event);
+          const real = callbackFields(order, event, () => 'https://orders.example/file');
+          expect(Object.keys(call.fields)).toEqual(Object.keys(real));
+          expect(call.fields).toEqual(sampleCallbackFields(service.baseUrl, product.key, event));
+          for (const { field } of event === 'finished' ? product.results(order.params) : []) {
+            expect(call.fields[field]).toMatch(new RegExp(`^${service.baseUrl}/api/v4/orders/${order.id}/files/\\w+\\?mode=test$`));
+            // The URL downloads, as given: a sample file, no token needed.
+            expect((await fetch(call.fields[field]!)).status).toBe(200);
+          }
+          // The account's token never goes into a sample.
+          expect(call.rawBody.toString('utf8')).not.toContain(account.api_token);
         }
-        // The account's token never goes into a sample.
-        expect(call.rawBody.toString('utf8')).not.toContain(account.api_token);
       }
-    }
-    const ids = new Set(receiver.received.map((c) => c.headers['webhook-id']));
-    expect(ids.size).toBe(PRODUCT_LIST.length * SAMPLE_EVENTS.length);
-    expect(await countAllAttempts()).toBe(before);
+      const ids = new Set(receiver.received.map((c) => c.headers['webhook-id']));
+      expect(ids.size).toBe(PRODUCT_LIST.length * SAMPLE_EVENTS.length);
+      expect(await countAllAttempts()).toBe(before);
 
-    // A receiver answering something else than ok: not delivered, its answer shown.
-    receiver.answer = { status: 200, body: 'thanks' };
-    const wrong = await sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: receiver.url });
-    expect(wrong).toMatchObject({ outcome: 'wrong_answer', statusCode: 200, answer: 'thanks', delivered: false });
-    // No URL, not a product, not an event.
-    expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: '  ' }))).message).toMatch(/^url: /);
-    expect((await refusal(sendSampleCallback(deps, row, { product: 'telepathy' as never, event: 'finished', url: receiver.url }))).message).toMatch(/^product: /);
-    expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'quality_fix' as never, url: receiver.url }))).message).toMatch(/^event: /);
-    expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: 'ftp://example.com/' }))).message).toBe('url: not an http or https URL');
-  }));
+      // A receiver answering something else than ok: not delivered, its answer shown.
+      receiver.answer = { status: 200, body: 'thanks' };
+      const wrong = await sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: receiver.url });
+      expect(wrong).toMatchObject({ outcome: 'wrong_answer', statusCode: 200, answer: 'thanks', delivered: false });
+      // No URL, not a product, not an event.
+      expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: '  ' }))).message).toMatch(/^url: /);
+      expect((await refusal(sendSampleCallback(deps, row, { product: 'telepathy' as never, event: 'finished', url: receiver.url }))).message).toMatch(
+        /^product: /,
+      );
+      expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'quality_fix' as never, url: receiver.url }))).message).toMatch(
+        /^event: /,
+      );
+      expect((await refusal(sendSampleCallback(deps, row, { product: 'transcription', event: 'finished', url: 'ftp://example.com/' }))).message).toBe(
+        'url: not an http or https URL',
+      );
+    }));
 
-  it('a sample has the field names of a real order\'s callback for each event (transcription)', () => withReceiver(async (receiver) => {
-    const account = await newAccount({ canceled_callbacks: true });
-    const row = (await getAccount(service.database.db, account.account_id))!;
-    const finished = await placeOrder(account.api_token, `${receiver.url}/real/finished`);
-    const refunded = await placeOrder(account.api_token, `${receiver.url}/real/refunded`);
-    const canceled = await placeOrder(account.api_token, `${receiver.url}/real/canceled`);
-    await service.complete(finished, 'a.txt', 'Speaker 1: Hello.');
-    expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, {})).status).toBe(200);
-    expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).status).toBe(200);
-    for (const event of SAMPLE_EVENTS) {
-      const real = await waitFor(() => receiver.received.find((c) => c.path === `/real/${event}`), `the real ${event} callback`);
-      await sendSampleCallback(deps, row, { product: 'transcription', event, url: `${receiver.url}/sample/${event}` });
-      const sample = receiver.received.find((c) => c.path === `/sample/${event}`)!;
-      expect(Object.keys(sample.fields)).toEqual(Object.keys(real.fields));
-      expect(sample.fields.status ?? null).toBe(real.fields.status ?? null);
-      // A sample says it is one: mode=test, where the real callback says live.
-      expect([real.fields.mode, sample.fields.mode]).toEqual(['live', 'test']);
-      expect(() => verify(account.webhook_secret, real)).not.toThrow();
-      expect(() => verify(account.webhook_secret, sample)).not.toThrow();
-    }
-  }));
+  it("a sample has the field names of a real order's callback for each event (transcription)", () =>
+    withReceiver(async (receiver) => {
+      const account = await newAccount({ canceled_callbacks: true });
+      const row = (await getAccount(service.database.db, account.account_id))!;
+      const finished = await placeOrder(account.api_token, `${receiver.url}/real/finished`);
+      const refunded = await placeOrder(account.api_token, `${receiver.url}/real/refunded`);
+      const canceled = await placeOrder(account.api_token, `${receiver.url}/real/canceled`);
+      await service.complete(finished, 'a.txt', 'Speaker 1: Hello.');
+      expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, {})).status).toBe(200);
+      expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).status).toBe(200);
+      for (const event of SAMPLE_EVENTS) {
+        const real = await waitFor(() => receiver.received.find((c) => c.path === `/real/${event}`), `the real ${event} callback`);
+        await sendSampleCallback(deps, row, { product: 'transcription', event, url: `${receiver.url}/sample/${event}` });
+        const sample = receiver.received.find((c) => c.path === `/sample/${event}`)!;
+        expect(Object.keys(sample.fields)).toEqual(Object.keys(real.fields));
+        expect(sample.fields.status ?? null).toBe(real.fields.status ?? null);
+        // A sample says it is one: mode=test, where the real callback says live.
+        expect([real.fields.mode, sample.fields.mode]).toEqual(['live', 'test']);
+        expect(() => verify(account.webhook_secret, real)).not.toThrow();
+        expect(() => verify(account.webhook_secret, sample)).not.toThrow();
+      }
+    }));
 
-  it('signs samples with both secrets during a rotation window', () => withReceiver(async (receiver) => {
-    const account = await newAccount();
-    const rotated = await service.ops('POST', `/ops/accounts/${account.account_id}/webhook-secret/rotate`, {});
-    const row = (await getAccount(service.database.db, account.account_id))!;
-    await sendSampleCallback(deps, row, { product: 'captions', event: 'finished', url: receiver.url });
-    const call = receiver.received[0]!;
-    expect((call.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
-    expect(() => verify(rotated.body.webhook_secret, call)).not.toThrow();
-    expect(() => verify(account.webhook_secret, call)).not.toThrow();
-  }));
+  it('signs samples with both secrets during a rotation window', () =>
+    withReceiver(async (receiver) => {
+      const account = await newAccount();
+      const rotated = await service.ops('POST', `/ops/accounts/${account.account_id}/webhook-secret/rotate`, {});
+      const row = (await getAccount(service.database.db, account.account_id))!;
+      await sendSampleCallback(deps, row, { product: 'captions', event: 'finished', url: receiver.url });
+      const call = receiver.received[0]!;
+      expect((call.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+      expect(() => verify(rotated.body.webhook_secret, call)).not.toThrow();
+      expect(() => verify(account.webhook_secret, call)).not.toThrow();
+    }));
 
   it('rotateApiToken: the old token is refused at once, the new one works', async () => {
     const { accountId, token } = await service.createAccount(5);
@@ -283,18 +334,19 @@ describeOnEachDatabase('callback services', (engine) => {
     await expect(rotateApiToken(service.database.db, service.secretKey, 999_999)).rejects.toThrow(AccountNotFoundError);
   });
 
-  it('rotateApiToken: result URLs of later callbacks carry the new token', () => withReceiver(async (receiver) => {
-    const account = await newAccount();
-    const orderId = await placeOrder(account.api_token, receiver.url);
-    await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
-    await recorded(orderId, 1);
-    const { token: fresh } = await rotateApiToken(service.database.db, service.secretKey, account.account_id);
-    await resendLastCallback(deps, account.account_id, orderId);
-    const [before, after] = receiver.received;
-    expect(before!.fields.transcription_url).toContain(`api_token=${encodeURIComponent(account.api_token)}`);
-    expect(after!.fields.transcription_url).toContain(`api_token=${encodeURIComponent(fresh)}`);
-    expect((await service.get(after!.fields.transcription_url!.replace(service.baseUrl, ''))).status).toBe(200);
-  }));
+  it('rotateApiToken: result URLs of later callbacks carry the new token', () =>
+    withReceiver(async (receiver) => {
+      const account = await newAccount();
+      const orderId = await placeOrder(account.api_token, receiver.url);
+      await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
+      await recorded(orderId, 1);
+      const { token: fresh } = await rotateApiToken(service.database.db, service.secretKey, account.account_id);
+      await resendLastCallback(deps, account.account_id, orderId);
+      const [before, after] = receiver.received;
+      expect(before!.fields.transcription_url).toContain(`api_token=${encodeURIComponent(account.api_token)}`);
+      expect(after!.fields.transcription_url).toContain(`api_token=${encodeURIComponent(fresh)}`);
+      expect((await service.get(after!.fields.transcription_url!.replace(service.baseUrl, ''))).status).toBe(200);
+    }));
 
   it('setCallbackSettings round-trips', async () => {
     const { accountId } = await service.createAccount(1);
@@ -305,7 +357,7 @@ describeOnEachDatabase('callback services', (engine) => {
     await expect(setCallbackSettings(service.database.db, 999_999, { callbackUrl: null, canceledCallbacks: false })).rejects.toThrow(AccountNotFoundError);
   });
 
-  it('checkDestination of the service\'s client allows loopback, which the tests allow', async () => {
+  it("checkDestination of the service's client allows loopback, which the tests allow", async () => {
     expect(await service.outbound.checkDestination('http://127.0.0.1:9/hook')).toBeUndefined();
     expect(await service.outbound.checkDestination('http://10.0.0.1/hook')).toMatch(/^refused 10\.0\.0\.1: /);
   });
@@ -326,7 +378,10 @@ describe('callback services where OUTBOUND_ALLOW_CIDRS allows nothing', () => {
     const { accountId } = await service.createAccount(1);
     const account = (await getAccount(service.database.db, accountId))!;
     expect(await service.outbound.checkDestination(receiver.url)).toMatch(/^refused 127\.0\.0\.1: a loopback address/);
-    const err = await sendSampleCallback(depsOf(service), account, { product: 'transcription', event: 'finished', url: receiver.url }).then(() => undefined, (e: unknown) => e);
+    const err = await sendSampleCallback(depsOf(service), account, { product: 'transcription', event: 'finished', url: receiver.url }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RequestError);
     // The person sees that the address is not public, not which address the name resolved to.
     expect((err as Error).message).toBe('url: the address is not a public one; samples are sent to public receivers only');
@@ -339,7 +394,11 @@ describe('callback services where OUTBOUND_ALLOW_CIDRS allows nothing', () => {
     const port = new URL(receiver.url).port;
     const outbound = scripted([], { 'rebind.example': [['93.184.216.34'], ['127.0.0.1']] });
     try {
-      const outcome = await sendSampleCallback({ ...depsOf(service), outbound }, account, { product: 'transcription', event: 'finished', url: `http://rebind.example:${port}/hook` });
+      const outcome = await sendSampleCallback({ ...depsOf(service), outbound }, account, {
+        product: 'transcription',
+        event: 'finished',
+        url: `http://rebind.example:${port}/hook`,
+      });
       expect(outcome).toMatchObject({ outcome: 'network_error', statusCode: null, answer: '', delivered: false });
       expect(outcome.detail).toMatch(/^refused 127\.0\.0\.1 \(rebind\.example\): a loopback address/);
       expect(receiver.received).toHaveLength(0);

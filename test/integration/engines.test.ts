@@ -20,15 +20,27 @@ import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { recognitionAligner } from '../../src/engines/aligners.js';
 
 const SPOKEN: Array<[string, number, number]> = [
-  ['Welcome', 0.0, 0.5], ['to', 0.5, 0.7], ['the', 0.7, 0.9], ['show.', 0.9, 1.6], ['Today', 2.0, 2.4], ['we', 2.4, 2.6], ['talk', 2.6, 3.0], ['about', 3.0, 3.4], ['whales.', 3.4, 4.2],
+  ['Welcome', 0.0, 0.5],
+  ['to', 0.5, 0.7],
+  ['the', 0.7, 0.9],
+  ['show.', 0.9, 1.6],
+  ['Today', 2.0, 2.4],
+  ['we', 2.4, 2.6],
+  ['talk', 2.6, 3.0],
+  ['about', 3.0, 3.4],
+  ['whales.', 3.4, 4.2],
 ];
 
 let media: MediaServer;
 let docs: DocumentServer;
 let receiver: CallbackReceiver;
 let engine: EngineServer;
-beforeAll(async () => { [media, docs, receiver, engine] = await Promise.all([startMediaServer(), startDocumentServer(), startCallbackReceiver(), startEngineServer()]); });
-afterAll(async () => { await Promise.all([media?.close(), docs?.close(), receiver?.close(), engine?.close()]); });
+beforeAll(async () => {
+  [media, docs, receiver, engine] = await Promise.all([startMediaServer(), startDocumentServer(), startCallbackReceiver(), startEngineServer()]);
+});
+afterAll(async () => {
+  await Promise.all([media?.close(), docs?.close(), receiver?.close(), engine?.close()]);
+});
 
 const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
 const firstCallback = (orderId: number) => waitFor(() => callbacksFor(orderId)[0], `the callback of order ${orderId}`, 60_000);
@@ -48,11 +60,22 @@ describe('with an OpenAI-compatible engine', () => {
     return res.body.order_id as number;
   };
 
-  it('speech in another language than the one ordered: English is the engine\'s translation; any other pair goes to a translator, never a forced transcript', async () => {
-    const SPANISH: Array<[string, number, number]> = [['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]];
-    const ENGLISH: Array<[string, number, number]> = [['Hello', 0, 0.4], ['everyone.', 0.4, 1.2]];
+  it("speech in another language than the one ordered: English is the engine's translation; any other pair goes to a translator, never a forced transcript", async () => {
+    const SPANISH: Array<[string, number, number]> = [
+      ['Hola', 0, 0.4],
+      ['a', 0.4, 0.5],
+      ['todos.', 0.5, 1.2],
+    ];
+    const ENGLISH: Array<[string, number, number]> = [
+      ['Hello', 0, 0.4],
+      ['everyone.', 0.4, 1.2],
+    ];
     engine.behaviour = (_fields, path) => ({
-      kind: 'transcript', body: path === '/v1/audio/translations' ? { ...verboseJson(ENGLISH, { language: 'spanish' }), task: 'translate' } : verboseJson(SPANISH, { language: 'spanish' }),
+      kind: 'transcript',
+      body:
+        path === '/v1/audio/translations'
+          ? { ...verboseJson(ENGLISH, { language: 'spanish' }), task: 'translate' }
+          : verboseJson(SPANISH, { language: 'spanish' }),
     });
     const { token } = await service.createAccount(10);
     const before = engine.requests.length;
@@ -64,42 +87,72 @@ describe('with an OpenAI-compatible engine', () => {
     expect(text.body).toContain('Hello everyone.');
     expect(text.body).not.toContain('Hola');
     expect((await service.ops('GET', `/ops/orders/${english}`)).body).toMatchObject({
-      status: 'finished', engine_note: 'The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.',
+      status: 'finished',
+      engine_note: "The file is spoken in spanish, the order asked for english: delivered as the engine's English translation.",
     });
 
     // Ordered in French: no engine translates Spanish into French here, so a translator takes it
     // in the workbench, from the engine's Spanish transcript.
     const french = await aiOrder(token, 'french');
-    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, french))[0], 'the translator\'s task', 30_000);
+    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, french))[0], "the translator's task", 30_000);
     expect(task).toMatchObject({ skill: 'translation:spanish>french', stage: 'work', draft: '[00:00:00] Hola a todos.' });
     expect((await service.ops('GET', `/ops/orders/${french}`)).body).toMatchObject({
-      status: 'paid', working_on: 'operator', assignee: 'operator',
-      engine_note: 'The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine\'s spanish transcript.',
+      status: 'paid',
+      working_on: 'operator',
+      assignee: 'operator',
+      engine_note:
+        "The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine's spanish transcript.",
     });
     expect(callbacksFor(french)).toHaveLength(0);
   });
 
-  it('speech in another language than the one ordered, where the user\'s LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered; one it refuses goes to a translator', async () => {
-    const mt = await startLibreTranslate([{ code: 'es', name: 'Spanish', targets: ['de'] }, { code: 'de', name: 'German', targets: [] }]);
+  it("speech in another language than the one ordered, where the user's LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered; one it refuses goes to a translator", async () => {
+    const mt = await startLibreTranslate([
+      { code: 'es', name: 'Spanish', targets: ['de'] },
+      { code: 'de', name: 'German', targets: [] },
+    ]);
     const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
     const withMt = await startService({ engines: { speech, translators: await translatorsFrom({ libreTranslate: { baseUrl: mt.url }, apertium: false }) } });
     try {
-      engine.behaviour = { kind: 'transcript', body: verboseJson([['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]], { language: 'spanish' }) };
+      engine.behaviour = {
+        kind: 'transcript',
+        body: verboseJson(
+          [
+            ['Hola', 0, 0.4],
+            ['a', 0.4, 0.5],
+            ['todos.', 0.5, 1.2],
+          ],
+          { language: 'spanish' },
+        ),
+      };
       const { token } = await withMt.createAccount(10);
-      const placed = await withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'german', callback_url: receiver.url });
+      const placed = await withMt.post('/api/v4/ai-transcriptions', {
+        api_token: token,
+        mode: 'live',
+        url: media.audio(60),
+        language: 'german',
+        callback_url: receiver.url,
+      });
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       const callback = await firstCallback(placed.body.order_id);
       expect(callback.fields).toMatchObject({ status: 'finished', language: 'german' });
       expect(mt.requests.find((r) => r.path === '/translate')?.body).toMatchObject({ q: ['Hola a todos.'], source: 'es', target: 'de', format: 'text' });
       const text = await withMt.get(callback.fields.transcription_url!.replace(withMt.baseUrl, '') + '&format=text');
       expect(text.body).toContain('[de] Hola a todos.');
-      expect((await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note)
-        .toMatch(/^The file is spoken in spanish, the order asked for german: delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's spanish transcript\.$/);
+      expect((await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note).toMatch(
+        /^The file is spoken in spanish, the order asked for german: delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's spanish transcript\.$/,
+      );
 
       // A translation the server refuses: a translator takes the order; it is not refunded.
       mt.behaviour = { kind: 'status', status: 400, body: '{"error":"text too long"}' };
-      const refused = await withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'german', callback_url: receiver.url });
-      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, refused.body.order_id))[0], 'the translator\'s task', 30_000);
+      const refused = await withMt.post('/api/v4/ai-transcriptions', {
+        api_token: token,
+        mode: 'live',
+        url: media.audio(60),
+        language: 'german',
+        callback_url: receiver.url,
+      });
+      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, refused.body.order_id))[0], "the translator's task", 30_000);
       expect(task).toMatchObject({ skill: 'translation:spanish>german', draft: '[00:00:00] Hola a todos.' });
       expect(callbacksFor(refused.body.order_id)).toHaveLength(0);
     } finally {
@@ -107,27 +160,50 @@ describe('with an OpenAI-compatible engine', () => {
     }
   });
 
-  it('a diarizer of the user\'s (DIARIZER_URL) labels the draft\'s speakers; an estimate above two on a 1_or_2 order is asked again for two; a diarizer that fails leaves the draft unlabelled', async () => {
-    const WORDS: Array<[string, number, number]> = [['Hello', 0, 0.5], ['there.', 0.5, 1], ['Good', 2, 2.5], ['morning.', 2.5, 3], ['Bye.', 4, 4.5]];
-    const turns = (speakers: string[]) => ({ speakers: new Set(speakers).size, segments: speakers.map((speaker, i) => ({ speaker, start: i * 2, end: i * 2 + 1.5 })) });
-    engine.behaviour = (fields, path) => (path !== '/v1/audio/diarization' ? { kind: 'transcript', body: verboseJson(WORDS) }
-      // Three speakers estimated; two when told there are two.
-      : { kind: 'transcript', body: fields.speakers?.[0] === '2' ? turns(['A', 'B', 'A']) : turns(['A', 'B', 'C']) });
+  it("a diarizer of the user's (DIARIZER_URL) labels the draft's speakers; an estimate above two on a 1_or_2 order is asked again for two; a diarizer that fails leaves the draft unlabelled", async () => {
+    const WORDS: Array<[string, number, number]> = [
+      ['Hello', 0, 0.5],
+      ['there.', 0.5, 1],
+      ['Good', 2, 2.5],
+      ['morning.', 2.5, 3],
+      ['Bye.', 4, 4.5],
+    ];
+    const turns = (speakers: string[]) => ({
+      speakers: new Set(speakers).size,
+      segments: speakers.map((speaker, i) => ({ speaker, start: i * 2, end: i * 2 + 1.5 })),
+    });
+    engine.behaviour = (fields, path) =>
+      path !== '/v1/audio/diarization'
+        ? { kind: 'transcript', body: verboseJson(WORDS) }
+        : // Three speakers estimated; two when told there are two.
+          { kind: 'transcript', body: fields.speakers?.[0] === '2' ? turns(['A', 'B', 'A']) : turns(['A', 'B', 'C']) };
     const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
     const withDiarizer = await startService({ engines: { speech, diarizer: engineDiarizer(engine.url) } });
     try {
       const { token } = await withDiarizer.createAccount(10);
       const draftOf = async (fields: Record<string, string>) => {
-        const placed = await withDiarizer.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', ...fields });
+        const placed = await withDiarizer.post('/api/v4/transcriptions', {
+          api_token: token,
+          mode: 'live',
+          url: media.audio(60),
+          language: 'english',
+          ...fields,
+        });
         expect(placed.status, JSON.stringify(placed.body)).toBe(200);
         return (await waitFor(async () => (await tasksOfOrder(withDiarizer.database.db, placed.body.order_id))[0], 'the work task', 30_000)).draft;
       };
       const before = engine.requests.length;
       expect(await draftOf({})).toBe('[00:00:00] Speaker 1: Hello there.\n\n[00:00:02] Speaker 2: Good morning.\n\n[00:00:04] Speaker 1: Bye.');
-      expect(engine.requests.slice(before).filter((r) => r.path === '/v1/audio/diarization').map((r) => r.fields.speakers?.[0])).toEqual([undefined, '2']);
+      expect(
+        engine.requests
+          .slice(before)
+          .filter((r) => r.path === '/v1/audio/diarization')
+          .map((r) => r.fields.speakers?.[0]),
+      ).toEqual([undefined, '2']);
       expect(await draftOf({ number_of_speakers: '3_or_more' })).toMatch(/Speaker 3: Bye\.$/);
 
-      engine.behaviour = (_fields, path) => (path !== '/v1/audio/diarization' ? { kind: 'transcript', body: verboseJson(WORDS) } : { kind: 'status', status: 500, body: 'out of memory' });
+      engine.behaviour = (_fields, path) =>
+        path !== '/v1/audio/diarization' ? { kind: 'transcript', body: verboseJson(WORDS) } : { kind: 'status', status: 500, body: 'out of memory' };
       expect(await draftOf({})).toBe('[00:00:00] Hello there.\n\n[00:00:02] Good morning.\n\n[00:00:04] Bye.');
     } finally {
       await withDiarizer.close();
@@ -136,9 +212,18 @@ describe('with an OpenAI-compatible engine', () => {
 
   it('an engine unsure of the language (the ordered one plausible) transcribes in the ordered one, and says so', async () => {
     engine.behaviour = (fields) => ({
-      kind: 'transcript', body: fields.language?.[0] === 'es'
-        ? verboseJson([['Hola', 0, 0.4], ['a', 0.4, 0.5], ['todos.', 0.5, 1.2]], { language: 'spanish' })
-        : { ...verboseJson([['โอละ', 0, 1.2]], { language: 'thai' }), language_probabilities: { th: 0.38, es: 0.17, ja: 0.08 } },
+      kind: 'transcript',
+      body:
+        fields.language?.[0] === 'es'
+          ? verboseJson(
+              [
+                ['Hola', 0, 0.4],
+                ['a', 0.4, 0.5],
+                ['todos.', 0.5, 1.2],
+              ],
+              { language: 'spanish' },
+            )
+          : { ...verboseJson([['โอละ', 0, 1.2]], { language: 'thai' }), language_probabilities: { th: 0.38, es: 0.17, ja: 0.08 } },
     });
     const { token } = await service.createAccount(10);
     const before = engine.requests.length;
@@ -147,25 +232,35 @@ describe('with an OpenAI-compatible engine', () => {
     expect(callback.fields.status).toBe('finished');
     expect(engine.requests.slice(before).map((r) => r.fields.language?.[0])).toEqual([undefined, 'es']);
     expect(String((await service.get(callback.fields.transcription_url!.replace(service.baseUrl, '') + '&format=text')).body)).toContain('Hola a todos.');
-    expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note).toBe('The engine was unsure of the spoken language (thai 0.38, spanish 0.17): transcribed as spanish, as ordered.');
+    expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note).toBe(
+      'The engine was unsure of the spoken language (thai 0.38, spanish 0.17): transcribed as spanish, as ordered.',
+    );
   });
 
-  it('proofreading checks the supplied transcript against the engine\'s: a good one goes to a proofreader, a wrong one is refunded or handed on with no person acting', async () => {
+  it("proofreading checks the supplied transcript against the engine's: a good one goes to a proofreader, a wrong one is refunded or handed on with no person acting", async () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { token } = await service.createAccount(20);
     const proofread = async (name: string, paragraphs: string[], autoRetranscribe: boolean) => {
       const res = await service.post('/api/v4/transcription-proofreadings', {
-        api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: docs.serve(`/${name}.docx`, await docxOf(paragraphs)),
-        language: 'english', auto_retranscribe: autoRetranscribe, callback_url: receiver.url,
+        api_token: token,
+        mode: 'live',
+        audio_url: media.audio(60),
+        transcription_url: docs.serve(`/${name}.docx`, await docxOf(paragraphs)),
+        language: 'english',
+        auto_retranscribe: autoRetranscribe,
+        callback_url: receiver.url,
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.order_id as number;
     };
     const good = await proofread('good', ['Welcome to the show.', 'Today we talk about wales.'], false);
-    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, good))[0], 'the proofreader\'s task', 30_000);
+    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, good))[0], "the proofreader's task", 30_000);
     expect(task.draft).toContain('Today we talk about wales.');
     expect((await service.ops('GET', `/ops/orders/${good}`)).body).toMatchObject({
-      status: 'paid', engine_note: expect.stringMatching(/^Automatic check of the supplied transcript: WER 0\.11 against the engine's transcript, (79|80)% of the speech covered \(it fails above WER 0\.50 or below 50%\): passed; it is the proofreader's draft\.$/),
+      status: 'paid',
+      engine_note: expect.stringMatching(
+        /^Automatic check of the supplied transcript: WER 0\.11 against the engine's transcript, (79|80)% of the speech covered \(it fails above WER 0\.50 or below 50%\): passed; it is the proofreader's draft\.$/,
+      ),
     });
 
     const wrong = ['Completely different words about nothing at all here.'];
@@ -173,17 +268,25 @@ describe('with an OpenAI-compatible engine', () => {
     expect((await firstCallback(refunded)).fields).toMatchObject({ status: 'refunded' });
     await recordHistory(service, refunded, 'transcription_proofreading-refunded-by-check');
     const shown = (await service.ops('GET', `/ops/orders/${refunded}`)).body;
-    expect(shown).toMatchObject({ status: 'refunded', tasks: [], engine_note: expect.stringMatching(/^Automatic check of the supplied transcript: WER (0\.[6-9]\d|1\.\d\d) .*: failed\.$/) });
+    expect(shown).toMatchObject({
+      status: 'refunded',
+      tasks: [],
+      engine_note: expect.stringMatching(/^Automatic check of the supplied transcript: WER (0\.[6-9]\d|1\.\d\d) .*: failed\.$/),
+    });
 
     const handedOn = await proofread('wrong-again', wrong, true);
-    const replaced = await waitFor(async () => {
-      const body = (await service.ops('GET', `/ops/orders/${handedOn}`)).body;
-      return body.status === 'retranscribed' && body;
-    }, 'the hand-off', 30_000);
+    const replaced = await waitFor(
+      async () => {
+        const body = (await service.ops('GET', `/ops/orders/${handedOn}`)).body;
+        return body.status === 'retranscribed' && body;
+      },
+      'the hand-off',
+      30_000,
+    );
     const child = (await service.ops('GET', `/ops/orders/${replaced.retranscribed_order_id}`)).body;
     expect(child).toMatchObject({ product: 'transcription', parent_order_id: handedOn, status: 'paid' });
     // Its draft is the engine's too: done once its task opens (the next tests read the engine's last request).
-    await waitFor(async () => (await tasksOfOrder(service.database.db, child.order_id))[0], 'the human transcription\'s task', 30_000);
+    await waitFor(async () => (await tasksOfOrder(service.database.db, child.order_id))[0], "the human transcription's task", 30_000);
   });
 
   it('an AI order finishes with the engine transcript, and captions timed by its words', async () => {
@@ -208,13 +311,22 @@ describe('with an OpenAI-compatible engine', () => {
 
   it.each([
     ['no speech', { kind: 'transcript', body: verboseJson([]) }, 'no speech was found in the file'],
-    ['a refusal', { kind: 'status', status: 415, body: '{"error":{"message":"unsupported audio"}}' }, 'the engine cannot transcribe the file: unsupported audio'],
+    [
+      'a refusal',
+      { kind: 'status', status: 415, body: '{"error":{"message":"unsupported audio"}}' },
+      'the engine cannot transcribe the file: unsupported audio',
+    ],
   ] as const)('%s refunds the order, with both URL fields empty', async (_case, behaviour, reason) => {
     engine.behaviour = behaviour;
     const { accountId, token } = await service.createAccount(10);
     const id = await aiOrder(token);
     expect((await firstCallback(id)).fields).toEqual({
-      mode: 'live', order_id: String(id), status: 'refunded', language: 'english', transcription_url: '', captions_url: '',
+      mode: 'live',
+      order_id: String(id),
+      status: 'refunded',
+      language: 'english',
+      transcription_url: '',
+      captions_url: '',
     });
     expect((await balance(accountId)).balanceCents).toBe(1000);
     const refund = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, id));
@@ -233,10 +345,19 @@ describe('with an OpenAI-compatible engine', () => {
   it('subscription minutes pay first and come back with a refund', async () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson([]) };
     const { accountId, token } = await service.createAccount(10);
-    expect((await service.ops('POST', `/ops/accounts/${accountId}/ai-minutes`, { minutes: 5 })).body).toEqual({ account_id: accountId, ai_transcripts_minutes_left: 5 });
+    expect((await service.ops('POST', `/ops/accounts/${accountId}/ai-minutes`, { minutes: 5 })).body).toEqual({
+      account_id: accountId,
+      ai_transcripts_minutes_left: 5,
+    });
     const quote = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'test', url: media.audio(150), language: 'english' });
     expect(quote.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 5, seconds: 150, in_wallet: 10 });
-    const live = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(150), language: 'english', callback_url: receiver.url });
+    const live = await service.post('/api/v4/ai-transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(150),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect(live.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 2, in_wallet: 10 });
     await firstCallback(live.body.order_id);
     expect(await balance(accountId)).toMatchObject({ aiMinutes: 5, balanceCents: 1000 });
@@ -246,7 +367,14 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { token } = await service.createAccount(10);
     const text = docs.serve('/spoken.txt', 'Welcome to the show. Today we talk about whales.', 'text/plain');
-    const placed = await service.post('/api/v4/forced-alignments', { api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: text, language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/forced-alignments', {
+      api_token: token,
+      mode: 'live',
+      audio_url: media.audio(60),
+      transcription_url: text,
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect(placed.body).toMatchObject({ seconds: 60 });
     const callback = await firstCallback(placed.body.order_id);
     expect(callback.fields.status).toBe('finished');
@@ -260,9 +388,20 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { accountId, token } = await service.createAccount(10);
     const text = docs.serve('/other.txt', 'An entirely different passage about mountains and rivers and snow.', 'text/plain');
-    const placed = await service.post('/api/v4/forced-alignments', { api_token: token, mode: 'live', audio_url: media.audio(60), transcription_url: text, language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/forced-alignments', {
+      api_token: token,
+      mode: 'live',
+      audio_url: media.audio(60),
+      transcription_url: text,
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect((await firstCallback(placed.body.order_id)).fields).toEqual({
-      mode: 'live', order_id: String(placed.body.order_id), status: 'refunded', language: 'english', forced_alignment_transcription_url: '',
+      mode: 'live',
+      order_id: String(placed.body.order_id),
+      status: 'refunded',
+      language: 'english',
+      forced_alignment_transcription_url: '',
     });
     expect((await balance(accountId)).balanceCents).toBe(1000);
   });
@@ -287,12 +426,20 @@ describe('with an OpenAI-compatible engine', () => {
 
 describe('without an engine', () => {
   let service: TestService;
-  beforeAll(async () => { service = await startService(); });
+  beforeAll(async () => {
+    service = await startService();
+  });
   afterAll(() => service?.close());
 
   it('AI and alignment orders wait for a person, who completes them with order-ops', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/ai-transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(30),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     const id = placed.body.order_id as number;
     const pending = await waitFor(async () => {
       const orders = (await service.ops('GET', '/ops/orders/pending?product=ai_transcription')).body.orders as Array<{ order_id: number }>;

@@ -17,7 +17,11 @@ import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
 import { ttmlToSrt } from '../helpers/ttconv.js';
 
 const words = (start: number, text: string) => text.split(' ').map((t, i) => ({ text: t, start: start + i * 0.5, end: start + (i + 1) * 0.5 }));
-const lines = ['Bonjour à tous, et bienvenue.', 'Спасибо, что пришли сегодня — «добро пожаловать».', 'Grüße aus Köln: 3 < 4 & "quotes" {braces} \\back\\slash.'];
+const lines = [
+  'Bonjour à tous, et bienvenue.',
+  'Спасибо, что пришли сегодня — «добро пожаловать».',
+  'Grüße aus Köln: 3 < 4 & "quotes" {braces} \\back\\slash.',
+];
 const SOURCE: Transcript = {
   segments: [
     { speaker: 'Zoë', start: 0, end: 3, text: lines[0]!, words: words(0, lines[0]!) },
@@ -29,7 +33,13 @@ const TITLE = 'Order 7 result';
 const normalise = (s: string) => s.replace(/\s+/g, ' ').trim();
 const SOURCE_TEXT = normalise(lines.join(' '));
 /** Text with titles, speaker labels and marks removed, for comparison with the source. */
-const bodyText = (s: string) => normalise(s.replace(TITLE, '').replace(/\[\d\d:\d\d:\d\d\]/g, '').replace(/(^|\s)(Zoë|Иван):/g, ' '));
+const bodyText = (s: string) =>
+  normalise(
+    s
+      .replace(TITLE, '')
+      .replace(/\[\d\d:\d\d:\d\d\]/g, '')
+      .replace(/(^|\s)(Zoë|Иван):/g, ' '),
+  );
 
 const ajv = new Ajv({ allErrors: true });
 const schemas = {
@@ -42,7 +52,11 @@ const valid = (validate: (typeof schemas)['json'], data: unknown) => {
 };
 
 /** The cues' text of an SRT file, as the subtitle parser reads it. */
-const srtText = (srt: string) => parseSync(srt).filter((n) => n.type === 'cue').map((n) => (n.data as { text: string }).text).join(' ');
+const srtText = (srt: string) =>
+  parseSync(srt)
+    .filter((n) => n.type === 'cue')
+    .map((n) => (n.data as { text: string }).text)
+    .join(' ');
 
 /** What an independent reader finds in the file, as text. */
 async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): Promise<string> {
@@ -54,7 +68,10 @@ async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): P
     case 'html': {
       const root = parseHtml(body.toString('utf8'));
       expect(root.querySelector('title')?.text).toBe(TITLE);
-      return root.querySelectorAll('p').map((p) => p.text).join(' ');
+      return root
+        .querySelectorAll('p')
+        .map((p) => p.text)
+        .join(' ');
     }
     case 'text':
       return body.toString('utf8');
@@ -63,10 +80,14 @@ async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): P
       return HAS_LIBREOFFICE ? (await convert(body, 'result.doc', 'txt:Text (encoded):UTF8', 'txt')).toString('utf8') : '';
     case 'srt':
     case 'vtt':
-      return parseSync(body.toString('utf8')).filter((n) => n.type === 'cue')
-        .map((n) => (n.data as { text: string }).text.replace(/<v [^>]+>/g, ''))
-        // A WebVTT reader decodes character references; SRT has none.
-        .map((t) => (format === 'vtt' ? t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : t)).join(' ');
+      return (
+        parseSync(body.toString('utf8'))
+          .filter((n) => n.type === 'cue')
+          .map((n) => (n.data as { text: string }).text.replace(/<v [^>]+>/g, ''))
+          // A WebVTT reader decodes character references; SRT has none.
+          .map((t) => (format === 'vtt' ? t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : t))
+          .join(' ')
+      );
     case 'ttml':
     case 'dfxp':
       return srtText(await ttmlToSrt(body));
@@ -114,7 +135,10 @@ describe('every result format, read back independently', () => {
   });
 
   it('TTML and DFXP: the cues, their times and their speakers as ttconv reads them, the same as the SRT', async () => {
-    const cuesOf = (srt: string) => parseSync(srt).filter((n) => n.type === 'cue').map((n) => n.data as { start: number; end: number; text: string });
+    const cuesOf = (srt: string) =>
+      parseSync(srt)
+        .filter((n) => n.type === 'cue')
+        .map((n) => n.data as { start: number; end: number; text: string });
     const srt = cuesOf((await renderResult('captions', SOURCE, 'srt', { title: TITLE, timestamping: 'not_required' })).body.toString('utf8'));
     for (const format of ['ttml', 'dfxp'] as const) {
       const rendered = await renderResult('captions', SOURCE, format, { title: TITLE, timestamping: 'not_required', language: 'fr' });

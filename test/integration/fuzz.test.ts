@@ -16,8 +16,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     child.on('close', (code) => resolve({ code, output }));
   });
 }
@@ -40,12 +44,34 @@ describe('schemathesis against the OpenAPI document', () => {
     const { token } = await service.createAccount(1000);
     const config = join(dir, 'schemathesis.toml');
     await writeFile(config, 'request-timeout = 30.0\n\n[parameters]\napi_token = "${ORDER_API_TOKEN}"\n');
-    const { code, output } = await run(SCHEMATHESIS, [
-      '--config-file', config, '--no-color', 'run', `${service.baseUrl}/api/v4/openapi.json`, '--url', service.baseUrl,
-      '--checks', 'not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance',
-      '--phases', 'examples,fuzzing', '--max-examples', String(EXAMPLES_PER_OPERATION), '--seed', '20261122', '--workers', '1',
-    ], { ORDER_API_TOKEN: token });
-    const summary = output.split('\n').filter((line) => /passed|failed|errored|Test cases|operations/i.test(line)).slice(-6).join('\n');
+    const { code, output } = await run(
+      SCHEMATHESIS,
+      [
+        '--config-file',
+        config,
+        '--no-color',
+        'run',
+        `${service.baseUrl}/api/v4/openapi.json`,
+        '--url',
+        service.baseUrl,
+        '--checks',
+        'not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance',
+        '--phases',
+        'examples,fuzzing',
+        '--max-examples',
+        String(EXAMPLES_PER_OPERATION),
+        '--seed',
+        '20261122',
+        '--workers',
+        '1',
+      ],
+      { ORDER_API_TOKEN: token },
+    );
+    const summary = output
+      .split('\n')
+      .filter((line) => /passed|failed|errored|Test cases|operations/i.test(line))
+      .slice(-6)
+      .join('\n');
     console.log(`schemathesis (${EXAMPLES_PER_OPERATION} examples per operation):\n${summary}`);
     expect(code, output.slice(-6000)).toBe(0);
     expect(output).toMatch(/passed/i);

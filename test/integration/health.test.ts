@@ -16,7 +16,7 @@ import { databaseCheck, readiness, readyzHandler, temporalCheck, workerCheck } f
 
 const getJson = async (url: string) => {
   const res = await fetch(url);
-  return { status: res.status, body: await res.json() as { status: string; checks: Record<string, { status: string; error?: string }> } };
+  return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { status: string; error?: string }> } };
 };
 
 describe('readiness checks', () => {
@@ -84,18 +84,28 @@ describeNeeding('workerProcess', '/readyz of the api and worker roles on Postgre
 
     expect(await service.get('/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(await getJson(`${service.baseUrl}/readyz`)).toEqual({
-      status: 200, body: { status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } },
+      status: 200,
+      body: { status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } },
     });
     expect(await getJson(`${workerBase}/healthz`)).toEqual({ status: 200, body: { status: 'ok' } });
-    expect(await waitFor(async () => { const r = await getJson(`${workerBase}/readyz`); return r.status === 200 && r; }, 'the worker ready')).toEqual({
-      status: 200, body: { status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' }, worker: { status: 'ok' } } },
+    expect(
+      await waitFor(async () => {
+        const r = await getJson(`${workerBase}/readyz`);
+        return r.status === 200 && r;
+      }, 'the worker ready'),
+    ).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { database: { status: 'ok' }, temporal: { status: 'ok' }, worker: { status: 'ok' } } },
     });
 
     // The database stops taking connections and drops those it has.
     await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
     for (const base of [service.baseUrl, workerBase]) {
-      const down = await waitFor(async () => { const r = await getJson(`${base}/readyz`); return r.status === 503 && r; }, `${base} unready`);
+      const down = await waitFor(async () => {
+        const r = await getJson(`${base}/readyz`);
+        return r.status === 503 && r;
+      }, `${base} unready`);
       expect(down.body).toMatchObject({ status: 'unready', checks: { database: { status: 'failed', error: expect.any(String) }, temporal: { status: 'ok' } } });
     }
     expect(await service.get('/healthz')).toMatchObject({ status: 200 });
@@ -107,8 +117,12 @@ describeNeeding('workerProcess', '/readyz of the api and worker roles on Postgre
 
     // The worker role stops cleanly on SIGTERM.
     let output = '';
-    worker.stdout!.on('data', (d) => { output += d; });
-    worker.stderr!.on('data', (d) => { output += d; });
+    worker.stdout!.on('data', (d) => {
+      output += d;
+    });
+    worker.stderr!.on('data', (d) => {
+      output += d;
+    });
     const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
     worker.kill('SIGTERM');
     expect(await exited).toBe(0);

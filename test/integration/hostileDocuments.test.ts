@@ -7,9 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
-import {
-  HOSTILE_DOCUMENTS, HOSTILE_MEDIA, honestTextPdf, honestTextPdfWords, pdfWithMillionsOfWords, rtfDeeplyNested,
-} from '../helpers/hostileFiles.js';
+import { HOSTILE_DOCUMENTS, HOSTILE_MEDIA, honestTextPdf, honestTextPdfWords, pdfWithMillionsOfWords, rtfDeeplyNested } from '../helpers/hostileFiles.js';
 import { accounts, orders } from '../../src/db/schema.js';
 
 /**
@@ -28,7 +26,9 @@ beforeAll(async () => {
   [service, docs] = await Promise.all([startService(), startDocumentServer()]);
   ({ token } = await service.createAccount(500));
 });
-afterAll(async () => { await Promise.all([service?.close(), docs?.close()]); });
+afterAll(async () => {
+  await Promise.all([service?.close(), docs?.close()]);
+});
 
 const pair = { translate_from: 'english', translate_to: 'french' };
 const quoteTranslation = (url: string, extra: Record<string, unknown> = {}) =>
@@ -62,7 +62,13 @@ describe('hostile documents, one at a time', () => {
     const hostile = HOSTILE_DOCUMENTS.find((d) => d.fileName.endsWith('.rtf'))!;
     const url = docs.serve(`/transcript-${hostile.fileName}`, hostile.bytes(), hostile.contentType);
     const media = docs.serve('/speech.wav', (await import('../helpers/mediaServer.js')).wavFile(30), 'audio/wav');
-    const res = await service.post('/api/v4/transcription-proofreadings', { api_token: token, mode: 'test', audio_url: media, transcription_url: url, language: 'english' });
+    const res = await service.post('/api/v4/transcription-proofreadings', {
+      api_token: token,
+      mode: 'test',
+      audio_url: media,
+      transcription_url: url,
+      language: 'english',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^transcription_url: the document is nested more than 200 levels deep$/);
   });
@@ -147,7 +153,11 @@ describe('a hostile result file uploaded by a worker', () => {
     const audio = docs.serve('/order-audio.wav', wavFile(30), 'audio/wav');
     const placed = await service.post('/api/v4/transcriptions', { api_token: customer, mode: 'live', url: audio, language: 'english' });
     expect(placed.status).toBe(200);
-    const bomb = await service.complete(placed.body.order_id, 'transcript.docx', HOSTILE_DOCUMENTS.find((d) => d.fileName === 'zip-bomb-lying-sizes.docx')!.bytes());
+    const bomb = await service.complete(
+      placed.body.order_id,
+      'transcript.docx',
+      HOSTILE_DOCUMENTS.find((d) => d.fileName === 'zip-bomb-lying-sizes.docx')!.bytes(),
+    );
     expect(bomb.status).toBe(400);
     expect(bomb.body.error).toBe('transcription file: the document unpacks to more than 200 MB');
     const nested = await service.complete(placed.body.order_id, 'transcript.rtf', rtfDeeplyNested());
@@ -163,7 +173,9 @@ describe('readers killed at their limits', () => {
     // A low CPU limit, so that the kills take seconds, not minutes.
     strict = await startService({ sandbox: { limits: { cpuMs: 250 } } });
   });
-  afterAll(async () => { await strict?.close(); });
+  afterAll(async () => {
+    await strict?.close();
+  });
 
   it('leak nothing: a hundred refusals in a row leave the memory where it was, and the pool recovers', async () => {
     const { token: attacker } = await strict.createAccount(10);
@@ -177,7 +189,8 @@ describe('readers killed at their limits', () => {
     for (let n = 0; n < 100; n += 2) {
       const pairOfRefusals = await Promise.all([quote(slow), quote(nested)]);
       expect(pairOfRefusals.map((res) => res.body.error)).toEqual([
-        'url: the document takes too long to read (more than 0.25 s of work)', 'url: the document is nested more than 200 levels deep',
+        'url: the document takes too long to read (more than 0.25 s of work)',
+        'url: the document is nested more than 200 levels deep',
       ]);
     }
     expect(rssMb() - before).toBeLessThan(60);

@@ -14,7 +14,8 @@ import { orderWorkflowId, SEARCH_ATTRIBUTES } from '../../src/contracts/orders.j
 
 async function postForm(baseUrl: string, path: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) {
   const response = await fetch(baseUrl + path, {
-    method: 'POST', headers,
+    method: 'POST',
+    headers,
     body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
@@ -31,11 +32,19 @@ describeOnEachDatabase('idempotency keys', (engine) => {
     await Promise.all([service?.close(), media?.close()]);
   });
 
-  const balanceOf = async (accountId: number) =>
-    (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
+  const balanceOf = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
   const chargesOf = async (accountId: number) =>
-    (await service.database.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge'))));
-  const order = (token: string, extra: Record<string, unknown> = {}) => ({ api_token: token, mode: 'live', url: media.audio(60), language: 'english', ...extra });
+    await service.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge')));
+  const order = (token: string, extra: Record<string, unknown> = {}) => ({
+    api_token: token,
+    mode: 'live',
+    url: media.audio(60),
+    language: 'english',
+    ...extra,
+  });
 
   it('the same key twice returns the first answer byte for byte and charges once', async () => {
     const { accountId, token } = await service.createAccount(10);
@@ -71,7 +80,9 @@ describeOnEachDatabase('idempotency keys', (engine) => {
     const other = await postForm(service.baseUrl, '/api/v4/transcriptions', order(token, { language: 'french' }), { 'idempotency-key': 'order-b' });
     expect(other.status).toBe(400);
     expect(other.body).toEqual({
-      mode: 'live', status: 'error', error: 'idempotency_key: this key was already used with other parameters; use a new key for a new order',
+      mode: 'live',
+      status: 'error',
+      error: 'idempotency_key: this key was already used with other parameters; use a new key for a new order',
     });
     expect(await chargesOf(accountId)).toHaveLength(1);
   });
@@ -101,7 +112,11 @@ describeOnEachDatabase('idempotency keys', (engine) => {
       const busy = await Promise.all(Array.from({ length: 4 }, send)).finally(() => held.release());
       for (const r of busy) {
         expect(r.status).toBe(409);
-        expect(r.body).toEqual({ mode: 'live', status: 'error', error: 'idempotency_key: a request with this key is still in progress; retry in a few seconds' });
+        expect(r.body).toEqual({
+          mode: 'live',
+          status: 'error',
+          error: 'idempotency_key: a request with this key is still in progress; retry in a few seconds',
+        });
       }
       // They were answered from the key alone: no second fetch, nothing charged yet.
       expect(held.requests).toBe(1);
@@ -174,16 +189,30 @@ describeNeeding('workerProcess', 'a retry after the API was killed between the c
       const [row] = await service.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'lost-answer'));
       return row?.orderId ?? undefined;
     }, 'the order id of the key');
-    await waitFor(async () => service.temporal.workflow.getHandle(orderWorkflowId(orderId)).describe().then(() => true, () => false), 'the order workflow');
+    await waitFor(
+      async () =>
+        service.temporal.workflow
+          .getHandle(orderWorkflowId(orderId))
+          .describe()
+          .then(
+            () => true,
+            () => false,
+          ),
+      'the order workflow',
+    );
     api.kill('SIGKILL');
     expect(await lost).toBeInstanceOf(Error);
 
     // The worker comes back and charges; the customer, who never got an answer, retries.
     await service.startWorker();
-    const retried = await waitFor(async () => {
-      const res = await postForm(service.baseUrl, '/api/v4/transcriptions', fields, { 'idempotency-key': 'lost-answer' });
-      return res.status === 409 ? undefined : res;
-    }, 'an answer to the retry', 60_000);
+    const retried = await waitFor(
+      async () => {
+        const res = await postForm(service.baseUrl, '/api/v4/transcriptions', fields, { 'idempotency-key': 'lost-answer' });
+        return res.status === 409 ? undefined : res;
+      },
+      'an answer to the retry',
+      60_000,
+    );
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ mode: 'live', status: 'success', order_id: orderId, order_total: 1.25, in_wallet: 8.75, seconds: 60 });
     expect(await chargesOf()).toHaveLength(1);
@@ -191,7 +220,10 @@ describeNeeding('workerProcess', 'a retry after the API was killed between the c
     expect(again.bytes.equals(retried.bytes)).toBe(true);
 
     async function chargesOf() {
-      return service.database.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge')));
+      return service.database.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge')));
     }
   });
 });

@@ -98,7 +98,8 @@ describe('importing uploaded files', () => {
 describe('RTF text', () => {
   it('reads what Word writes: \\uN with \\uc fallbacks, code-page bytes, ignorable destinations', async () => {
     const { rtfToText } = await import('../../src/documents/rtf.js');
-    const word = String.raw`{\rtf1\ansi\ansicpg1252\uc1{\fonttbl{\f0 Calibri;}}{\*\generator Word;}{\info{\title T}}` +
+    const word =
+      String.raw`{\rtf1\ansi\ansicpg1252\uc1{\fonttbl{\f0 Calibri;}}{\*\generator Word;}{\info{\title T}}` +
       String.raw`\pard caf\'e9 \u8212\'97 \u1069\'3f\u1090\'3f\uc2\u1086\'3f\'3f!\par {\*\bkmkstart x}{\b Ann:} \{x\}\tab y\par}`;
     expect(rtfToText(word)).toBe('café — Это!\nAnn: {x}\ty\n');
   });

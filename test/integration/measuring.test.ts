@@ -19,7 +19,9 @@ beforeAll(async () => {
   [service, media, docs, receiver] = await Promise.all([startService(), startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
   ({ token, accountId } = await service.createAccount(500));
 });
-afterAll(async () => { await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]); });
+afterAll(async () => {
+  await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]);
+});
 
 const quote = (path: string, fields: Record<string, unknown>) => service.post(`/api/v4/${path}`, { api_token: token, mode: 'test', ...fields });
 
@@ -49,37 +51,48 @@ describe('translation', () => {
 
   it('refuses an image, a file that cannot be fetched, and the same language twice', async () => {
     const image = docs.serve('/photo.png', pngImage());
-    expect((await quote('translations', { url: image, ...pair })).body.error)
-      .toBe('url: translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file');
+    expect((await quote('translations', { url: image, ...pair })).body.error).toBe(
+      'url: translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file',
+    );
     expect((await quote('translations', { url: `${docs.url}/missing.pdf`, ...pair })).body.error).toBe('url: the file could not be fetched');
-    expect((await quote('subtitles', { url: media.audio(10), translate_from: 'german', translate_to: 'german' })).body.error)
-      .toBe('translate_to: must differ from translate_from (both are german)');
+    expect((await quote('subtitles', { url: media.audio(10), translate_from: 'german', translate_to: 'german' })).body.error).toBe(
+      'translate_to: must differ from translate_from (both are german)',
+    );
   });
 });
 
 describe('transcripts supplied with the order', () => {
   it('proofreading reads the transcript at order time and refuses an unreadable one by field', async () => {
     const good = docs.serve('/t.json', JSON.stringify([{ text: 'Hello there.', speaker: 'Ann', start: 0, end: 2 }]), 'application/json');
-    expect((await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: good, language: 'english' })).body)
-      .toMatchObject({ status: 'success', seconds: 60 });
+    expect((await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: good, language: 'english' })).body).toMatchObject({
+      status: 'success',
+      seconds: 60,
+    });
     const broken = docs.serve('/broken.docx', 'PK\x03\x04 word/ not really a zip');
     const res = await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: broken, language: 'english' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^transcription_url: cannot read document\.docx: /);
     const image = docs.serve('/t.png', pngImage());
-    expect((await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: image, language: 'english' })).body.error)
-      .toBe('transcription_url: a .png file is not accepted here (accepted: doc, docx, rtf, pdf, txt, json, html)');
+    expect((await quote('transcription-proofreadings', { audio_url: media.audio(60), transcription_url: image, language: 'english' })).body.error).toBe(
+      'transcription_url: a .png file is not accepted here (accepted: doc, docx, rtf, pdf, txt, json, html)',
+    );
   });
 
   it('forced alignment takes at most an hour of audio, and no JSON transcript', async () => {
     const text = docs.serve('/words.txt', 'Some words.', 'text/plain');
-    expect((await quote('forced-alignments', { audio_url: media.audio(3600), transcription_url: text, language: 'french' })).body)
-      .toMatchObject({ status: 'success', seconds: 3600 });
+    expect((await quote('forced-alignments', { audio_url: media.audio(3600), transcription_url: text, language: 'french' })).body).toMatchObject({
+      status: 'success',
+      seconds: 3600,
+    });
     const long = await quote('forced-alignments', { audio_url: media.audio(3601), transcription_url: text, language: 'french' });
-    expect(long).toMatchObject({ status: 400, body: { error: 'audio_url: the audio is 3601 seconds long; forced alignment takes at most 3600 seconds (1 hour)' } });
+    expect(long).toMatchObject({
+      status: 400,
+      body: { error: 'audio_url: the audio is 3601 seconds long; forced alignment takes at most 3600 seconds (1 hour)' },
+    });
     const json = docs.serve('/w.json', JSON.stringify({ text: 'Some words.' }), 'application/json');
-    expect((await quote('forced-alignments', { audio_url: media.audio(60), transcription_url: json, language: 'french' })).body.error)
-      .toMatch(/^transcription_url: a \.(json|txt) file is not accepted here/);
+    expect((await quote('forced-alignments', { audio_url: media.audio(60), transcription_url: json, language: 'french' })).body.error).toMatch(
+      /^transcription_url: a \.(json|txt) file is not accepted here/,
+    );
   });
 });
 
@@ -108,8 +121,9 @@ describe('human OCR', () => {
   });
 
   it('refuses a file that is neither a document nor an image', async () => {
-    expect((await quote('human-ocr', { url: media.audio(5), language: 'english' })).body.error)
-      .toBe('url: human OCR takes a DOCX or PDF document or an image (PNG, JPEG, GIF, TIFF, WebP or BMP)');
+    expect((await quote('human-ocr', { url: media.audio(5), language: 'english' })).body.error).toBe(
+      'url: human OCR takes a DOCX or PDF document or an image (PNG, JPEG, GIF, TIFF, WebP or BMP)',
+    );
   });
 });
 

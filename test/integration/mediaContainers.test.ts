@@ -34,10 +34,11 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
     ({ token } = await service.createAccount(10_000));
     for (const name of Object.keys(MEDIA) as MediaName[]) await mediaFile(name);
   }, 300_000);
-  afterAll(async () => { await Promise.all([service?.close(), server?.close()]); });
+  afterAll(async () => {
+    await Promise.all([service?.close(), server?.close()]);
+  });
 
-  const order = (mode: 'test' | 'live', url: string) =>
-    service.post('/api/v4/transcriptions', { api_token: token, mode, url, language: 'english' });
+  const order = (mode: 'test' | 'live', url: string) => service.post('/api/v4/transcriptions', { api_token: token, mode, url, language: 'english' });
 
   /** A quote and a live order of the file served at two paths (so that neither reuses the other's measure). */
   async function quoteAndLive(name: MediaName, ranges: boolean) {
@@ -50,21 +51,26 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
     return { quote: quote.body, live: live.body, sent: [server.sent(q), server.sent(l)] };
   }
 
-  it.each(INDEXED)('%s by ranges: at most 4 requests and 2 MiB whatever its size; the quote and the live order price the same seconds', async (name) => {
-    const { quote, live, sent } = await quoteAndLive(name, true);
-    const seconds = MEDIA[name].seconds;
-    expect(quote.seconds).toBeGreaterThanOrEqual(seconds);
-    expect(quote.seconds).toBeLessThanOrEqual(seconds + 1);
-    expect([live.seconds, live.order_total]).toEqual([quote.seconds, quote.order_total]);
-    for (const { requests, bytes, ranges } of sent) {
-      expect(requests, ranges.join(' ')).toBeLessThanOrEqual(4);
-      expect(bytes).toBeLessThan(2 * MIB);
-      expect(ranges.every((r) => r.startsWith('bytes='))).toBe(true);
-    }
-  }, 120_000);
+  it.each(INDEXED)(
+    '%s by ranges: at most 4 requests and 2 MiB whatever its size; the quote and the live order price the same seconds',
+    async (name) => {
+      const { quote, live, sent } = await quoteAndLive(name, true);
+      const seconds = MEDIA[name].seconds;
+      expect(quote.seconds).toBeGreaterThanOrEqual(seconds);
+      expect(quote.seconds).toBeLessThanOrEqual(seconds + 1);
+      expect([live.seconds, live.order_total]).toEqual([quote.seconds, quote.order_total]);
+      for (const { requests, bytes, ranges } of sent) {
+        expect(requests, ranges.join(' ')).toBeLessThanOrEqual(4);
+        expect(bytes).toBeLessThan(2 * MIB);
+        expect(ranges.every((r) => r.startsWith('bytes='))).toBe(true);
+      }
+    },
+    120_000,
+  );
 
   it.each(['video-index-end.mp4', 'video.mov', 'video.webm', 'audio.ogg', 'audio.aac', 'hour-index-end.mp4'] as MediaName[])(
-    '%s from a server that ignores ranges: streamed, the same seconds and price in both modes as by ranges', async (name) => {
+    '%s from a server that ignores ranges: streamed, the same seconds and price in both modes as by ranges',
+    async (name) => {
       const streamed = await quoteAndLive(name, false);
       const seconds = MEDIA[name].seconds;
       expect(streamed.quote.seconds).toBeGreaterThanOrEqual(seconds);
@@ -75,7 +81,9 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
         const ranged = await quoteAndLive(name, true);
         expect(ranged.quote.seconds).toBe(streamed.quote.seconds);
       }
-    }, 120_000);
+    },
+    120_000,
+  );
 
   it('refuses a file over MEDIA_MAX_SECONDS or MEDIA_MAX_BYTES in a quote as in a live order, naming the field; read by ranges, neither is downloaded', async () => {
     const strict = await startService({ media: { maxBytes: 50 * MIB, maxSeconds: 1800, timeoutMs: 30_000 }, probes: { quote: { timeoutMs: 30_000 } } });
@@ -101,11 +109,18 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
     }
   }, 120_000);
 
-  it('a video order is fetched once; the engine and the workbench\'s player get its audio, extracted once', async () => {
+  it("a video order is fetched once; the engine and the workbench's player get its audio, extracted once", async () => {
     const engine = await startEngineServer();
-    engine.behaviour = { kind: 'transcript', body: verboseJson([['Hello', 1, 1.5], ['there.', 1.6, 2]]) };
+    engine.behaviour = {
+      kind: 'transcript',
+      body: verboseJson([
+        ['Hello', 1, 1.5],
+        ['there.', 1.6, 2],
+      ]),
+    };
     const withEngine = await startService({
-      media: { maxBytes: 5 * 1024 ** 3, timeoutMs: 30_000 }, engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) },
+      media: { maxBytes: 5 * 1024 ** 3, timeoutMs: 30_000 },
+      engines: { speech: openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' }) },
     });
     try {
       const { token: own } = await withEngine.createAccount(1000);
@@ -127,7 +142,11 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
       const session = await WorkerSession.signIn(withEngine.baseUrl, worker.sign_in_token);
       await session.request('POST', `/work/tasks/${taskId}/claim`, {});
       const played = await fetch(`${withEngine.baseUrl}/work/tasks/${taskId}/media`, { headers: { cookie: session.cookieHeader(), range: 'bytes=0-3' } });
-      expect([played.status, played.headers.get('content-type'), Buffer.from(await played.arrayBuffer()).toString('latin1')]).toEqual([206, 'audio/ogg', 'OggS']);
+      expect([played.status, played.headers.get('content-type'), Buffer.from(await played.arrayBuffer()).toString('latin1')]).toEqual([
+        206,
+        'audio/ogg',
+        'OggS',
+      ]);
       // The customer's server: the probe's few ranged reads, and one whole read for the order's copy.
       const { ranges } = server.sent('/order/hour.mp4');
       expect(ranges.filter((r) => r === '')).toHaveLength(1);
@@ -140,7 +159,10 @@ describeNeeding('ffmpeg', 'media of every container, by ranges and streamed', ()
 
   it('a server that redirects mid-way to an address the guard refuses: the probe stops there, and nothing reaches it', async () => {
     let reached = 0;
-    const bait: Server = createServer((_req, res) => { reached += 1; res.end('bait'); });
+    const bait: Server = createServer((_req, res) => {
+      reached += 1;
+      res.end('bait');
+    });
     await new Promise<void>((resolve) => bait.listen(0, '127.0.0.2', resolve));
     const baitUrl = `http://127.0.0.2:${(bait.address() as { port: number }).port}/moved.mp4`;
     // Only the media server's own address may be reached.

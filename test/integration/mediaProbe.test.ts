@@ -19,10 +19,15 @@ afterAll(() => reader.close());
 
 describe('probeMediaDuration', () => {
   let media: MediaServer;
-  beforeAll(async () => { media = await startMediaServer(); });
+  beforeAll(async () => {
+    media = await startMediaServer();
+  });
   // The media server is on loopback: allowed here (the guard itself is tested in ssrf.test.ts).
   const client = createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => undefined });
-  afterAll(async () => { await media.close(); await client.close(); });
+  afterAll(async () => {
+    await media.close();
+    await client.close();
+  });
 
   const limits = { maxBytes: 10_000_000, timeoutMs: 2000 };
 
@@ -36,8 +41,9 @@ describe('probeMediaDuration', () => {
   });
 
   it('stops at the byte cap', async () => {
-    await expect(probeMediaDuration(client, reader, `${media.url}/noise.mp3`, 'audio_url', { ...limits, maxBytes: 100_000 }))
-      .rejects.toThrow(new MediaError('audio_url: the file is larger than 100000 bytes'));
+    await expect(probeMediaDuration(client, reader, `${media.url}/noise.mp3`, 'audio_url', { ...limits, maxBytes: 100_000 })).rejects.toThrow(
+      new MediaError('audio_url: the file is larger than 100000 bytes'),
+    );
   });
 
   it('fails cleanly, without hanging, when the transfer breaks', async () => {
@@ -68,8 +74,12 @@ describe('createMediaProber: durations reused only while the server vouches for 
     });
     const url = `${await listen(server)}/a.wav`;
     return {
-      url, seen,
-      change: (next: number, sameVersion = false) => { seconds = next; if (!sameVersion) version += 1; },
+      url,
+      seen,
+      change: (next: number, sameVersion = false) => {
+        seconds = next;
+        if (!sameVersion) version += 1;
+      },
       close: () => close(server),
     };
   }
@@ -82,7 +92,10 @@ describe('createMediaProber: durations reused only while the server vouches for 
     const probe = createMediaProber(client, reader, 100);
     expect(await probe(file.url, 'url', limits)).toBe(60);
     expect(await probe(file.url, 'url', limits)).toBe(60);
-    expect(file.seen).toEqual([{ conditional: undefined, status: 200 }, { conditional: '"v1"', status: 304 }]);
+    expect(file.seen).toEqual([
+      { conditional: undefined, status: 200 },
+      { conditional: '"v1"', status: 304 },
+    ]);
     file.change(90);
     expect(await probe(file.url, 'url', limits)).toBe(90);
     expect(file.seen[2]).toEqual({ conditional: '"v1"', status: 200 });
@@ -146,7 +159,9 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
         // Says MP3, holds no frame, never ends, as fast as the probe reads: the parser searches on.
         res.writeHead(200, { 'content-type': 'audio/mpeg' });
         const zeros = Buffer.alloc(256 * 1024);
-        const pump = () => { while (!res.destroyed && res.write(zeros)); };
+        const pump = () => {
+          while (!res.destroyed && res.write(zeros));
+        };
         res.on('drain', pump);
         return pump();
       }
@@ -157,7 +172,11 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
     });
     url = await listen(server);
   });
-  afterAll(async () => { await close(server); await client.close(); await strict.close(); });
+  afterAll(async () => {
+    await close(server);
+    await client.close();
+    await strict.close();
+  });
 
   // The scenario needs the honest file's bytes to reach the reader before the spinner is killed
   // (a race of a few hundred ms): on two cores shared with the rest of the suite it is retried.
@@ -167,8 +186,9 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
     const honest = probeMediaDuration(client, strict, `${url}/late.wav`, 'audio_url', limits);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
-    await expect(probeMediaDuration(client, strict, `${url}/endless-zeros.mp3`, 'url', limits))
-      .rejects.toThrow(new MediaError('url: the media file takes too long to read (more than 0.2 s of work)'));
+    await expect(probeMediaDuration(client, strict, `${url}/endless-zeros.mp3`, 'url', limits)).rejects.toThrow(
+      new MediaError('url: the media file takes too long to read (more than 0.2 s of work)'),
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await honest).toBe(5);
     expect(lateRequests).toBe(2); // the first read was lost with the killed reader
@@ -179,12 +199,23 @@ describeNeeding('ffmpeg', 'createMediaProber: durations remembered by the bytes 
   let server: RangedServer;
   let parses = 0;
   /** The sandbox's parser, counted: a remembered duration skips the parse, not the requests. */
-  const parser = { mediaDuration: reader.mediaDuration, mediaDurationByRanges: (...args: Parameters<typeof reader.mediaDurationByRanges>) => { parses += 1; return reader.mediaDurationByRanges(...args); } };
+  const parser = {
+    mediaDuration: reader.mediaDuration,
+    mediaDurationByRanges: (...args: Parameters<typeof reader.mediaDurationByRanges>) => {
+      parses += 1;
+      return reader.mediaDurationByRanges(...args);
+    },
+  };
   const client = createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => undefined });
   const limits = { maxBytes: 100_000_000, timeoutMs: 10_000 };
   let dir: string;
-  beforeAll(async () => { server = await startRangedServer(); dir = await mkdtemp(join(tmpdir(), 'probe-readings-')); }, 120_000);
-  afterAll(async () => { await Promise.all([server.close(), client.close(), rm(dir, { recursive: true, force: true })]); });
+  beforeAll(async () => {
+    server = await startRangedServer();
+    dir = await mkdtemp(join(tmpdir(), 'probe-readings-'));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([server.close(), client.close(), rm(dir, { recursive: true, force: true })]);
+  });
 
   it('measures a file once; the same bytes at another URL are recognised by their ranges, a changed tail is measured again', async () => {
     const ogg = await mediaFile('audio.ogg');

@@ -48,8 +48,18 @@ describe('Prometheus metrics', () => {
 
   it('names every series of the service', async () => {
     const text = await scrape();
-    for (const name of ['http_requests_total', 'http_request_duration_seconds', 'orders_placed_total', 'orders_finished_total', 'orders_refunded_total',
-      'orders_canceled_total', 'orders_late_total', 'callback_attempts_total', 'wallet_charge_failures_total', 'process_cpu_seconds_total']) {
+    for (const name of [
+      'http_requests_total',
+      'http_request_duration_seconds',
+      'orders_placed_total',
+      'orders_finished_total',
+      'orders_refunded_total',
+      'orders_canceled_total',
+      'orders_late_total',
+      'callback_attempts_total',
+      'wallet_charge_failures_total',
+      'process_cpu_seconds_total',
+    ]) {
       expect(text, name).toContain(`# TYPE ${name} `);
     }
   });
@@ -57,7 +67,13 @@ describe('Prometheus metrics', () => {
   it('counts an order placed, finished and called back, by product and outcome', async () => {
     const before = await scrape();
     const { token } = await service.createAccount(50);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(120),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect(placed.status).toBe(200);
     const orderId = placed.body.order_id as number;
     const delta = (text: string, name: string, labels: Record<string, string> = {}) => sample(text, name, labels) - sample(before, name, labels);

@@ -64,8 +64,9 @@ describe('OCR drafts in the document sandbox', () => {
     expect(refused).toBeInstanceOf(DocumentRefusedError);
     expect((refused as DocumentRefusedError).reason).toBe('pixels');
     await expect(reader.ocrPages(Buffer.from('plain words, not a scan'), 'notes.txt', ['en'])).rejects.toThrow(TranscriptImportError);
-    await expect(reader.ocrPages(Buffer.from('\x89PNG\r\n\x1A\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10 broken', 'latin1'), 'broken.png', ['en']))
-      .rejects.toThrow(new TranscriptImportError('cannot read broken.png: it is not a readable PNG image'));
+    await expect(reader.ocrPages(Buffer.from('\x89PNG\r\n\x1A\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10 broken', 'latin1'), 'broken.png', ['en'])).rejects.toThrow(
+      new TranscriptImportError('cannot read broken.png: it is not a readable PNG image'),
+    );
   });
 
   it('gives up a page that takes most of its CPU budget, and refuses work over it', async () => {
@@ -83,7 +84,9 @@ describe('OCR drafts in the document sandbox', () => {
     ctx.putImageData(dots, 0, 0);
     const budgeted = createDocumentSandbox({ ...DEFAULT_SANDBOX, ocr: { cpuMsPerPage: 4_000 } });
     try {
-      expect(await budgeted.ocrPages(await canvas.encode('png'), 'dots.png', ['en'])).toEqual({ pages: [{ page: 1, text: '', confidence: 0, timedOut: true }] });
+      expect(await budgeted.ocrPages(await canvas.encode('png'), 'dots.png', ['en'])).toEqual({
+        pages: [{ page: 1, text: '', confidence: 0, timedOut: true }],
+      });
     } finally {
       await budgeted.close();
     }

@@ -41,8 +41,13 @@ function appRoutes(app: TestService['app']): string[] {
 }
 
 function documentRoutes(doc: Json): string[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`)).sort();
+  return Object.entries(doc.paths as Json)
+    .flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
+    .sort();
 }
 
 describe('OpenAPI document', () => {
@@ -133,7 +138,13 @@ describe('OpenAPI document', () => {
     const res = await service.post('/api/v4/transcriptions', { mode: 'test', api_token: token, language: 'english' });
     expect(res.status).toBe(400);
     expect(ajv.validate(schemaOf('Error'), res.body), JSON.stringify(ajv.errors)).toBe(true);
-    const unknown = await service.post('/api/v4/transcriptions', { mode: 'test', api_token: token, url: `${files.url}/audio-90.wav`, language: 'english', colour: 'red' });
+    const unknown = await service.post('/api/v4/transcriptions', {
+      mode: 'test',
+      api_token: token,
+      url: `${files.url}/audio-90.wav`,
+      language: 'english',
+      colour: 'red',
+    });
     expect(unknown).toMatchObject({ status: 400, body: { status: 'error', error: expect.stringContaining('colour') } });
   });
 
@@ -160,7 +171,10 @@ describe('OpenAPI document', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const html = parse(await res.text());
-    const assets = [...html.querySelectorAll('script[src]').map((e) => e.getAttribute('src')!), ...html.querySelectorAll('link[href]').map((e) => e.getAttribute('href')!)];
+    const assets = [
+      ...html.querySelectorAll('script[src]').map((e) => e.getAttribute('src')!),
+      ...html.querySelectorAll('link[href]').map((e) => e.getAttribute('href')!),
+    ];
     expect(assets.length).toBeGreaterThanOrEqual(3);
     for (const asset of assets) {
       expect(asset).toMatch(/^\/[^/]/);

@@ -21,8 +21,19 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
 const SEED = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : undefined;
 
 type Status = 'paid' | 'finished' | 'refunded' | 'canceled';
-interface Model { balanceCents: number; orders: Array<{ id: number; priceCents: number; status: Status }> }
-interface Real { service: TestService; media: MediaServer; receiver: CallbackReceiver; worker: SupervisedWorker; token: string; accountId: number; ran: string[] }
+interface Model {
+  balanceCents: number;
+  orders: Array<{ id: number; priceCents: number; status: Status }>;
+}
+interface Real {
+  service: TestService;
+  media: MediaServer;
+  receiver: CallbackReceiver;
+  worker: SupervisedWorker;
+  token: string;
+  accountId: number;
+  ran: string[];
+}
 
 /** Human transcription at the default turnaround: $1.25 a minute. */
 const PRICE_PER_MINUTE_CENTS = 125;
@@ -33,7 +44,11 @@ class CreateOrder implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real) {
     const price = this.minutes * PRICE_PER_MINUTE_CENTS;
     const res = await real.service.post('/api/v4/transcriptions', {
-      api_token: real.token, mode: 'live', url: real.media.audio(this.minutes * 60), language: 'english', callback_url: `${real.receiver.url}/model`,
+      api_token: real.token,
+      mode: 'live',
+      url: real.media.audio(this.minutes * 60),
+      language: 'english',
+      callback_url: `${real.receiver.url}/model`,
     });
     if (model.balanceCents >= price) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -61,13 +76,17 @@ class TopUp implements fc.AsyncCommand<Model, Real> {
 }
 
 class Settle implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly action: 'complete' | 'refund' | 'cancel', readonly pick: number) {}
+  constructor(
+    readonly action: 'complete' | 'refund' | 'cancel',
+    readonly pick: number,
+  ) {}
   check = (model: Readonly<Model>) => model.orders.length > 0;
   async run(model: Model, real: Real) {
     const order = model.orders[this.pick % model.orders.length]!;
-    const res = this.action === 'complete'
-      ? await real.service.complete(order.id, 'model.txt', 'Hello.')
-      : await real.service.ops('POST', `/ops/orders/${order.id}/${this.action}`, {});
+    const res =
+      this.action === 'complete'
+        ? await real.service.complete(order.id, 'model.txt', 'Hello.')
+        : await real.service.ops('POST', `/ops/orders/${order.id}/${this.action}`, {});
     if (order.status !== 'paid') {
       // Only a paid order can be settled; the answer names why not.
       expect(res.status).toBe(400);
@@ -99,14 +118,17 @@ class ReceiverDown implements fc.AsyncCommand<Model, Real> {
   async run(_model: Model, real: Real) {
     real.ran.push('outage');
     real.receiver.answer = { status: 503, body: 'down' };
-    setTimeout(() => { real.receiver.answer = { status: 200, body: 'ok' }; }, this.ms);
+    setTimeout(() => {
+      real.receiver.answer = { status: 200, body: 'ok' };
+    }, this.ms);
   }
   toString = () => `receiverDown(${this.ms} ms)`;
 }
 
 const createOrder = fc.integer({ min: 1, max: 4 }).map((m) => new CreateOrder(m));
 const commands = [
-  createOrder, createOrder, // twice as likely as the others: sequences need orders to settle
+  createOrder,
+  createOrder, // twice as likely as the others: sequences need orders to settle
   fc.integer({ min: 1, max: 6 }).map((d) => new TopUp(d)),
   fc.tuple(fc.constantFrom('complete' as const, 'refund' as const, 'cancel' as const), fc.nat(20)).map(([a, i]) => new Settle(a, i)),
   fc.constant(new CrashWorker()),
@@ -124,7 +146,8 @@ describeNeeding('workerProcess', 'the wallet and orders against a model, with cr
   beforeAll(async () => {
     [service, media, receiver] = await Promise.all([
       startService({ engine: 'postgres', inProcessWorker: false, payment: { windowMs: 60_000, graceMs: 10_000 } }),
-      startMediaServer(), startCallbackReceiver(),
+      startMediaServer(),
+      startCallbackReceiver(),
     ]);
     // Ten attempts at 300–600 ms pauses outlast any outage the commands make.
     worker = superviseWorker(service, children, () => ({ CALLBACK_RETRY_MIN_MS: '300', CALLBACK_RETRY_MAX_MS: '600' }));
@@ -132,38 +155,47 @@ describeNeeding('workerProcess', 'the wallet and orders against a model, with cr
   afterAll(async () => {
     await worker?.stop();
     for (const child of children) child.kill('SIGKILL');
-    console.log(`order model: ${totals.sequences} sequences, ${totals.commands} commands, ${totals.orders} orders, ` +
-      `${worker?.crashes ?? 0} worker crashes, ${totals.outages} receiver outages; every check held`);
+    console.log(
+      `order model: ${totals.sequences} sequences, ${totals.commands} commands, ${totals.orders} orders, ` +
+        `${worker?.crashes ?? 0} worker crashes, ${totals.outages} receiver outages; every check held`,
+    );
     await Promise.all([service?.close(), media?.close(), receiver?.close()]);
   });
 
   it('every sequence keeps the wallet, the orders and the callbacks as the model says', async () => {
-    await fc.assert(fc.asyncProperty(fc.integer({ min: 2, max: 10 }), fc.commands(commands, { maxCommands: 16 }), async (startDollars, sequence) => {
-      const { accountId, token } = await service.createAccount(startDollars);
-      const model: Model = { balanceCents: startDollars * 100, orders: [] };
-      const real: Real = { service, media, receiver, worker, token, accountId, ran: [] };
-      await fc.asyncModelRun(() => ({ model, real }), sequence);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 10 }), fc.commands(commands, { maxCommands: 16 }), async (startDollars, sequence) => {
+        const { accountId, token } = await service.createAccount(startDollars);
+        const model: Model = { balanceCents: startDollars * 100, orders: [] };
+        const real: Real = { service, media, receiver, worker, token, accountId, ran: [] };
+        await fc.asyncModelRun(() => ({ model, real }), sequence);
 
-      // Settled: the database says what the model says, and every settled order was called back.
-      receiver.answer = { status: 200, body: 'ok' };
-      const ids = model.orders.map((o) => o.id);
-      const calledBack = (id: number, status: Status) =>
-        receiver.received.some((c) => c.fields.order_id === String(id) && (c.fields.status ?? 'finished') === status);
-      await waitFor(async () => {
-        const rows = ids.length ? await service.database.db.select().from(orders).where(inArray(orders.id, ids)) : [];
-        return rows.every((row) => {
-          const expected = model.orders.find((o) => o.id === row.id)!;
-          return row.status === expected.status && (expected.status === 'paid' || calledBack(row.id, expected.status));
-        });
-      }, 'the orders settled as the model says, and called back', 90_000);
-      const [account] = await service.database.db.select().from(accounts).where(eq(accounts.id, accountId));
-      expect(account!.balanceCents).toBe(model.balanceCents);
-      expect((await auditLedger(service.database.db)).problems).toEqual([]);
+        // Settled: the database says what the model says, and every settled order was called back.
+        receiver.answer = { status: 200, body: 'ok' };
+        const ids = model.orders.map((o) => o.id);
+        const calledBack = (id: number, status: Status) =>
+          receiver.received.some((c) => c.fields.order_id === String(id) && (c.fields.status ?? 'finished') === status);
+        await waitFor(
+          async () => {
+            const rows = ids.length ? await service.database.db.select().from(orders).where(inArray(orders.id, ids)) : [];
+            return rows.every((row) => {
+              const expected = model.orders.find((o) => o.id === row.id)!;
+              return row.status === expected.status && (expected.status === 'paid' || calledBack(row.id, expected.status));
+            });
+          },
+          'the orders settled as the model says, and called back',
+          90_000,
+        );
+        const [account] = await service.database.db.select().from(accounts).where(eq(accounts.id, accountId));
+        expect(account!.balanceCents).toBe(model.balanceCents);
+        expect((await auditLedger(service.database.db)).problems).toEqual([]);
 
-      totals.sequences++;
-      totals.commands += [...sequence].length;
-      totals.orders += ids.length;
-      totals.outages += real.ran.filter((c) => c === 'outage').length;
-    }), { numRuns: RUNS, endOnFailure: true, ...(SEED !== undefined ? { seed: SEED } : {}) });
+        totals.sequences++;
+        totals.commands += [...sequence].length;
+        totals.orders += ids.length;
+        totals.outages += real.ran.filter((c) => c === 'outage').length;
+      }),
+      { numRuns: RUNS, endOnFailure: true, ...(SEED !== undefined ? { seed: SEED } : {}) },
+    );
   }, 900_000);
 });

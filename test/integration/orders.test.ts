@@ -22,8 +22,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     await Promise.all([service?.close(), media?.close(), receiver?.close()]);
   });
 
-  const balanceOf = async (accountId: number) =>
-    (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
+  const balanceOf = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
   const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
 
   it('test mode prices the order and changes nothing', async () => {
@@ -40,7 +39,12 @@ describeOnEachDatabase('human transcription orders', (engine) => {
   it('live mode charges once and answers with the order id and the new balance', async () => {
     const { accountId, token } = await service.createAccount(20);
     const res = await service.post('/api/v4/transcriptions', {
-      api_token: token, mode: 'live', url: media.audio(600), language: 'english', turnaround_time: '1_days', comment: 'two speakers: Ann, Bo',
+      api_token: token,
+      mode: 'live',
+      url: media.audio(600),
+      language: 'english',
+      turnaround_time: '1_days',
+      comment: 'two speakers: Ann, Bo',
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ mode: 'live', status: 'success', order_total: 20, seconds: 600, in_wallet: 0 });
@@ -49,7 +53,15 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     const ledger = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, res.body.order_id));
     expect(ledger.map((e) => [e.kind, e.amountCents])).toEqual([['charge', -2000]]);
     const record = await service.get(`/api/v4/orders/${res.body.order_id}?api_token=${token}&mode=live`);
-    expect(record.body.data).toMatchObject({ id: res.body.order_id, type: 'transcriptions', price: 20, turnaround_time: 'days_1', comment: 'two speakers: Ann, Bo', finished_at: null, transcription_url: null });
+    expect(record.body.data).toMatchObject({
+      id: res.body.order_id,
+      type: 'transcriptions',
+      price: 20,
+      turnaround_time: 'days_1',
+      comment: 'two speakers: Ann, Bo',
+      finished_at: null,
+      transcription_url: null,
+    });
   });
 
   it('insufficient funds is a 400 error object and nothing is charged', async () => {
@@ -63,8 +75,9 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('20 concurrent orders on a wallet funded for 5: exactly 5 succeed', async () => {
     const { accountId, token } = await service.createAccount(5 * 1.25);
-    const results = await Promise.all(Array.from({ length: 20 }, () =>
-      service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' })),
+    );
     const ok = results.filter((r) => r.status === 200);
     expect(ok).toHaveLength(5);
     expect(results.filter((r) => r.status === 400).every((r) => /insufficient funds/.test(r.body.error))).toBe(true);
@@ -77,7 +90,12 @@ describeOnEachDatabase('human transcription orders', (engine) => {
   it('complete → finished, and the receiver gets exactly the spec fields once it answers ok', async () => {
     const { token } = await service.createAccount(10);
     const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token, mode: 'live', url: media.audio(60), language: 'french', turnaround_time: '12_hours', callback_url: `${receiver.url}/hook`,
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'french',
+      turnaround_time: '12_hours',
+      callback_url: `${receiver.url}/hook`,
     });
     expect(placed.status).toBe(200);
     const orderId = placed.body.order_id as number;
@@ -120,7 +138,13 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('refund restores the wallet and tells the receiver', async () => {
     const { accountId, token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(120),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect(await balanceOf(accountId)).toBe(750);
     const refund = await service.ops('POST', `/ops/orders/${placed.body.order_id}/refund`, { reason: 'audio is silent' });
     expect(refund.body).toEqual({ order_id: placed.body.order_id, status: 'refunded' });
@@ -135,13 +159,28 @@ describeOnEachDatabase('human transcription orders', (engine) => {
   it('cancel sends the canceled callback only to accounts that have it enabled', async () => {
     const recent = await service.createAccount(10, { createdAt: new Date('2026-03-30T00:00:00Z') });
     const old = await service.createAccount(10, { createdAt: new Date('2026-03-29T23:59:59Z') });
-    const placedRecent = await service.post('/api/v4/transcriptions', { api_token: recent.token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
-    const placedOld = await service.post('/api/v4/transcriptions', { api_token: old.token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    const placedRecent = await service.post('/api/v4/transcriptions', {
+      api_token: recent.token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: receiver.url,
+    });
+    const placedOld = await service.post('/api/v4/transcriptions', {
+      api_token: old.token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     for (const placed of [placedRecent, placedOld]) {
       const res = await service.ops('POST', `/ops/orders/${placed.body.order_id}/cancel`);
       expect(res.body).toEqual({ order_id: placed.body.order_id, status: 'canceled' });
     }
-    const [callback] = await waitFor(() => callbacksFor(placedRecent.body.order_id).length > 0 && callbacksFor(placedRecent.body.order_id), 'the canceled callback');
+    const [callback] = await waitFor(
+      () => callbacksFor(placedRecent.body.order_id).length > 0 && callbacksFor(placedRecent.body.order_id),
+      'the canceled callback',
+    );
     expect(callback!.fields).toEqual({ mode: 'live', status: 'canceled', order_id: String(placedRecent.body.order_id) });
     await service.temporal.workflow.getHandle(orderWorkflowId(placedOld.body.order_id)).result();
     expect(callbacksFor(placedOld.body.order_id)).toEqual([]);
@@ -155,7 +194,9 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
     const orderId = placed.body.order_id;
     const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from('text'));
-    const wrongKind = await service.ops('POST', `/ops/orders/${orderId}/complete`, { files: [{ kind: 'subtitles', key: upload.body.key, file_name: 'a.txt' }] });
+    const wrongKind = await service.ops('POST', `/ops/orders/${orderId}/complete`, {
+      files: [{ kind: 'subtitles', key: upload.body.key, file_name: 'a.txt' }],
+    });
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body.error).toBe('subtitles is not a result of this order (it delivers transcription)');
     expect((await service.complete(orderId, 'a.txt', 'Done.')).status).toBe(200);
@@ -170,7 +211,13 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('pending lists paid orders awaiting work', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', comment: 'pending one' });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      comment: 'pending one',
+    });
     const pending = await service.ops('GET', '/ops/orders/pending?product=transcription');
     const mine = pending.body.orders.find((o: { order_id: number }) => o.order_id === placed.body.order_id);
     expect(mine).toMatchObject({ product: 'transcription', seconds: 60, params: { url: media.audio(60), comment: 'pending one', language: 'english' } });
@@ -181,7 +228,13 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('the workflow answers its status query and keeps the API token out of its history', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(placed.body.order_id));
     expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
     await service.complete(placed.body.order_id, 'a.txt', 'Done.');
@@ -189,8 +242,10 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     // Operators filter by these in the Temporal UI.
     const { typedSearchAttributes } = await handle.describe();
     expect([
-      typedSearchAttributes.get(SEARCH_ATTRIBUTES.orderId), typedSearchAttributes.get(SEARCH_ATTRIBUTES.product),
-      typedSearchAttributes.get(SEARCH_ATTRIBUTES.mode), typedSearchAttributes.get(SEARCH_ATTRIBUTES.status),
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.orderId),
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.product),
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.mode),
+      typedSearchAttributes.get(SEARCH_ATTRIBUTES.status),
     ]).toEqual([placed.body.order_id, 'transcription', 'live', 'finished']);
     const history = JSON.stringify(await handle.fetchHistory());
     expect(history).toContain('placeOrder');

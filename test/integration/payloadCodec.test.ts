@@ -73,7 +73,12 @@ describe('encrypted workflow payloads', () => {
     [service, media, receiver] = await Promise.all([startService(), startMediaServer(), startCallbackReceiver()]);
     const { token } = await service.createAccount(20);
     const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token, mode: 'live', url: media.audio(137), language: 'english', comment: COMMENT, callback_url: receiver.url + CALLBACK_PATH,
+      api_token: token,
+      mode: 'live',
+      url: media.audio(137),
+      language: 'english',
+      comment: COMMENT,
+      callback_url: receiver.url + CALLBACK_PATH,
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     const orderId = placed.body.order_id as number;
@@ -108,28 +113,35 @@ describe('encrypted workflow payloads', () => {
 
   it('reads them all back through the service codec', async () => {
     const codecs = service.temporal.options.loadedDataConverter.payloadCodecs;
-    const decoded = await decodePayloads(codecs, payloadsIn(raw).map((p) => p.payload));
+    const decoded = await decodePayloads(
+      codecs,
+      payloadsIn(raw).map((p) => p.payload),
+    );
     const text = decoded.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
     for (const secret of SECRETS) expect(text, secret).toContain(secret);
   });
 
   it('replays the encrypted history with the codec', async () => {
     const dataConverter = { payloadCodecs: [createPayloadCodec(service.payloadKeys)] };
-    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, raw, workflowId)).resolves.toBeUndefined();
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, raw, workflowId),
+    ).resolves.toBeUndefined();
   });
 
   describe('the /codec endpoint', () => {
     const started = () => payloadsIn(raw.events![0]!.workflowExecutionStartedEventAttributes!.input)[0]!.payload;
     const codecPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${service.baseUrl}/codec/${path}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-namespace': 'default', ...headers }, body: JSON.stringify(body),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-namespace': 'default', ...headers },
+        body: JSON.stringify(body),
       });
     const bearer = () => ({ authorization: `Bearer ${service.opsToken}` });
 
     it('decodes a payload of the history for the operator', async () => {
       const res = await codecPost('decode', { payloads: [toJson(started())] }, bearer());
       expect(res.status).toBe(200);
-      const { payloads } = await res.json() as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+      const { payloads } = (await res.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
       expect(payloads).toHaveLength(1);
       const input = defaultPayloadConverter.fromPayload<{ order: { params: { comment: string }; callbackUrl: string } }>(fromJson(payloads[0]!));
       expect(input.order.params.comment).toBe(COMMENT);
@@ -147,10 +159,14 @@ describe('encrypted workflow payloads', () => {
 
     it('encodes with the current key, and round-trips', async () => {
       const plain = defaultPayloadConverter.toPayload({ note: 'from the UI' });
-      const encoded = await codecPost('encode', { payloads: [toJson(plain)] }, bearer()).then((r) => r.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+      const encoded = (await codecPost('encode', { payloads: [toJson(plain)] }, bearer()).then((r) => r.json())) as {
+        payloads: Array<{ metadata: Record<string, string>; data: string }>;
+      };
       const payload = fromJson(encoded.payloads[0]!);
       expect(Buffer.from(payload.metadata![KEY_ID_METADATA]!).toString()).toBe(service.payloadKeys[0]!.id);
-      const back = await codecPost('decode', encoded, bearer()).then((r) => r.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+      const back = (await codecPost('decode', encoded, bearer()).then((r) => r.json())) as {
+        payloads: Array<{ metadata: Record<string, string>; data: string }>;
+      };
       expect(defaultPayloadConverter.fromPayload(fromJson(back.payloads[0]!))).toEqual({ note: 'from the UI' });
     });
 
@@ -165,10 +181,11 @@ describe('encrypted workflow payloads', () => {
     });
 
     it('answers the CORS preflight of the configured UI origin only', async () => {
-      const preflight = (origin: string) => fetch(`${service.baseUrl}/codec/decode`, {
-        method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-namespace' },
-      });
+      const preflight = (origin: string) =>
+        fetch(`${service.baseUrl}/codec/decode`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type,x-namespace' },
+        });
       const ok = await preflight(CODEC_TEST_UI_ORIGIN);
       expect(ok.status).toBe(204);
       expect(ok.headers.get('access-control-allow-origin')).toBe(CODEC_TEST_UI_ORIGIN);
@@ -192,9 +209,12 @@ describe('encrypted workflow payloads', () => {
       const server = createServer(app);
       const base = await listen(server);
       try {
-        const post = (headers: Record<string, string>) => fetch(`${base}/codec/decode`, {
-          method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ payloads: [toJson(started())] }),
-        });
+        const post = (headers: Record<string, string>) =>
+          fetch(`${base}/codec/decode`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: JSON.stringify({ payloads: [toJson(started())] }),
+          });
         expect((await post({ origin: 'http://localhost:8233' })).status).toBe(200);
         expect((await post({})).status).toBe(401);
         expect((await post({ origin: 'http://localhost:9999' })).status).toBe(401);
@@ -206,15 +226,19 @@ describe('encrypted workflow payloads', () => {
 
     it('serves the Temporal CLI, so recorded histories come out decoded and replay', async () => {
       const cli = process.env.TEMPORAL_CLI_PATH ?? resolve('.temporal/bin/temporal');
-      const show = (...extra: string[]) => promisify(execFile)(cli,
-        ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', inject('temporalAddress'), ...extra], { maxBuffer: 64 * 1024 * 1024 });
+      const show = (...extra: string[]) =>
+        promisify(execFile)(cli, ['workflow', 'show', '--workflow-id', workflowId, '--output', 'json', '--address', inject('temporalAddress'), ...extra], {
+          maxBuffer: 64 * 1024 * 1024,
+        });
       expect((await show()).stdout).not.toContain('Quillfeather');
       const { stdout } = await show('--codec-endpoint', `${service.baseUrl}/codec`, '--codec-auth', `Bearer ${service.opsToken}`);
       const dir = await mkdtemp(join(tmpdir(), 'codec-history-'));
       try {
         await writeFile(join(dir, 'history.json'), stdout);
         const history = loadHistory(join(dir, 'history.json')) as History;
-        const decoded = payloadsIn(history).map((p) => Buffer.from(p.payload.data ?? []).toString('utf8')).join('\n');
+        const decoded = payloadsIn(history)
+          .map((p) => Buffer.from(p.payload.data ?? []).toString('utf8'))
+          .join('\n');
         expect(decoded).toContain(COMMENT);
         expect(decoded).toContain(FILE_NAME);
         // A decoded recording replays (decode passes plain payloads through), as test/histories/ do.

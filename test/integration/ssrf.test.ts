@@ -12,14 +12,27 @@ import { waitFor } from '../helpers/net.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { createOutboundClient, FetchError, type OutboundClient, type Resolve } from '../../src/net/outbound.js';
 
-interface Listener { server: Server; port: number; url: string; connections: number; requests: number }
+interface Listener {
+  server: Server;
+  port: number;
+  url: string;
+  connections: number;
+  requests: number;
+}
 
 async function serve(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void, port = 0): Promise<Listener> {
   const server = createServer(handler);
   const listener: Listener = { server, port: 0, url: '', connections: 0, requests: 0 };
-  server.on('connection', () => { listener.connections += 1; });
-  server.on('request', () => { listener.requests += 1; });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, resolve); });
+  server.on('connection', () => {
+    listener.connections += 1;
+  });
+  server.on('request', () => {
+    listener.requests += 1;
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
   listener.port = (server.address() as AddressInfo).port;
   listener.url = `http://${host.includes(':') ? `[${host}]` : host}:${listener.port}`;
   return listener;
@@ -31,7 +44,14 @@ async function stop(listener: Listener | undefined) {
   await new Promise((r) => listener.server.close(r));
 }
 
-const canListen = async (host: string) => serve(host, () => undefined).then(async (l) => { await stop(l); return true; }, () => false);
+const canListen = async (host: string) =>
+  serve(host, () => undefined).then(
+    async (l) => {
+      await stop(l);
+      return true;
+    },
+    () => false,
+  );
 const IPV6 = await canListen('::1');
 
 // Baits answer like a media server: a guard that let a request through would make it succeed.
@@ -71,8 +91,11 @@ function siteHandler(req: IncomingMessage, res: ServerResponse) {
   if (path === '/echo') {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    return void req.on('end', () => res.writeHead(200, { 'x-echo-type': String(req.headers['content-type']), 'x-echo-sig': String(req.headers['webhook-signature']) })
-      .end(Buffer.concat(chunks)));
+    return void req.on('end', () =>
+      res
+        .writeHead(200, { 'x-echo-type': String(req.headers['content-type']), 'x-echo-sig': String(req.headers['webhook-signature']) })
+        .end(Buffer.concat(chunks)),
+    );
   }
   if (path === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('é'.repeat(500_000));
   const audio = /^\/audio-(\d+)\.wav$/.exec(path);
@@ -86,7 +109,10 @@ function siteHandler(req: IncomingMessage, res: ServerResponse) {
     // An endless body, a trickle at a time: only a deadline ends it.
     res.writeHead(200, { 'content-type': 'audio/mpeg' });
     const timer = setInterval(() => res.write(Buffer.alloc(512, 0)), 50);
-    const end = () => { clearInterval(timer); pending.delete(end); };
+    const end = () => {
+      clearInterval(timer);
+      pending.delete(end);
+    };
     pending.add(end);
     return void res.on('close', end);
   }
@@ -96,14 +122,20 @@ function siteHandler(req: IncomingMessage, res: ServerResponse) {
 beforeAll(async () => {
   site = await serve('127.0.0.3', siteHandler);
   // Same port as the site: a rebinding resolver then points the same URL at the bait.
-  [bait4, bait6, bait2] = await Promise.all([serve('127.0.0.1', baitHandler), IPV6 ? serve('::1', baitHandler) : undefined, serve('127.0.0.2', baitHandler, site.port)]);
+  [bait4, bait6, bait2] = await Promise.all([
+    serve('127.0.0.1', baitHandler),
+    IPV6 ? serve('::1', baitHandler) : undefined,
+    serve('127.0.0.2', baitHandler, site.port),
+  ]);
 });
 
 afterAll(async () => {
   const connections = baitConnections();
-  console.log(`ssrf summary: ${tally.api + tally.callbacks + tally.direct} attempts towards refused addresses ` +
-    `(${tally.api} API quotes and orders, ${tally.callbacks} callback attempts, ${tally.direct} direct client calls), ` +
-    `${connections} connections reached the bait listeners (127.0.0.1, ${IPV6 ? '::1, ' : ''}127.0.0.2)`);
+  console.log(
+    `ssrf summary: ${tally.api + tally.callbacks + tally.direct} attempts towards refused addresses ` +
+      `(${tally.api} API quotes and orders, ${tally.callbacks} callback attempts, ${tally.direct} direct client calls), ` +
+      `${connections} connections reached the bait listeners (127.0.0.1, ${IPV6 ? '::1, ' : ''}127.0.0.2)`,
+  );
   for (const end of pending) end();
   await Promise.all([stop(site), ...baits().map(stop)]);
   expect(connections).toBe(0);
@@ -118,7 +150,13 @@ function client(allowCidrs: string[], answers: Record<string, string[][]> = {}):
     const next = list.length > 1 ? list.shift()! : list[0]!;
     return next.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
-  const made = createOutboundClient({ allowCidrs, lookup, log: (_m, meta) => { logged.push((meta as { detail: string }).detail); } });
+  const made = createOutboundClient({
+    allowCidrs,
+    lookup,
+    log: (_m, meta) => {
+      logged.push((meta as { detail: string }).detail);
+    },
+  });
   return Object.assign(made, { logged });
 }
 
@@ -130,8 +168,9 @@ describe('the outbound client, with an injected resolver', () => {
     tally.direct += 2;
     await expect(c.fetchCustomerFile(`http://evil.example:${bait4.port}/a.wav`, 'url', limits)).rejects.toThrow(new FetchError(UNREACHABLE));
     expect(c.logged).toEqual(['refused 127.0.0.1 (evil.example): a loopback address (127.0.0.0/8); see OUTBOUND_ALLOW_CIDRS']);
-    await expect(c.postCallback(`http://evil.example:${bait4.port}/hook`, { body: new Uint8Array(1), headers: {} }, { timeoutMs: 1000, maxResponseBytes: 10 }))
-      .rejects.toThrow('refused 127.0.0.1 (evil.example): a loopback address');
+    await expect(
+      c.postCallback(`http://evil.example:${bait4.port}/hook`, { body: new Uint8Array(1), headers: {} }, { timeoutMs: 1000, maxResponseBytes: 10 }),
+    ).rejects.toThrow('refused 127.0.0.1 (evil.example): a loopback address');
     await c.close();
   });
 
@@ -142,8 +181,11 @@ describe('the outbound client, with an injected resolver', () => {
       await expect(c.fetchCustomerFile(`http://${host}:${bait4.port}/a.wav`, 'url', limits)).rejects.toThrow(new FetchError(UNREACHABLE));
       expect(await c.checkDestination(`http://${host}:${bait4.port}/a.wav`)).toMatch(/^refused 127\.0\.0\.1 \(\S+\): a loopback address/);
     }
-    expect(c.logged).toEqual(['localhost', 'localhost.', 'a.b.localhost', 'x.localhost.']
-      .map((host) => `refused 127.0.0.1 (${host}): a loopback address (127.0.0.0/8); see OUTBOUND_ALLOW_CIDRS`));
+    expect(c.logged).toEqual(
+      ['localhost', 'localhost.', 'a.b.localhost', 'x.localhost.'].map(
+        (host) => `refused 127.0.0.1 (${host}): a loopback address (127.0.0.0/8); see OUTBOUND_ALLOW_CIDRS`,
+      ),
+    );
     // A name that merely ends in "localhost" is an ordinary name: this resolver does not know it.
     await expect(c.fetchCustomerFile(`http://notlocalhost:${bait4.port}/a.wav`, 'url', limits)).rejects.toThrow(new FetchError(UNREACHABLE));
     expect(c.logged.at(-1)).toBe('ENOTFOUND');
@@ -183,7 +225,8 @@ describe('the outbound client, with an injected resolver', () => {
       await expect(c.fetchCustomerFile(`${base}${path}`, 'url', limits)).rejects.toThrow(new FetchError(UNREACHABLE));
     }
     expect(c.logged).toEqual([
-      expect.stringContaining('refused 127.0.0.2: a loopback address'), expect.stringContaining('refused 127.0.0.1 (evil.example)'),
+      expect.stringContaining('refused 127.0.0.2: a loopback address'),
+      expect.stringContaining('refused 127.0.0.1 (evil.example)'),
       expect.stringContaining('refused 169.254.169.254: a link-local address'),
     ]);
     await expect(c.fetchCustomerFile(`${base}/hops/6`, 'url', limits)).rejects.toThrow(new FetchError(UNREACHABLE));
@@ -199,16 +242,20 @@ describe('the outbound client, with an injected resolver', () => {
   it('postCallback sends exactly the bytes and headers given, reads at most maxResponseBytes, and keeps its deadline', async () => {
     const c = client(['127.0.0.3/32']);
     const body = new Uint8Array(Buffer.from('--b\r\ncontent-disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n'));
-    const echoed = await c.postCallback(`${site.url}/echo`, { body, headers: { 'content-type': 'multipart/form-data; boundary=b', 'webhook-signature': 'v1,abc' } },
-      { timeoutMs: 1000, maxResponseBytes: 1000 });
+    const echoed = await c.postCallback(
+      `${site.url}/echo`,
+      { body, headers: { 'content-type': 'multipart/form-data; boundary=b', 'webhook-signature': 'v1,abc' } },
+      { timeoutMs: 1000, maxResponseBytes: 1000 },
+    );
     expect(echoed).toMatchObject({ statusCode: 200, text: Buffer.from(body).toString('utf8') });
     expect(echoed.headers).toMatchObject({ 'x-echo-type': 'multipart/form-data; boundary=b', 'x-echo-sig': 'v1,abc' });
     const big = await c.postCallback(`${site.url}/big`, { body: new Uint8Array(0), headers: {} }, { timeoutMs: 1000, maxResponseBytes: 1001 });
     expect(Buffer.byteLength(big.text.replace(/\uFFFD$/, ''))).toBeLessThanOrEqual(1001);
     expect(big.text.startsWith('é'.repeat(500))).toBe(true);
     const started = Date.now();
-    await expect(c.postCallback(`${site.url}/hang`, { body: new Uint8Array(0), headers: {} }, { timeoutMs: 300, maxResponseBytes: 10 }))
-      .rejects.toThrow('timed out after 300 ms');
+    await expect(c.postCallback(`${site.url}/hang`, { body: new Uint8Array(0), headers: {} }, { timeoutMs: 300, maxResponseBytes: 10 })).rejects.toThrow(
+      'timed out after 300 ms',
+    );
     expect(Date.now() - started).toBeLessThan(1500);
     await c.close();
   });
@@ -226,36 +273,51 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     // A first request pays for loading and connecting; the timed refusals below should not.
     await service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' });
   });
-  afterAll(async () => { await service?.close(); });
+  afterAll(async () => {
+    await service?.close();
+  });
 
   const spellings = () => [
-    `http://127.0.0.1:${bait4.port}/a.wav`, `http://localhost:${bait4.port}/a.wav`, `http://0x7f000001:${bait4.port}/a.wav`,
-    `http://2130706433:${bait4.port}/a.wav`, `http://127.1:${bait4.port}/a.wav`, `http://017700000001:${bait4.port}/a.wav`,
-    `http://[::ffff:127.0.0.1]:${bait4.port}/a.wav`, `http://[0:0:0:0:0:ffff:7f00:1]:${bait4.port}/a.wav`, `http://0.0.0.0:${bait4.port}/a.wav`,
-    `http://ｌｏｃａｌｈｏｓｔ:${bait4.port}/a.wav`, `http://LOCALHOST.:${bait4.port}/a.wav`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.wav',
-    'http://[fd00::1]/a.wav', 'https://192.168.1.1/a.wav',
+    `http://127.0.0.1:${bait4.port}/a.wav`,
+    `http://localhost:${bait4.port}/a.wav`,
+    `http://0x7f000001:${bait4.port}/a.wav`,
+    `http://2130706433:${bait4.port}/a.wav`,
+    `http://127.1:${bait4.port}/a.wav`,
+    `http://017700000001:${bait4.port}/a.wav`,
+    `http://[::ffff:127.0.0.1]:${bait4.port}/a.wav`,
+    `http://[0:0:0:0:0:ffff:7f00:1]:${bait4.port}/a.wav`,
+    `http://0.0.0.0:${bait4.port}/a.wav`,
+    `http://ｌｏｃａｌｈｏｓｔ:${bait4.port}/a.wav`,
+    `http://LOCALHOST.:${bait4.port}/a.wav`,
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/a.wav',
+    'http://[fd00::1]/a.wav',
+    'https://192.168.1.1/a.wav',
     ...(bait6 ? [`http://[::1]:${bait6.port}/a.wav`, `http://[::]:${bait6.port}/a.wav`, `http://[0:0:0:0:0:0:0:1]:${bait6.port}/a.wav`] : []),
   ];
 
   it.each([
     ['transcriptions', { language: 'english' }, 'media probe'],
     ['translations', { translate_from: 'english', translate_to: 'french' }, 'document fetch'],
-  ] as Array<[string, Record<string, string>, string]>)('%s quotes refuse every spelling of a private address with the neutral message (%s)', async (path, extra) => {
-    for (const url of spellings()) {
-      const started = Date.now();
-      const res = await service.post(`/api/v4/${path}`, { api_token: token, mode: 'test', url, ...extra });
-      tally.api += 1;
-      expect(res.status, url).toBe(400);
-      expect(res.body, url).toEqual({ mode: 'test', status: 'error', error: UNREACHABLE });
-      expect(Date.now() - started, `${url} is refused before connecting`).toBeLessThan(500);
-    }
-    // The detail is for operators only.
-    const details = service.logged.filter((l) => l.message === 'customer URL not fetched').map((l) => (l.meta as { detail: string }).detail);
-    expect(details).toContain(`refused 127.0.0.1: a loopback address (127.0.0.0/8); see OUTBOUND_ALLOW_CIDRS`);
-    expect(details).toContain(`refused 169.254.169.254: a link-local address (169.254.0.0/16); see OUTBOUND_ALLOW_CIDRS`);
-    expect(details.some((d) => d.startsWith('refused ::ffff:7f00:1: IPv4-mapped form of 127.0.0.1'))).toBe(true);
-    expect(baitConnections()).toBe(0);
-  });
+  ] as Array<[string, Record<string, string>, string]>)(
+    '%s quotes refuse every spelling of a private address with the neutral message (%s)',
+    async (path, extra) => {
+      for (const url of spellings()) {
+        const started = Date.now();
+        const res = await service.post(`/api/v4/${path}`, { api_token: token, mode: 'test', url, ...extra });
+        tally.api += 1;
+        expect(res.status, url).toBe(400);
+        expect(res.body, url).toEqual({ mode: 'test', status: 'error', error: UNREACHABLE });
+        expect(Date.now() - started, `${url} is refused before connecting`).toBeLessThan(500);
+      }
+      // The detail is for operators only.
+      const details = service.logged.filter((l) => l.message === 'customer URL not fetched').map((l) => (l.meta as { detail: string }).detail);
+      expect(details).toContain(`refused 127.0.0.1: a loopback address (127.0.0.0/8); see OUTBOUND_ALLOW_CIDRS`);
+      expect(details).toContain(`refused 169.254.169.254: a link-local address (169.254.0.0/16); see OUTBOUND_ALLOW_CIDRS`);
+      expect(details.some((d) => d.startsWith('refused ::ffff:7f00:1: IPv4-mapped form of 127.0.0.1'))).toBe(true);
+      expect(baitConnections()).toBe(0);
+    },
+  );
 
   it('a fetch failure reads the same as a refusal: no port scanning through error messages', async () => {
     for (const path of ['/missing.wav', '/hang']) {
@@ -276,38 +338,52 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     const orderIds: number[] = [];
     for (const callbackUrl of urls) {
       const placed = await service.post('/api/v4/transcriptions', {
-        api_token: payer.token, mode: 'live', url: `${site.url}/audio-60.wav`, language: 'english', callback_url: callbackUrl,
+        api_token: payer.token,
+        mode: 'live',
+        url: `${site.url}/audio-60.wav`,
+        language: 'english',
+        callback_url: callbackUrl,
       });
       expect(placed.status, callbackUrl).toBe(200);
       orderIds.push(placed.body.order_id as number);
     }
-    await Promise.all(orderIds.map(async (orderId, i) => {
-      expect((await service.complete(orderId, 'a.txt', 'Ann: Hello.')).status, urls[i]).toBe(200);
-    }));
-    await Promise.all(orderIds.map(async (orderId, i) => {
-      const callbackUrl = urls[i]!;
-      // The workflow's whole budget: 10 attempts, each refused before connecting.
-      const attempts = await waitFor(async () => {
-        const rows = await callbackAttemptsOf(service.database.db, orderId);
-        return rows.length >= 10 && rows;
-      }, `the failed callback attempts to ${callbackUrl}`, 60_000); // Temporal spaces retries about a second apart here
-      tally.callbacks += attempts.length;
-      expect(attempts, callbackUrl).toHaveLength(10);
-      for (const attempt of attempts) {
-        expect(attempt, callbackUrl).toMatchObject({ outcome: 'network_error', statusCode: null });
-        expect(attempt.detail, callbackUrl).toMatch(/^refused \S+( \(\S+\))?: .+; see OUTBOUND_ALLOW_CIDRS$/);
-      }
-    }));
+    await Promise.all(
+      orderIds.map(async (orderId, i) => {
+        expect((await service.complete(orderId, 'a.txt', 'Ann: Hello.')).status, urls[i]).toBe(200);
+      }),
+    );
+    await Promise.all(
+      orderIds.map(async (orderId, i) => {
+        const callbackUrl = urls[i]!;
+        // The workflow's whole budget: 10 attempts, each refused before connecting.
+        const attempts = await waitFor(
+          async () => {
+            const rows = await callbackAttemptsOf(service.database.db, orderId);
+            return rows.length >= 10 && rows;
+          },
+          `the failed callback attempts to ${callbackUrl}`,
+          60_000,
+        ); // Temporal spaces retries about a second apart here
+        tally.callbacks += attempts.length;
+        expect(attempts, callbackUrl).toHaveLength(10);
+        for (const attempt of attempts) {
+          expect(attempt, callbackUrl).toMatchObject({ outcome: 'network_error', statusCode: null });
+          expect(attempt.detail, callbackUrl).toMatch(/^refused \S+( \(\S+\))?: .+; see OUTBOUND_ALLOW_CIDRS$/);
+        }
+      }),
+    );
     const details = (await Promise.all(orderIds.map((id) => callbackAttemptsOf(service.database.db, id)))).map((rows) => rows[0]!.detail!);
-    expect(details).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^refused 127\.0\.0\.1: a loopback address/),
-      expect.stringMatching(/^refused 127\.0\.0\.1 \(localhost\): a loopback address/),
-      expect.stringMatching(/^refused 127\.0\.0\.1 \(localhost\.\): a loopback address/),
-      expect.stringMatching(/^refused ::ffff:7f00:1: IPv4-mapped form of 127\.0\.0\.1/),
-      expect.stringMatching(/^refused 0\.0\.0\.0: /),
-      expect.stringMatching(/^refused 169\.254\.169\.254: a link-local address/),
-      expect.stringMatching(/^refused 10\.0\.0\.1: /),
-    ]));
+    expect(details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^refused 127\.0\.0\.1: a loopback address/),
+        expect.stringMatching(/^refused 127\.0\.0\.1 \(localhost\): a loopback address/),
+        expect.stringMatching(/^refused 127\.0\.0\.1 \(localhost\.\): a loopback address/),
+        expect.stringMatching(/^refused ::ffff:7f00:1: IPv4-mapped form of 127\.0\.0\.1/),
+        expect.stringMatching(/^refused 0\.0\.0\.0: /),
+        expect.stringMatching(/^refused 169\.254\.169\.254: a link-local address/),
+        expect.stringMatching(/^refused 10\.0\.0\.1: /),
+      ]),
+    );
     expect(baitConnections()).toBe(0);
   }, 120_000);
 
@@ -327,7 +403,9 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
         expect(ms, path).toBeGreaterThanOrEqual(QUOTE_MS - 50);
         expect(ms, path).toBeLessThan(QUOTE_MS + 700);
       }
-      const live = await timed(() => service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: `${site.url}/slow.mp3`, language: 'english' }));
+      const live = await timed(() =>
+        service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: `${site.url}/slow.mp3`, language: 'english' }),
+      );
       expect(live.result).toMatchObject({ status: 400, body: { mode: 'live', error: UNREACHABLE } });
       expect(live.ms).toBeGreaterThanOrEqual(LIVE_MS - 50);
       expect(live.ms).toBeLessThan(LIVE_MS + 700);
@@ -339,7 +417,7 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       expect(live.body.error).toBe('url: the file is not a recognised audio or video file');
     });
 
-    it('eight never-answering or endless quotes in flight leave another account\'s quotes about as fast as before', async () => {
+    it("eight never-answering or endless quotes in flight leave another account's quotes about as fast as before", async () => {
       const attackers = await Promise.all([service.createAccount(1), service.createAccount(1)]);
       const other = await service.createAccount(1);
       /** The median of `n` quotes of the other account, one after another. */
@@ -357,16 +435,20 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       // Four per account (each account's cap), re-sent as each gives up, until the measuring is done.
       let measuring = true;
       const before = site.requests;
-      const held = attackers.flatMap((attacker) => ['/hang', '/slow.mp3', '/hang', '/slow.mp3'].map(async (path) => {
-        while (measuring) expect((await quote(attacker.token, `${site.url}${path}`)).body.error).toBe(UNREACHABLE);
-      }));
+      const held = attackers.flatMap((attacker) =>
+        ['/hang', '/slow.mp3', '/hang', '/slow.mp3'].map(async (path) => {
+          while (measuring) expect((await quote(attacker.token, `${site.url}${path}`)).body.error).toBe(UNREACHABLE);
+        }),
+      );
       await waitFor(() => site.requests >= before + 8, 'eight slow probes in flight');
       const loaded = await medianQuoteMs(9);
       measuring = false;
       await Promise.all(held);
       const bound = Math.max(300, 5 * baseline.median);
-      console.log(`quote latency: median ${baseline.median} ms alone ${JSON.stringify(baseline.times)}, ` +
-        `${loaded.median} ms with 8 slow quotes in flight ${JSON.stringify(loaded.times)}; bound ${bound} ms`);
+      console.log(
+        `quote latency: median ${baseline.median} ms alone ${JSON.stringify(baseline.times)}, ` +
+          `${loaded.median} ms with 8 slow quotes in flight ${JSON.stringify(loaded.times)}; bound ${bound} ms`,
+      );
       expect(loaded.median, `median quote ${loaded.median} ms with 8 slow quotes in flight (${baseline.median} ms before)`).toBeLessThan(bound);
     });
 
@@ -378,7 +460,8 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       const [fifth, fast] = await Promise.all([
         timed(async () => {
           const res = await fetch(`${service.baseUrl}/api/v4/transcriptions`, {
-            method: 'POST', body: new URLSearchParams({ api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' }),
+            method: 'POST',
+            body: new URLSearchParams({ api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' }),
           });
           return { status: res.status, headers: res.headers, body: await res.json() };
         }),
@@ -389,7 +472,9 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
       expect(fifth.result.status).toBe(429);
       expect(fifth.result.headers.get('retry-after')).toBe('1');
       expect(fifth.result.body).toEqual({
-        mode: 'test', status: 'error', error: 'too many files of this account are being measured at once (at most 4); retry in a second',
+        mode: 'test',
+        status: 'error',
+        error: 'too many files of this account are being measured at once (at most 4); retry in a second',
       });
       for (const res of await Promise.all(slow)) expect(res.body.error).toBe(UNREACHABLE);
       // The slots are free again.

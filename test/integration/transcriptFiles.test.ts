@@ -19,9 +19,14 @@ beforeAll(async () => {
   [service, media, docs] = await Promise.all([startService(), startMediaServer(), startDocumentServer()]);
   ({ token } = await service.createAccount(200));
 });
-afterAll(async () => { await Promise.all([service?.close(), media?.close(), docs?.close()]); });
+afterAll(async () => {
+  await Promise.all([service?.close(), media?.close(), docs?.close()]);
+});
 
-const SEGMENTS = [{ speaker: 'Ann', text: 'Good morning, and thank you for coming.' }, { speaker: 'Bo', text: 'Happy to be here today.' }];
+const SEGMENTS = [
+  { speaker: 'Ann', text: 'Good morning, and thank you for coming.' },
+  { speaker: 'Bo', text: 'Happy to be here today.' },
+];
 const PLAIN = SEGMENTS.map((s) => `${s.speaker}: ${s.text}`).join('\n\n');
 
 /** One transcript in every format proofreading accepts. */
@@ -36,9 +41,14 @@ async function transcripts(): Promise<Array<[string, Buffer]>> {
   ];
 }
 
-const quote = (path: string, transcriptUrl: string) => service.post(`/api/v4/${path}`, {
-  api_token: token, mode: 'test', audio_url: media.audio(60), transcription_url: transcriptUrl, language: 'english',
-});
+const quote = (path: string, transcriptUrl: string) =>
+  service.post(`/api/v4/${path}`, {
+    api_token: token,
+    mode: 'test',
+    audio_url: media.audio(60),
+    transcription_url: transcriptUrl,
+    language: 'english',
+  });
 
 describe.each([['transcription-proofreadings'], ['forced-alignments']])('%s: transcripts recognised by what they are', (path) => {
   it('reads each format served without an extension, with a wrong one, or with a misleading type, or says clearly why not', async () => {
@@ -48,7 +58,11 @@ describe.each([['transcription-proofreadings'], ['forced-alignments']])('%s: tra
         ['no extension, no type', `/${path}/${format}/t1`, undefined],
         ['no extension, application/octet-stream', `/${path}/${format}/t2`, 'application/octet-stream'],
         ['a wrong extension', `/${path}/${format}/t3.${format === 'pdf' ? 'docx' : 'pdf'}`, undefined],
-        ['a misleading Content-Type', `/${path}/${format}/t4`, format === 'txt' || format === 'json' || format === 'html' ? 'application/msword' : 'text/plain'],
+        [
+          'a misleading Content-Type',
+          `/${path}/${format}/t4`,
+          format === 'txt' || format === 'json' || format === 'html' ? 'application/msword' : 'text/plain',
+        ],
       ];
       for (const [how, at, type] of variants) {
         const res = await quote(path, docs.serve(at, bytes, type));
@@ -88,7 +102,11 @@ describe('every output format of a finished transcription, back as a proofreadin
 describeNeeding('libreoffice', 'a Word 97 .doc transcript, recognised by what it is', () => {
   it('is read without an extension, with a wrong one, and with a misleading type', async () => {
     const doc = await convert(await docxOf(PLAIN.split('\n\n')), 'transcript.docx', 'doc:MS Word 97', 'doc');
-    for (const [at, type] of [['/doc/t1', undefined], ['/doc/t2.pdf', undefined], ['/doc/t3', 'text/plain']] as const) {
+    for (const [at, type] of [
+      ['/doc/t1', undefined],
+      ['/doc/t2.pdf', undefined],
+      ['/doc/t3', 'text/plain'],
+    ] as const) {
       const res = await quote('transcription-proofreadings', docs.serve(at, doc, type));
       expect(res.body, at).toMatchObject({ status: 'success', seconds: 60 });
     }

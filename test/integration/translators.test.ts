@@ -13,14 +13,22 @@ import { startLibreTranslate, type LibreTranslateDouble } from '../helpers/libre
 const SENTENCES = ['The house is red.', 'I like the blue car.', 'The dog eats bread in the kitchen.', 'We will meet tomorrow at the station.'];
 
 /** Processes in process group `pgid` (Apertium runs its pipeline in a group of its own). */
-const groupMembers = (pgid: number): number[] => execFileSync('ps', ['-e', '-o', 'pid=,pgid='], { encoding: 'utf8' })
-  .trim().split('\n').map((line) => line.trim().split(/\s+/).map(Number)).filter(([, group]) => group === pgid).map(([pid]) => pid!);
+const groupMembers = (pgid: number): number[] =>
+  execFileSync('ps', ['-e', '-o', 'pid=,pgid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([, group]) => group === pgid)
+    .map(([pid]) => pid!);
 
 /** This process's children running `apertium`. */
 function apertiumChildren(): number[] {
   try {
     return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
-      .trim().split('\n').filter((line) => /\bapertium -u\b/.test(line)).map((line) => Number.parseInt(line.trim(), 10));
+      .trim()
+      .split('\n')
+      .filter((line) => /\bapertium -u\b/.test(line))
+      .map((line) => Number.parseInt(line.trim(), 10));
   } catch {
     return []; // ps exits 1 when there is no child at all
   }
@@ -102,7 +110,10 @@ describeNeeding('apertium', 'apertiumTranslator', () => {
 
   it("ends on the caller's cancellation with an AbortError", async () => {
     const controller = new AbortController();
-    const running = en2es(Array.from({ length: 2000 }, () => SENTENCES[0]!), { signal: controller.signal });
+    const running = en2es(
+      Array.from({ length: 2000 }, () => SENTENCES[0]!),
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 100);
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
   });
@@ -128,8 +139,13 @@ describe('libreTranslateTranslator against a LibreTranslate double', () => {
     ]);
     translator = await libreTranslateTranslator({ baseUrl: `${lt.url}/`, apiKey: 'lt-key' });
   });
-  afterAll(async () => { await lt.close(); });
-  beforeEach(() => { lt.requests.length = 0; lt.behaviour = { kind: 'translate' }; });
+  afterAll(async () => {
+    await lt.close();
+  });
+  beforeEach(() => {
+    lt.requests.length = 0;
+    lt.behaviour = { kind: 'translate' };
+  });
   const translate = (texts: string[], extra: { timeoutMs?: number; signal?: AbortSignal; from?: string; to?: string } = {}) =>
     translator.translate({ texts, from: 'en', to: 'es', timeoutMs: 10_000, ...extra });
 
@@ -146,10 +162,14 @@ describe('libreTranslateTranslator against a LibreTranslate double', () => {
   it('posts q as a list with source, target, format and api_key; one output per text, whitespace kept', async () => {
     const out = await translate([' Hello.\n', '', 'Good morning']);
     expect(out).toEqual([' [es] Hello.\n', '', '[es] Good morning']);
-    expect(lt.requests).toEqual([{
-      method: 'POST', path: '/translate', contentType: 'application/json',
-      body: { q: ['Hello.', 'Good morning'], source: 'en', target: 'es', format: 'text', api_key: 'lt-key' },
-    }]);
+    expect(lt.requests).toEqual([
+      {
+        method: 'POST',
+        path: '/translate',
+        contentType: 'application/json',
+        body: { q: ['Hello.', 'Good morning'], source: 'en', target: 'es', format: 'text', api_key: 'lt-key' },
+      },
+    ]);
   });
 
   it("sends the server's own code for a language ('zh' as 'zh-Hans'), and no api_key without one", async () => {
@@ -185,7 +205,7 @@ describe('libreTranslateTranslator against a LibreTranslate double', () => {
     }
   });
 
-  it('takes a server that does not answer in time as a fault, and the caller\'s cancellation as an AbortError', async () => {
+  it("takes a server that does not answer in time as a fault, and the caller's cancellation as an AbortError", async () => {
     lt.behaviour = { kind: 'hang' };
     await expect(translate(['Hello'], { timeoutMs: 300 })).rejects.toThrow(/timed out after 300 ms/);
     const controller = new AbortController();
@@ -218,7 +238,9 @@ describe('libreTranslateTranslator against a LibreTranslate double', () => {
 
   it("chooses the user's server first, then Apertium, else none", async () => {
     const french = await startLibreTranslate([
-      { code: 'en', name: 'English', targets: ['fr', 'es'] }, { code: 'fr', name: 'French', targets: ['en'] }, { code: 'es', name: 'Spanish', targets: [] },
+      { code: 'en', name: 'English', targets: ['fr', 'es'] },
+      { code: 'fr', name: 'French', targets: ['en'] },
+      { code: 'es', name: 'Spanish', targets: [] },
     ]);
     try {
       const translators = await translatorsFrom({ libreTranslate: { baseUrl: french.url } });

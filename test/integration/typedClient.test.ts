@@ -55,15 +55,23 @@ describe('typed client', () => {
     expect(list.data!.orders.map((o) => o.id)).toContain(orderId);
   });
 
-  it('downloads a finished order\'s result file in a documented media type', async () => {
+  it("downloads a finished order's result file in a documented media type", async () => {
     const placed = await client.POST('/api/v4/transcriptions', {
       body: { mode: 'live', api_token: token, url: media.audio(60), language: 'english' },
     });
     const orderId = placed.data!.order_id!;
     expect((await service.complete(orderId, 'result.txt', 'Hello there.')).status).toBe(200);
-    await expect.poll(async () => (await client.GET('/api/v4/orders/{id}', {
-      params: { path: { id: String(orderId) }, query: { mode: 'live', api_token: token } },
-    })).data?.data.status, { timeout: 20_000 }).toBe('finished');
+    await expect
+      .poll(
+        async () =>
+          (
+            await client.GET('/api/v4/orders/{id}', {
+              params: { path: { id: String(orderId) }, query: { mode: 'live', api_token: token } },
+            })
+          ).data?.data.status,
+        { timeout: 20_000 },
+      )
+      .toBe('finished');
     const file = await client.GET('/api/v4/orders/{id}/files/{kind}', {
       params: { path: { id: String(orderId), kind: 'transcription' }, query: { api_token: token, format: 'text' } },
       parseAs: 'text',

@@ -17,13 +17,24 @@ import { accounts, ledgerEntries } from '../../src/db/schema.js';
 describeOnEachDatabase('wallet ledger', (engine) => {
   let database: TestDatabase;
   const key = randomBytes(32);
-  beforeEach(async () => { database = await freshDatabase(engine); });
+  beforeEach(async () => {
+    database = await freshDatabase(engine);
+  });
   afterEach(() => database.close());
 
   const balance = async (accountId: number) => (await database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!.balanceCents;
   const newOrder = async (accountId: number, priceCents: number): Promise<OrderToPlace> => ({
-    id: await nextOrderId(database.db), accountId, product: 'transcription', priceCents, seconds: 60, words: 0, params: {}, callbackUrl: null,
-    turnaroundHours: 120, fulfilment: 'operator', resultKinds: ['transcription'],
+    id: await nextOrderId(database.db),
+    accountId,
+    product: 'transcription',
+    priceCents,
+    seconds: 60,
+    words: 0,
+    params: {},
+    callbackUrl: null,
+    turnaroundHours: 120,
+    fulfilment: 'operator',
+    resultKinds: ['transcription'],
   });
 
   it('charges an order once, however often the charge is retried', async () => {
@@ -35,7 +46,10 @@ describeOnEachDatabase('wallet ledger', (engine) => {
     expect(retried.balanceCents).toBe(700);
     expect(retried.order.id).toBe(order.id);
     const entries = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
-    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([['topup', 1000, 1000], ['charge', -300, 700]]);
+    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ['topup', 1000, 1000],
+      ['charge', -300, 700],
+    ]);
   });
 
   it('refuses a charge above the balance and changes nothing', async () => {

@@ -15,7 +15,6 @@ import { WorkerSession } from '../helpers/workerSession.js';
 
 const LEASE_MS = 2_500;
 
-
 describeOnEachDatabase('the workbench through the running service', (engine) => {
   let service: TestService;
   let media: MediaServer;
@@ -31,7 +30,12 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     // Workers here keep tasks from one test to the next: the limit on tasks held is tested on a service of its own.
     [service, media] = await Promise.all([startService({ engine, maxHeldTasks: 100 }), startMediaServer()]);
     env = { ...process.env, ORDER_SERVICE_URL: service.baseUrl, OPS_TOKEN: service.opsToken };
-    for (const [name, skills] of [['ann', 'transcription:english'], ['bob', 'Transcription:English, review:english'], ['fran', 'transcription:french'], ['rita', 'review:english']] as const) {
+    for (const [name, skills] of [
+      ['ann', 'transcription:english'],
+      ['bob', 'Transcription:English, review:english'],
+      ['fran', 'transcription:french'],
+      ['rita', 'review:english'],
+    ] as const) {
       workers[name] = await json('worker', 'create', '--name', name, '--skills', skills);
     }
   });
@@ -50,12 +54,21 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   it('order-ops creates, lists, re-skills and disables workers; skills are checked and named', async () => {
     expect(workers.bob).toMatchObject({ worker_id: expect.any(Number), sign_in_token: expect.any(String) });
-    const listed = (await orderOps('worker', 'list')).trim().split('\n').map((line) => JSON.parse(line));
-    expect(listed.find((w) => w.worker_id === workers.bob!.worker_id)).toMatchObject({ name: 'bob', skills: ['transcription:english', 'review:english'], disabled: false });
+    const listed = (await orderOps('worker', 'list'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(listed.find((w) => w.worker_id === workers.bob!.worker_id)).toMatchObject({
+      name: 'bob',
+      skills: ['transcription:english', 'review:english'],
+      disabled: false,
+    });
     const wrong = await orderOps('worker', 'create', '--name', 'x', '--skills', 'typing:english').catch((err: { stderr: string }) => err.stderr);
     expect(wrong).toContain("skill 'typing:english' is not kind:language");
     const temp = await json('worker', 'create', '--name', 'temp', '--skills', 'ocr:english');
-    expect(await json('worker', 'skills', String(temp.worker_id), 'ocr:english,translation:english>french')).toMatchObject({ skills: ['ocr:english', 'translation:english>french'] });
+    expect(await json('worker', 'skills', String(temp.worker_id), 'ocr:english,translation:english>french')).toMatchObject({
+      skills: ['ocr:english', 'translation:english>french'],
+    });
     expect(await json('worker', 'disable', String(temp.worker_id))).toMatchObject({ disabled: true });
     await expect(WorkerSession.signIn(service.baseUrl, temp.sign_in_token)).rejects.toThrow('sign-in refused: 401');
   });
@@ -94,8 +107,11 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   async function expireLease(short: TestService): Promise<void> {
     const { taskId } = await placeOrder(30, short);
-    const tokens = await Promise.all(['transcription:english', 'transcription:english'].map(async (skills, i) =>
-      (await short.ops('POST', '/ops/workers', { name: `w${i}`, skills })).body.sign_in_token as string));
+    const tokens = await Promise.all(
+      ['transcription:english', 'transcription:english'].map(
+        async (skills, i) => (await short.ops('POST', '/ops/workers', { name: `w${i}`, skills })).body.sign_in_token as string,
+      ),
+    );
     const [ann, bob] = await Promise.all(tokens.map((token) => WorkerSession.signIn(short.baseUrl, token)));
     await ann!.request('POST', `/work/tasks/${taskId}/claim`, {});
     expect((await ann!.request('POST', `/work/tasks/${taskId}/save`, { text: 'Speaker 1: started by Ann' }, true)).status).toBe(204);
@@ -112,7 +128,7 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect((await bob!.request('GET', `/work/tasks/${taskId}`)).text).toContain('Speaker 1: started by Ann');
   }
 
-  it('serves the media from the service: the customer\'s server read once, ranges answered', async () => {
+  it("serves the media from the service: the customer's server read once, ranges answered", async () => {
     const { orderId, taskId } = await placeOrder(20);
     const ann = await WorkerSession.signIn(service.baseUrl, workers.ann!.sign_in_token);
     await ann.request('POST', `/work/tasks/${taskId}/claim`, {});
@@ -134,8 +150,17 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   it('operators list tasks, release and reassign claims, and export earnings', async () => {
     const { orderId, taskId } = await placeOrder();
-    const waiting = (await orderOps('tasks', '--status', 'waiting')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(waiting.find((t) => t.task_id === taskId)).toMatchObject({ order_id: orderId, stage: 'work', skill: 'transcription:english', status: 'waiting', late: false });
+    const waiting = (await orderOps('tasks', '--status', 'waiting'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(waiting.find((t) => t.task_id === taskId)).toMatchObject({
+      order_id: orderId,
+      stage: 'work',
+      skill: 'transcription:english',
+      status: 'waiting',
+      late: false,
+    });
     const ann = await WorkerSession.signIn(service.baseUrl, workers.ann!.sign_in_token);
     await ann.request('POST', `/work/tasks/${taskId}/claim`, {});
     expect(await json('release', taskId, '--reason', 'ann is away')).toEqual({ task_id: taskId, status: 'waiting', claimed_by: null });
@@ -150,7 +175,9 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect(ownWork).toContain(`checks work that worker ${workers.bob!.worker_id} did on order ${orderId}`);
     const rita = await WorkerSession.signIn(service.baseUrl, workers.rita!.sign_in_token);
     await rita.request('POST', `/work/tasks/${reviewId}/claim`, {});
-    expect((await rita.request('POST', `/work/tasks/${reviewId}/review`, { text: 'Speaker 1: done by Bob.', decision: 'approve' })).location).toBe('/work/queue');
+    expect((await rita.request('POST', `/work/tasks/${reviewId}/review`, { text: 'Speaker 1: done by Bob.', decision: 'approve' })).location).toBe(
+      '/work/queue',
+    );
     await waitFor(async () => (await json('show', String(orderId))).status === 'finished', 'the order finished');
     const csv = await orderOps('earnings');
     expect(csv.split('\r\n')[0]).toBe('approved_utc,worker_id,worker_name,order_id,task_id,amount_usd');
@@ -173,10 +200,14 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
   });
 
   async function checksAndHolds(own: TestService): Promise<void> {
-    const create = async (name: string, skills: string) => (await own.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
+    const create = async (name: string, skills: string) =>
+      (await own.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
     const [wa, wb, wr, wq, wc] = await Promise.all([
-      create('wa', 'transcription:english'), create('wb', 'transcription:english,review:english'), create('wr', 'review:english'),
-      create('wq', 'review:english'), create('wc', 'transcription:english'),
+      create('wa', 'transcription:english'),
+      create('wb', 'transcription:english,review:english'),
+      create('wr', 'review:english'),
+      create('wq', 'review:english'),
+      create('wc', 'transcription:english'),
     ]);
     const [ann, bob, rita, quinn, carl] = await Promise.all([wa, wb, wr, wq, wc].map((w) => WorkerSession.signIn(own.baseUrl, w.sign_in_token)));
     const [a, b, c] = [await placeOrder(30, own), await placeOrder(30, own), await placeOrder(30, own)];
@@ -205,13 +236,20 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
     // The quality check of A: not the worker's, not the reviewer's; a third person's.
     const qc = await taskOf(a.orderId, 'qc');
-    for (const [session, name] of [[rita!, 'rita'], [quinn!, 'quinn']] as const) {
-      expect((await session.request('GET', '/work/queue')).text.includes(`Quality check: human transcription, order ${a.orderId}`), name).toBe(name === 'quinn');
+    for (const [session, name] of [
+      [rita!, 'rita'],
+      [quinn!, 'quinn'],
+    ] as const) {
+      expect((await session.request('GET', '/work/queue')).text.includes(`Quality check: human transcription, order ${a.orderId}`), name).toBe(
+        name === 'quinn',
+      );
     }
     expect((await rita!.request('POST', `/work/tasks/${qc.id}/claim`, {})).location).toBe('/work/queue');
     expect((await rita!.request('GET', '/work/queue')).text).toContain('That task checks work you did on the order');
     expect((await quinn!.request('POST', `/work/tasks/${qc.id}/claim`, {})).location).toBe(`/work/tasks/${qc.id}`);
-    expect((await quinn!.request('POST', `/work/tasks/${qc.id}/review`, { text: 'Speaker 1: Hello from Anne.', decision: 'approve' })).location).toBe('/work/queue');
+    expect((await quinn!.request('POST', `/work/tasks/${qc.id}/review`, { text: 'Speaker 1: Hello from Anne.', decision: 'approve' })).location).toBe(
+      '/work/queue',
+    );
     if (engine === 'pglite') await recordHistory(own, a.orderId, 'transcription-workbench-sent-back');
 
     // Order C: Bob does the work; its review is not offered to him, and his claim is refused.
@@ -235,7 +273,9 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect((await carl!.request('POST', `/work/tasks/${fixC.id}/submit`, { text: 'Speaker 1: Hello, Bob speaking.' })).location).toBe('/work/queue');
     const reviewC2 = await taskOf(c.orderId, 'review-2');
     await rita!.request('POST', `/work/tasks/${reviewC2.id}/claim`, {});
-    expect((await rita!.request('POST', `/work/tasks/${reviewC2.id}/review`, { text: 'Speaker 1: Hello, Bob speaking.', decision: 'approve' })).location).toBe('/work/queue');
+    expect((await rita!.request('POST', `/work/tasks/${reviewC2.id}/review`, { text: 'Speaker 1: Hello, Bob speaking.', decision: 'approve' })).location).toBe(
+      '/work/queue',
+    );
     const qcC = await taskOf(c.orderId, 'qc');
     expect((await quinn!.request('POST', `/work/tasks/${qcC.id}/claim`, {})).location).toBe(`/work/tasks/${qcC.id}`);
     await quinn!.request('POST', `/work/tasks/${qcC.id}/review`, { text: 'Speaker 1: Hello, Bob speaking.', decision: 'approve' });

@@ -27,7 +27,10 @@ describeNeeding('gitHistory', 'an order placed before the workbench, finished af
     oldDir = await mkdtemp(join(process.cwd(), '.old-code-'));
     execSync(`git archive ${BEFORE_WORKBENCH} src | tar -x -C ${JSON.stringify(oldDir)}`);
     [oldCode, service, media] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: join(oldDir, 'src/workflows/index.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} } }).then((b) => b.code),
+      bundleWorkflowCode({
+        workflowsPath: join(oldDir, 'src/workflows/index.ts'),
+        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+      }).then((b) => b.code),
       startService({ inProcessWorker: false }),
       startMediaServer(),
     ]);
@@ -40,8 +43,12 @@ describeNeeding('gitHistory', 'an order placed before the workbench, finished af
   it('is charged by the old code and finished by the new one, with no task opened', async () => {
     const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
     const oldWorker = await Worker.create({
-      connection, namespace: 'default', taskQueue: service.taskQueue, activities: createActivities(service.activityDeps),
-      workflowBundle: { code: oldCode }, dataConverter: payloadDataConverter(service.payloadKeys),
+      connection,
+      namespace: 'default',
+      taskQueue: service.taskQueue,
+      activities: createActivities(service.activityDeps),
+      workflowBundle: { code: oldCode },
+      dataConverter: payloadDataConverter(service.payloadKeys),
     });
     const account = await service.createAccount(10);
     const orderId = await oldWorker.runUntil(async () => {
@@ -62,8 +69,11 @@ describeNeeding('gitHistory', 'an order placed before the workbench, finished af
     await waitFor(async () => (await handle.describe()).status.name === 'COMPLETED', 'the workflow closed');
     const history = await handle.fetchHistory();
     // The patch markers the history holds (local activities' markers too): none is the workbench's.
-    const markers = (history.events ?? []).flatMap((e) => Object.values(e.markerRecordedEventAttributes?.details ?? {})
-      .flatMap((p) => (p.payloads ?? []).map((payload) => Buffer.from(payload.data ?? []).toString('utf8'))));
+    const markers = (history.events ?? []).flatMap((e) =>
+      Object.values(e.markerRecordedEventAttributes?.details ?? {}).flatMap((p) =>
+        (p.payloads ?? []).map((payload) => Buffer.from(payload.data ?? []).toString('utf8')),
+      ),
+    );
     expect(markers.some((m) => m.includes('charge-local-activity'))).toBe(true);
     expect(markers.some((m) => m.includes('workbench'))).toBe(false);
     expect(await tasksOfOrder(service.database.db, orderId)).toEqual([]);

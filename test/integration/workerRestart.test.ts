@@ -13,8 +13,12 @@ import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 let media: MediaServer;
 let receiver: CallbackReceiver;
-beforeAll(async () => { [media, receiver] = await Promise.all([startMediaServer(), startCallbackReceiver()]); });
-afterAll(async () => { await Promise.all([media?.close(), receiver?.close()]); });
+beforeAll(async () => {
+  [media, receiver] = await Promise.all([startMediaServer(), startCallbackReceiver()]);
+});
+afterAll(async () => {
+  await Promise.all([media?.close(), receiver?.close()]);
+});
 
 async function expectChargedOnce(service: TestService, orderId: number) {
   const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
@@ -23,14 +27,22 @@ async function expectChargedOnce(service: TestService, orderId: number) {
 
 describe('a worker replaced in the middle of an order (in process, PGlite)', () => {
   let service: TestService;
-  beforeAll(async () => { service = await startService(); });
+  beforeAll(async () => {
+    service = await startService();
+  });
   afterAll(() => service?.close());
 
   it('pays and finishes the order once a new worker takes over', async () => {
     const { token } = await service.createAccount(10);
     await service.stopWorker();
     // Placed while no worker runs: the API waits for the charge.
-    const placing = service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    const placing = service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     await new Promise((r) => setTimeout(r, 500));
     await service.startWorker();
     const placed = await placing;
@@ -52,7 +64,9 @@ describe('a worker replaced in the middle of an order (in process, PGlite)', () 
 describeNeeding('workerProcess', 'a worker process killed with SIGKILL (PostgreSQL)', () => {
   let service: TestService;
   const children: ChildProcess[] = [];
-  beforeAll(async () => { service = await startService({ engine: 'postgres', inProcessWorker: false }); });
+  beforeAll(async () => {
+    service = await startService({ engine: 'postgres', inProcessWorker: false });
+  });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     await service?.close();
@@ -63,7 +77,13 @@ describeNeeding('workerProcess', 'a worker process killed with SIGKILL (PostgreS
   it('the order finishes on the next worker and is charged exactly once', async () => {
     const first = await startWorkerProcess();
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: token,
+      mode: 'live',
+      url: media.audio(60),
+      language: 'english',
+      callback_url: receiver.url,
+    });
     expect(placed.status).toBe(200);
     const orderId = placed.body.order_id;
     first.kill('SIGKILL');
@@ -79,7 +99,9 @@ describeNeeding('workerProcess', 'a worker process killed with SIGKILL (PostgreS
 
 describe('a live order while no worker runs (PGlite)', () => {
   let service: TestService;
-  beforeAll(async () => { service = await startService({ payment: { windowMs: 1000, graceMs: 1000 } }); });
+  beforeAll(async () => {
+    service = await startService({ payment: { windowMs: 1000, graceMs: 1000 } });
+  });
   afterAll(() => service?.close());
 
   it('answers 503 naming the order, and never charges it later', async () => {

@@ -14,33 +14,100 @@ const refused = (address: string, guard = strict) => !guard(address).allowed;
 describe('the address guard', () => {
   it.each([
     // loopback, this network, RFC 1918, link-local (cloud metadata), CGNAT
-    '127.0.0.1', '127.0.0.2', '127.255.255.255', '0.0.0.0', '0.1.2.3', '10.0.0.1', '10.255.255.255', '172.16.0.1', '172.31.255.254',
-    '192.168.0.1', '192.168.255.255', '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.254',
+    '127.0.0.1',
+    '127.0.0.2',
+    '127.255.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.254',
+    '192.168.0.1',
+    '192.168.255.255',
+    '169.254.169.254',
+    '169.254.0.1',
+    '100.64.0.1',
+    '100.127.255.254',
     // multicast, reserved, broadcast
-    '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.254', '255.255.255.255',
+    '224.0.0.1',
+    '239.255.255.250',
+    '240.0.0.1',
+    '255.255.255.254',
+    '255.255.255.255',
     // IETF, documentation, benchmarking, 6to4 relay
-    '192.0.0.8', '192.0.2.1', '198.18.0.1', '198.19.255.255', '198.51.100.7', '203.0.113.9', '192.88.99.1',
+    '192.0.0.8',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.19.255.255',
+    '198.51.100.7',
+    '203.0.113.9',
+    '192.88.99.1',
   ])('refuses IPv4 %s', (address) => {
     expect(refused(address)).toBe(true);
   });
 
   it.each([
-    '::', '::1', '0:0:0:0:0:0:0:1', '::0.0.0.1', 'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'fe80::1%eth0', 'febf::1', 'fec0::1',
-    'ff02::1', 'ff05::1:3', '2001:db8::1', '2001:db8:ffff::1', '100::1', '3fff::1',
+    '::',
+    '::1',
+    '0:0:0:0:0:0:0:1',
+    '::0.0.0.1',
+    'fc00::1',
+    'fd12:3456:789a::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'febf::1',
+    'fec0::1',
+    'ff02::1',
+    'ff05::1:3',
+    '2001:db8::1',
+    '2001:db8:ffff::1',
+    '100::1',
+    '3fff::1',
     // mapped, translated, NAT64, 6to4 and Teredo forms of private IPv4 addresses
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:0001', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:0.0.0.0',
-    '::ffff:0:127.0.0.1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2002:c0a8:101::1',
-    '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '::127.0.0.1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:7f00:0001',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '::ffff:0.0.0.0',
+    '::ffff:0:127.0.0.1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::1',
+    '2002:7f00:1::1',
+    '2002:c0a8:101::1',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '::127.0.0.1',
     // IPv6 outside global unicast
-    '4000::1', 'e000::1',
+    '4000::1',
+    'e000::1',
   ])('refuses IPv6 %s', (address) => {
     expect(refused(address)).toBe(true);
   });
 
   it.each([
-    '93.184.216.34', '8.8.8.8', '1.1.1.1', '100.63.255.255', '100.128.0.1', '172.15.255.255', '172.32.0.1', '192.167.255.255',
-    '192.169.0.1', '198.17.255.255', '198.20.0.1', '223.255.255.255', '11.0.0.1', '126.255.255.255', '128.0.0.1',
-    '2606:4700:4700::1111', '2a00:1450:4001:81b::200e', '::ffff:93.184.216.34', '64:ff9b::93.184.216.34', '2002:5db8:d822::1',
+    '93.184.216.34',
+    '8.8.8.8',
+    '1.1.1.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '192.167.255.255',
+    '192.169.0.1',
+    '198.17.255.255',
+    '198.20.0.1',
+    '223.255.255.255',
+    '11.0.0.1',
+    '126.255.255.255',
+    '128.0.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81b::200e',
+    '::ffff:93.184.216.34',
+    '64:ff9b::93.184.216.34',
+    '2002:5db8:d822::1',
   ])('allows the public address %s', (address) => {
     expect(strict(address)).toEqual({ allowed: true });
   });
@@ -95,8 +162,9 @@ describe('configuration and the start hint', () => {
       const set = await loadConfig({ ...env, OUTBOUND_ALLOW_CIDRS: ' 127.0.0.0/8, ::1/128 ,', QUOTE_PROBE_TIMEOUT_MS: '5000', PROBES_PER_ACCOUNT: '2' });
       expect(set.outbound.allowCidrs).toEqual(['127.0.0.0/8', '::1/128']);
       expect(set.probes).toMatchObject({ quote: { timeoutMs: 5000 }, perAccount: 2 });
-      await expect(loadConfig({ ...env, OUTBOUND_ALLOW_CIDRS: '10.0.0.0/8,10.0.0.0/40' }))
-        .rejects.toThrow('OUTBOUND_ALLOW_CIDRS: "10.0.0.0/40" is not a CIDR such as 10.0.0.0/8 or fd00::/8');
+      await expect(loadConfig({ ...env, OUTBOUND_ALLOW_CIDRS: '10.0.0.0/8,10.0.0.0/40' })).rejects.toThrow(
+        'OUTBOUND_ALLOW_CIDRS: "10.0.0.0/40" is not a CIDR such as 10.0.0.0/8 or fd00::/8',
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -107,7 +175,9 @@ describe('configuration and the start hint', () => {
     const hint = privateAddressHint((line) => lines.push(line));
     hint(new RefusedAddressError('127.0.0.1', '127.0.0.0/8', 'a loopback address', 'localhost'));
     hint(new RefusedAddressError('10.0.0.1', '10.0.0.0/8', 'a private (RFC 1918) address', '10.0.0.1'));
-    expect(lines).toEqual(['A customer URL was refused because it points to a private address (127.0.0.1); ' +
-      'set OUTBOUND_ALLOW_CIDRS=127.0.0.0/8 to allow it for local experiments.']);
+    expect(lines).toEqual([
+      'A customer URL was refused because it points to a private address (127.0.0.1); ' +
+        'set OUTBOUND_ALLOW_CIDRS=127.0.0.0/8 to allow it for local experiments.',
+    ]);
   });
 });

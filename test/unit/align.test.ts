@@ -20,15 +20,24 @@ describe('alignTranscript', () => {
   it('gives every word its recognised time when all match, keeping the known spelling', () => {
     const a = alignTranscript('Hello,  world.\nBye!', heard(['hello', 0.1, 0.5], ['world', 0.6, 1], ['bye', 1.5, 1.9]));
     expect(a).toEqual({
-      words: [{ word: 'Hello,', begin: 0.1, end: 0.5 }, { word: 'world.', begin: 0.6, end: 1 }, { word: 'Bye!', begin: 1.5, end: 1.9 }],
-      matched: 3, total: 3,
+      words: [
+        { word: 'Hello,', begin: 0.1, end: 0.5 },
+        { word: 'world.', begin: 0.6, end: 1 },
+        { word: 'Bye!', begin: 1.5, end: 1.9 },
+      ],
+      matched: 3,
+      total: 3,
     });
     expect(alignmentUsable(a)).toBe(true);
   });
 
   it('skips words the engine heard that are not in the text (insertions)', () => {
     const a = alignTranscript('I think so', heard(['I', 0, 0.2], ['um', 0.3, 0.6], ['think', 0.7, 1], ['so', 1.1, 1.3]));
-    expect(a.words).toEqual([{ word: 'I', begin: 0, end: 0.2 }, { word: 'think', begin: 0.7, end: 1 }, { word: 'so', begin: 1.1, end: 1.3 }]);
+    expect(a.words).toEqual([
+      { word: 'I', begin: 0, end: 0.2 },
+      { word: 'think', begin: 0.7, end: 1 },
+      { word: 'so', begin: 1.1, end: 1.3 },
+    ]);
     expect(a.matched).toBe(3);
   });
 
@@ -36,8 +45,10 @@ describe('alignTranscript', () => {
     const a = alignTranscript('the big yellow dog', heard(['the', 0, 0.5], ['dog', 2.5, 3]));
     // "big" (3 letters) and "yellow" (6) share 0.5 .. 2.5.
     expect(a.words).toEqual([
-      { word: 'the', begin: 0, end: 0.5 }, { word: 'big', begin: 0.5, end: 1.167 },
-      { word: 'yellow', begin: 1.167, end: 2.5 }, { word: 'dog', begin: 2.5, end: 3 },
+      { word: 'the', begin: 0, end: 0.5 },
+      { word: 'big', begin: 0.5, end: 1.167 },
+      { word: 'yellow', begin: 1.167, end: 2.5 },
+      { word: 'dog', begin: 2.5, end: 3 },
     ]);
     expect(a).toMatchObject({ matched: 2, total: 4 });
   });
@@ -72,18 +83,27 @@ describe('alignTranscript', () => {
   });
 
   it('keeps times monotonic and non-overlapping when the engine words overlap or go backwards', () => {
-    const a = alignTranscript('one two three four five', heard(
-      ['one', 0, 1.2], ['two', 1, 1.5], ['three', 1.4, 1.45], ['four', 1.3, 2.123456], ['five', 2.1, 2.5],
-    ));
+    const a = alignTranscript(
+      'one two three four five',
+      heard(['one', 0, 1.2], ['two', 1, 1.5], ['three', 1.4, 1.45], ['four', 1.3, 2.123456], ['five', 2.1, 2.5]),
+    );
     expect(a.matched).toBe(5);
     expectWellFormed(a.words);
-    expect(a.words.slice(1, 4)).toEqual([{ word: 'two', begin: 1.2, end: 1.5 }, { word: 'three', begin: 1.5, end: 1.5 }, { word: 'four', begin: 1.5, end: 2.123 }]);
+    expect(a.words.slice(1, 4)).toEqual([
+      { word: 'two', begin: 1.2, end: 1.5 },
+      { word: 'three', begin: 1.5, end: 1.5 },
+      { word: 'four', begin: 1.5, end: 2.123 },
+    ]);
     expect(a.words[4]!.begin).toBe(2.123);
   });
 
   it('handles an empty recognised list: every word at 0, nothing matched', () => {
     const a = alignTranscript('Some words here.', []);
-    expect(a.words).toEqual([{ word: 'Some', begin: 0, end: 0 }, { word: 'words', begin: 0, end: 0 }, { word: 'here.', begin: 0, end: 0 }]);
+    expect(a.words).toEqual([
+      { word: 'Some', begin: 0, end: 0 },
+      { word: 'words', begin: 0, end: 0 },
+      { word: 'here.', begin: 0, end: 0 },
+    ]);
     expect(a).toMatchObject({ matched: 0, total: 3 });
     expect(alignmentUsable(a)).toBe(false);
   });
@@ -96,7 +116,15 @@ describe('alignTranscript', () => {
 
   it('keeps punctuation-only tokens in the output but out of the count', () => {
     const a = alignTranscript('yes — no', heard(['yes', 0, 0.5], ['no', 1, 1.5]));
-    expect(a).toEqual({ words: [{ word: 'yes', begin: 0, end: 0.5 }, { word: '—', begin: 0.5, end: 1 }, { word: 'no', begin: 1, end: 1.5 }], matched: 2, total: 2 });
+    expect(a).toEqual({
+      words: [
+        { word: 'yes', begin: 0, end: 0.5 },
+        { word: '—', begin: 0.5, end: 1 },
+        { word: 'no', begin: 1, end: 1.5 },
+      ],
+      matched: 2,
+      total: 2,
+    });
   });
 
   it('puts unmatched leading and trailing words at the edges of the speech', () => {

@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
 }
 
 describe('the browser harness', () => {
-  it('no test or helper bypasses a page\'s CSP or ignores certificate errors', () => {
+  it("no test or helper bypasses a page's CSP or ignores certificate errors", () => {
     const files = sources('test').filter((file) => file !== THIS_FILE);
     expect(files.length).toBeGreaterThan(50);
     const offenders = files.flatMap((file) => {

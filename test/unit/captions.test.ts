@@ -4,7 +4,10 @@ import { breakLines, buildCues, CUE_LIMITS, renderAlignment, renderSrt, renderVt
 import { FIXTURE } from './layout.test.js';
 
 const sourceText = (t: typeof FIXTURE) => t.segments.map((s) => s.text).join(' ');
-const cueTexts = (text: string) => parseSync(text).filter((n) => n.type === 'cue').map((n) => (n.data as { text: string }).text);
+const cueTexts = (text: string) =>
+  parseSync(text)
+    .filter((n) => n.type === 'cue')
+    .map((n) => (n.data as { text: string }).text);
 
 describe('caption cues', () => {
   const cues = buildCues(FIXTURE);
@@ -24,9 +27,24 @@ describe('caption cues', () => {
   });
 
   it('last at least a second where the next cue leaves room', () => {
-    const quick = buildCues({ segments: [{ start: 0, end: 0.2, text: 'Hi.' }, { start: 5, end: 6, text: 'Later.' }, { start: 6.3, end: 6.5, text: 'Now.' }] });
-    expect(quick.map((c) => [c.start, c.end])).toEqual([[0, 1], [5, 6], [6.3, 7.3]]);
-    const crowded = buildCues({ segments: [{ start: 0, end: 0.2, text: 'Hi.' }, { start: 0.5, end: 1, text: 'There.' }] });
+    const quick = buildCues({
+      segments: [
+        { start: 0, end: 0.2, text: 'Hi.' },
+        { start: 5, end: 6, text: 'Later.' },
+        { start: 6.3, end: 6.5, text: 'Now.' },
+      ],
+    });
+    expect(quick.map((c) => [c.start, c.end])).toEqual([
+      [0, 1],
+      [5, 6],
+      [6.3, 7.3],
+    ]);
+    const crowded = buildCues({
+      segments: [
+        { start: 0, end: 0.2, text: 'Hi.' },
+        { start: 0.5, end: 1, text: 'There.' },
+      ],
+    });
     expect(crowded[0]!.end).toBe(0.5);
   });
 
@@ -59,7 +77,12 @@ describe('caption files, read back by the subtitle parser', () => {
     expect(vtt.startsWith('WEBVTT\n\n00:00:00.000 --> ')).toBe(true);
     const texts = cueTexts(vtt);
     expect(texts[0]).toMatch(/^<v Interviewer>/);
-    expect(texts.join(' ').replace(/<v [^>]+>/g, '').replace(/\n/g, ' ')).toBe(sourceText(FIXTURE));
+    expect(
+      texts
+        .join(' ')
+        .replace(/<v [^>]+>/g, '')
+        .replace(/\n/g, ' '),
+    ).toBe(sourceText(FIXTURE));
   });
 
   it('escapes markup in WebVTT', () => {

@@ -49,22 +49,50 @@ describe('catalog', () => {
     expect(() => defaults('captions', { url, language: 'english', strict: true })).toThrow(/unrecognized|strict/i);
     expect(defaults('ai_transcription', { url, language: 'english' })).toEqual({ url, language: 'english' });
     expect(defaults('transcription_proofreading', { audio_url: url, transcription_url: url, language: 'english' })).toEqual({
-      audio_url: url, transcription_url: url, language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required',
-      turnaround_time: '5_days', captions: false, auto_retranscribe: false,
+      audio_url: url,
+      transcription_url: url,
+      language: 'english',
+      text_format: 'clean_verbatim',
+      timestamping: 'not_required',
+      turnaround_time: '5_days',
+      captions: false,
+      auto_retranscribe: false,
     });
-    expect(defaults('forced_alignment', { audio_url: url, transcription_url: url, language: 'spanish' })).toEqual({ audio_url: url, transcription_url: url, language: 'spanish' });
+    expect(defaults('forced_alignment', { audio_url: url, transcription_url: url, language: 'spanish' })).toEqual({
+      audio_url: url,
+      transcription_url: url,
+      language: 'spanish',
+    });
     for (const key of ['translation', 'subtitles'] as const) {
-      expect(defaults(key, { url, translate_from: 'english', translate_to: 'german' })).toEqual({ url, translate_from: 'english', translate_to: 'german', additional_review: false });
+      expect(defaults(key, { url, translate_from: 'english', translate_to: 'german' })).toEqual({
+        url,
+        translate_from: 'english',
+        translate_to: 'german',
+        additional_review: false,
+      });
     }
     expect(defaults('human_ocr', { url, language: 'english' })).toEqual({ url, language: 'english' });
     expect(Object.values(PRODUCTS).map((p) => p.path)).toEqual([
-      'transcriptions', 'ai-transcriptions', 'transcription-proofreadings', 'forced-alignments', 'translations', 'captions', 'subtitles', 'human-ocr',
+      'transcriptions',
+      'ai-transcriptions',
+      'transcription-proofreadings',
+      'forced-alignments',
+      'translations',
+      'captions',
+      'subtitles',
+      'human-ocr',
     ]);
   });
 
   it.each([
-    ['transcription', 'HT'], ['ai_transcription', 'AI'], ['transcription_proofreading', 'HT'], ['forced_alignment', 'FA'],
-    ['translation', 'TL'], ['captions', 'HT'], ['subtitles', 'TL'], ['human_ocr', 'HT'],
+    ['transcription', 'HT'],
+    ['ai_transcription', 'AI'],
+    ['transcription_proofreading', 'HT'],
+    ['forced_alignment', 'FA'],
+    ['translation', 'TL'],
+    ['captions', 'HT'],
+    ['subtitles', 'TL'],
+    ['human_ocr', 'HT'],
   ] as const)('%s takes exactly the languages of set %s', (key, set) => {
     const field = key === 'translation' || key === 'subtitles' ? 'translate_from' : 'language';
     const other = key === 'translation' || key === 'subtitles' ? { translate_to: 'zzz' } : {};
@@ -77,18 +105,35 @@ describe('catalog', () => {
   });
 
   it('serves the languages endpoint from the same sets', () => {
-    expect(LANGUAGE_LISTED_PRODUCTS).toEqual(['transcription', 'ai_transcription', 'transcription_proofreading', 'forced_alignment', 'translation', 'captions', 'subtitles']);
+    expect(LANGUAGE_LISTED_PRODUCTS).toEqual([
+      'transcription',
+      'ai_transcription',
+      'transcription_proofreading',
+      'forced_alignment',
+      'translation',
+      'captions',
+      'subtitles',
+    ]);
     const all = languagesByProduct();
     expect(all.transcription!.map((l) => l.slug)).toEqual(LANGUAGE_SETS.HT);
     expect(all.subtitles!.map((l) => l.slug)).toEqual(LANGUAGE_SETS.TL);
     expect(languagesByProduct('forced_alignment')).toEqual({
-      forced_alignment: [{ slug: 'english', name: 'English' }, { slug: 'french', name: 'French' }, { slug: 'spanish', name: 'Spanish' }],
+      forced_alignment: [
+        { slug: 'english', name: 'English' },
+        { slug: 'french', name: 'French' },
+        { slug: 'spanish', name: 'Spanish' },
+      ],
     });
   });
 
   it.each([
-    ['english', 'English'], ['english-uk', 'English (UK)'], ['chinese-mandarin', 'Chinese (Mandarin)'], ['haitian-creole', 'Haitian Creole'],
-    ['filipino-tagalog', 'Filipino (Tagalog)'], ['central-atlas-tamazight-berber', 'Central Atlas Tamazight Berber'], ['portuguese-brazil', 'Portuguese (Brazil)'],
+    ['english', 'English'],
+    ['english-uk', 'English (UK)'],
+    ['chinese-mandarin', 'Chinese (Mandarin)'],
+    ['haitian-creole', 'Haitian Creole'],
+    ['filipino-tagalog', 'Filipino (Tagalog)'],
+    ['central-atlas-tamazight-berber', 'Central Atlas Tamazight Berber'],
+    ['portuguese-brazil', 'Portuguese (Brazil)'],
   ])('names %s "%s"', (slug, name) => {
     expect(languageName(slug)).toBe(name);
   });

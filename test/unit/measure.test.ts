@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding } from '../helpers/legs.js';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
-  classifyFile, countWords, documentFileName, documentWords, estimateOcrWords, OCR_WORDS_PER_PAGE, servedTypeOf, type FileClass,
+  classifyFile,
+  countWords,
+  documentFileName,
+  documentWords,
+  estimateOcrWords,
+  OCR_WORDS_PER_PAGE,
+  servedTypeOf,
+  type FileClass,
 } from '../../src/documents/measure.js';
 import { blankPdf, docxOf, jpegHeader, pdfOf, pngImage, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { convert } from '../helpers/libreoffice.js';
@@ -121,7 +128,12 @@ describe('documentWords', () => {
     ['an empty DOCX', () => docxOf([]), 'x.docx', /^cannot read x\.docx: the transcript is empty$/],
     ['an empty text file', () => new Uint8Array(0), 'x.txt', /^cannot read x\.txt: the file is empty$/],
     ['text without words', () => Buffer.from('--- *** ...\n'), 'x.txt', /^cannot read x\.txt: it holds no words$/],
-    ['a JSON file', () => Buffer.from('{"text": "hi"}'), 'x.json', /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, DOC, RTF, PDF\)$/],
+    [
+      'a JSON file',
+      () => Buffer.from('{"text": "hi"}'),
+      'x.json',
+      /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, DOC, RTF, PDF\)$/,
+    ],
     ['a name without extension', () => Buffer.from('hi'), 'upload', /^cannot read upload: it is not accepted for translation/],
   ])('refuses %s', async (_, make, name, message) => {
     const error = await documentWords(await make(), name).catch((err: unknown) => err);
@@ -165,7 +177,9 @@ describe('estimateOcrWords', () => {
     ['talk.mp3', 'media', bytes('ID3', [4, 0, 0, 0])],
   ] as const)('refuses %s, naming what is accepted', async (name, cls, data) => {
     await expect(estimateOcrWords(data, name, cls)).rejects.toThrow(TranscriptImportError);
-    await expect(estimateOcrWords(data, name, cls)).rejects.toThrow(`cannot read ${name}: .${name.split('.')[1]} files are not accepted for OCR (accepted: DOCX, PDF or an image)`);
+    await expect(estimateOcrWords(data, name, cls)).rejects.toThrow(
+      `cannot read ${name}: .${name.split('.')[1]} files are not accepted for OCR (accepted: DOCX, PDF or an image)`,
+    );
   });
 
   it('refuses an encrypted PDF with the reason', async () => {
@@ -176,7 +190,9 @@ describe('estimateOcrWords', () => {
 
 describe('documents fetched from a URL', () => {
   let server: DocumentServer;
-  beforeAll(async () => { server = await startDocumentServer(); });
+  beforeAll(async () => {
+    server = await startDocumentServer();
+  });
   afterAll(() => server.close());
 
   it('classifies and counts what the server sends, and 404s an unknown path', async () => {
@@ -197,7 +213,7 @@ describe('documents fetched from a URL', () => {
   });
 });
 
-describe('servedTypeOf: what a customer\'s file may be served to a browser as, by its bytes alone', () => {
+describe("servedTypeOf: what a customer's file may be served to a browser as, by its bytes alone", () => {
   const page = '<!doctype html><html><body><script>alert(1)</script></body></html>';
   it.each([
     ['a WAV', wavFile(1), { cls: 'media', type: 'audio/wav' }],

@@ -4,7 +4,13 @@ import { BlockList, indexBoxLength, MovieHeaderWatch, movieHeaderDuration, oggDu
 function mvhd(version: 0 | 1, scale: number, duration: number): Buffer {
   const body = Buffer.alloc(version === 0 ? 4 + 16 : 4 + 28);
   body[0] = version;
-  if (version === 0) { body.writeUInt32BE(scale, 12); body.writeUInt32BE(duration, 16); } else { body.writeUInt32BE(scale, 20); body.writeBigUInt64BE(BigInt(duration), 24); }
+  if (version === 0) {
+    body.writeUInt32BE(scale, 12);
+    body.writeUInt32BE(duration, 16);
+  } else {
+    body.writeUInt32BE(scale, 20);
+    body.writeBigUInt64BE(BigInt(duration), 24);
+  }
   const header = Buffer.alloc(8);
   header.writeUInt32BE(8 + body.length, 0);
   header.write('mvhd', 4, 'latin1');
@@ -47,9 +53,12 @@ describe('durations an index states', () => {
     expect(watch.duration).toBe(90);
   });
 
-  it('takes an Ogg stream\'s length from its last page: Opus at 48 kHz less its pre-skip, others at their rate', () => {
+  it("takes an Ogg stream's length from its last page: Opus at 48 kHz less its pre-skip, others at their rate", () => {
     const opusHead = Buffer.concat([Buffer.from('OpusHead\x01\x01', 'latin1'), Buffer.from([0x38, 0x01])]); // pre-skip 312
-    const blocks = [{ at: 0, bytes: opusHead }, { at: 5000, bytes: Buffer.concat([oggPage(1000n), Buffer.alloc(50), oggPage(48_000n * 60n + 312n), Buffer.alloc(10)]) }];
+    const blocks = [
+      { at: 0, bytes: opusHead },
+      { at: 5000, bytes: Buffer.concat([oggPage(1000n), Buffer.alloc(50), oggPage(48_000n * 60n + 312n), Buffer.alloc(10)]) },
+    ];
     const size = 5000 + blocks[1]!.bytes.length;
     expect(oggDuration(blocks, size, 'Opus', 16_000)).toBe(60);
     expect(oggDuration([{ at: 0, bytes: oggPage(44_100n * 30n) }], 27, 'Vorbis I', 44_100)).toBe(30);

@@ -4,7 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import {
-  createPayloadCodec, derivedKeyId, ENCRYPTED_ENCODING, formatPayloadKeys, KEY_ID_METADATA, parsePayloadKeys, PayloadDecryptionError, type PayloadKey,
+  createPayloadCodec,
+  derivedKeyId,
+  ENCRYPTED_ENCODING,
+  formatPayloadKeys,
+  KEY_ID_METADATA,
+  parsePayloadKeys,
+  PayloadDecryptionError,
+  type PayloadKey,
 } from '../../src/temporal/payloadCodec.js';
 
 const key = (id: string): PayloadKey => ({ id, key: randomBytes(32) });

@@ -6,7 +6,7 @@ import { transcriptionPriceCents as price } from '../../src/products/transcripti
 
 const table = priceTableSchema.parse(JSON.parse(readFileSync('config/prices.json', 'utf8'))) as any;
 const plain = { text_format: 'clean_verbatim', timestamping: 'not_required', number_of_speakers: '1_or_2', turnaround_time: '5_days' } as const;
-const transcriptionPriceCents = (t: unknown, o: typeof plain & { seconds: number } | Record<string, any>) => price(table.transcription, o as any, o.seconds);
+const transcriptionPriceCents = (t: unknown, o: (typeof plain & { seconds: number }) | Record<string, any>) => price(table.transcription, o as any, o.seconds);
 
 describe('pricing', () => {
   it('bills per second at the per-minute rate of the turnaround', () => {
@@ -20,7 +20,15 @@ describe('pricing', () => {
     expect(transcriptionPriceCents(table, { ...plain, seconds: 60, text_format: 'full_verbatim' })).toBe(150);
     expect(transcriptionPriceCents(table, { ...plain, seconds: 60, timestamping: 'change_of_speaker' })).toBe(150);
     expect(transcriptionPriceCents(table, { ...plain, seconds: 60, number_of_speakers: '3_or_more' })).toBe(150);
-    expect(transcriptionPriceCents(table, { seconds: 60, text_format: 'full_verbatim', timestamping: 'every_10_seconds', number_of_speakers: '3_or_more', turnaround_time: '12_hours' })).toBe(375);
+    expect(
+      transcriptionPriceCents(table, {
+        seconds: 60,
+        text_format: 'full_verbatim',
+        timestamping: 'every_10_seconds',
+        number_of_speakers: '3_or_more',
+        turnaround_time: '12_hours',
+      }),
+    ).toBe(375);
   });
 
   it('rounds up to the cent and never charges below the minimum', () => {

@@ -22,58 +22,107 @@ interface Case {
 
 const CASES: Record<ProductKey, Case> = {
   transcription: {
-    params: { language: 'french', ...transcriptParams, strict: false }, measured: { seconds: 600, words: 0 }, cents: 1250, kinds: ['transcription'],
+    params: { language: 'french', ...transcriptParams, strict: false },
+    measured: { seconds: 600, words: 0 },
+    cents: 1250,
+    kinds: ['transcription'],
     record: { type: 'transcriptions', language: 'french', ...transcriptParams, turnaround_time: 'days_5', transcription_url: url('transcription') },
     finished: { mode: 'live', order_id: '7', transcription_url: url('transcription'), language: 'french' },
     refunded: { mode: 'live', status: 'refunded', order_id: '7' },
   },
   ai_transcription: {
-    params: { language: 'german' }, measured: { seconds: 150, words: 0 }, cents: 25, kinds: ['transcription', 'captions'],
+    params: { language: 'german' },
+    measured: { seconds: 150, words: 0 },
+    cents: 25,
+    kinds: ['transcription', 'captions'],
     record: { type: 'transcriptions', language: 'german', transcription_url: url('transcription'), captions_url: url('captions') },
     finished: { mode: 'live', order_id: '7', status: 'finished', language: 'german', transcription_url: url('transcription'), captions_url: url('captions') },
     refunded: { mode: 'live', order_id: '7', status: 'refunded', language: 'german', transcription_url: '', captions_url: '' },
   },
   transcription_proofreading: {
-    params: { language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', captions: true, auto_retranscribe: false },
-    measured: { seconds: 120, words: 300 }, cents: 200, kinds: ['proofread_transcription', 'proofread_captions'],
+    params: {
+      language: 'english',
+      text_format: 'clean_verbatim',
+      timestamping: 'not_required',
+      turnaround_time: '5_days',
+      captions: true,
+      auto_retranscribe: false,
+    },
+    measured: { seconds: 120, words: 300 },
+    cents: 200,
+    kinds: ['proofread_transcription', 'proofread_captions'],
     record: {
-      type: 'transcription_proofreadings', language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: 'days_5',
-      captions: true, auto_retranscribe: false, was_retranscribed: false, retranscribed_order_id: null,
-      proofread_transcription_url: url('proofread_transcription'), proofread_captions_url: url('proofread_captions'),
+      type: 'transcription_proofreadings',
+      language: 'english',
+      text_format: 'clean_verbatim',
+      timestamping: 'not_required',
+      turnaround_time: 'days_5',
+      captions: true,
+      auto_retranscribe: false,
+      was_retranscribed: false,
+      retranscribed_order_id: null,
+      proofread_transcription_url: url('proofread_transcription'),
+      proofread_captions_url: url('proofread_captions'),
     },
     finished: {
-      mode: 'live', order_id: '7', status: 'finished', was_retranscribed: 'false', retranscribed_order_id: '',
-      proofread_transcription_url: url('proofread_transcription'), proofread_captions_url: url('proofread_captions'),
+      mode: 'live',
+      order_id: '7',
+      status: 'finished',
+      was_retranscribed: 'false',
+      retranscribed_order_id: '',
+      proofread_transcription_url: url('proofread_transcription'),
+      proofread_captions_url: url('proofread_captions'),
     },
     refunded: { mode: 'live', order_id: '7', status: 'refunded', was_retranscribed: 'false', retranscribed_order_id: '', proofread_transcription_url: '' },
   },
   forced_alignment: {
-    params: { language: 'spanish' }, measured: { seconds: 600, words: 900 }, cents: 50, kinds: ['forced_alignment'],
+    params: { language: 'spanish' },
+    measured: { seconds: 600, words: 900 },
+    cents: 50,
+    kinds: ['forced_alignment'],
     record: { type: 'forced_alignments', language: 'spanish', forced_alignment_transcription_url: url('forced_alignment') },
     finished: { mode: 'live', order_id: '7', status: 'finished', language: 'spanish', forced_alignment_transcription_url: url('forced_alignment') },
     refunded: { mode: 'live', order_id: '7', status: 'refunded', language: 'spanish', forced_alignment_transcription_url: '' },
   },
   translation: {
-    params: { translate_from: 'english', translate_to: 'french', additional_review: true, source: 'document' }, measured: { seconds: 0, words: 1000, params: { source: 'document' } },
-    cents: 13000, kinds: ['translation'],
+    params: { translate_from: 'english', translate_to: 'french', additional_review: true, source: 'document' },
+    measured: { seconds: 0, words: 1000, params: { source: 'document' } },
+    cents: 13000,
+    kinds: ['translation'],
     record: { type: 'translations', translate_from: 'english', translate_to: 'french', translation_url: url('translation') },
     finished: { mode: 'live', order_id: '7', translation_url: url('translation') },
     refunded: { mode: 'live', status: 'refunded', order_id: '7' },
   },
   captions: {
-    params: { language: 'english', ...transcriptParams }, measured: { seconds: 60, words: 0 }, cents: 150, kinds: ['captions', 'transcription'],
-    record: { type: 'captions', language: 'english', ...transcriptParams, turnaround_time: 'days_5', captions_url: url('captions'), transcription_url: url('transcription') },
+    params: { language: 'english', ...transcriptParams },
+    measured: { seconds: 60, words: 0 },
+    cents: 150,
+    kinds: ['captions', 'transcription'],
+    record: {
+      type: 'captions',
+      language: 'english',
+      ...transcriptParams,
+      turnaround_time: 'days_5',
+      captions_url: url('captions'),
+      transcription_url: url('transcription'),
+    },
     finished: { mode: 'live', order_id: '7', captions_url: url('captions'), transcription_url: url('transcription'), language: 'english' },
     refunded: { mode: 'live', status: 'refunded', order_id: '7' },
   },
   subtitles: {
-    params: { translate_from: 'english', translate_to: 'german', additional_review: false }, measured: { seconds: 120, words: 0 }, cents: 1600, kinds: ['subtitles'],
+    params: { translate_from: 'english', translate_to: 'german', additional_review: false },
+    measured: { seconds: 120, words: 0 },
+    cents: 1600,
+    kinds: ['subtitles'],
     record: { type: 'subtitles', translate_from: 'english', translate_to: 'german', subtitles_url: url('subtitles') },
     finished: { mode: 'live', order_id: '7', subtitles_url: url('subtitles') },
     refunded: { mode: 'live', status: 'refunded', order_id: '7' },
   },
   human_ocr: {
-    params: { language: 'english' }, measured: { seconds: 0, words: 3000 }, cents: 1500, kinds: ['human_ocr'],
+    params: { language: 'english' },
+    measured: { seconds: 0, words: 3000 },
+    cents: 1500,
+    kinds: ['human_ocr'],
     record: { type: 'human_ocr', language: 'english', human_ocr_url: url('human_ocr') },
     finished: { mode: 'live', order_id: '7', human_ocr_url: url('human_ocr') },
     refunded: { mode: 'live', status: 'refunded', order_id: '7' },
@@ -81,9 +130,18 @@ const CASES: Record<ProductKey, Case> = {
 };
 
 const source = (product: ProductKey, status: string, extra: Partial<RecordSource> = {}): RecordSource => ({
-  id: 7, product, status, priceCents: 1234, seconds: 60, words: 0, params: CASES[product].params, retranscribedOrderId: null,
-  paidAt: new Date('2026-05-01T10:00:00Z'), deliveryEstimate: new Date('2026-05-04T10:00:00Z'),
-  finishedAt: status === 'finished' ? new Date('2026-05-02T00:00:00Z') : null, ...extra,
+  id: 7,
+  product,
+  status,
+  priceCents: 1234,
+  seconds: 60,
+  words: 0,
+  params: CASES[product].params,
+  retranscribedOrderId: null,
+  paidAt: new Date('2026-05-01T10:00:00Z'),
+  deliveryEstimate: new Date('2026-05-04T10:00:00Z'),
+  finishedAt: status === 'finished' ? new Date('2026-05-02T00:00:00Z') : null,
+  ...extra,
 });
 
 describe('every product in the registry', () => {
@@ -98,8 +156,15 @@ describe('every product in the registry', () => {
 
     it('has the record fields of the spec, URLs once finished', () => {
       const common = {
-        id: 7, status: 'finished', price: 12.34, paid_at: '2026-05-01 10:00:00', delivery_estimate: '2026-05-04 10:00:00',
-        finished_at: '2026-05-02 00:00:00', comment: '', seconds: 60, words: 0,
+        id: 7,
+        status: 'finished',
+        price: 12.34,
+        paid_at: '2026-05-01 10:00:00',
+        delivery_estimate: '2026-05-04 10:00:00',
+        finished_at: '2026-05-02 00:00:00',
+        comment: '',
+        seconds: 60,
+        words: 0,
       };
       expect(orderRecord(source(key, 'finished'), url)).toEqual({ ...common, ...c.record });
       const paid = orderRecord(source(key, 'paid'), url);
@@ -135,7 +200,12 @@ describe('product specifics', () => {
     const replaced = source('transcription_proofreading', 'retranscribed', { retranscribedOrderId: 99 });
     expect(orderRecord(replaced, url)).toMatchObject({ was_retranscribed: true, retranscribed_order_id: 99, proofread_transcription_url: null });
     expect(callbackFields(replaced, 'refunded', url)).toEqual({
-      mode: 'live', order_id: '7', status: 'refunded', was_retranscribed: 'true', retranscribed_order_id: '99', proofread_transcription_url: '',
+      mode: 'live',
+      order_id: '7',
+      status: 'refunded',
+      was_retranscribed: 'true',
+      retranscribed_order_id: '99',
+      proofread_transcription_url: '',
     });
   });
 

@@ -13,18 +13,35 @@ const errorOf = (input: Record<string, unknown>) => {
 describe('transcription request schema', () => {
   it('fills every default', () => {
     expect(schema.parse(base)).toEqual({
-      ...base, text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2', strict: false,
+      ...base,
+      text_format: 'clean_verbatim',
+      timestamping: 'not_required',
+      turnaround_time: '5_days',
+      number_of_speakers: '1_or_2',
+      strict: false,
     });
   });
 
   it.each(['clean_verbatim', 'full_verbatim'])('accepts text_format %s', (v) => expect(schema.parse({ ...base, text_format: v }).text_format).toBe(v));
   it.each(['not_required', 'every_10_seconds', 'every_30_seconds', 'every_2_minutes', 'change_of_speaker'])('accepts timestamping %s', (v) =>
-    expect(schema.parse({ ...base, timestamping: v }).timestamping).toBe(v));
-  it.each(['12_hours', '1_days', '3_days', '5_days'])('accepts turnaround_time %s', (v) => expect(schema.parse({ ...base, turnaround_time: v }).turnaround_time).toBe(v));
+    expect(schema.parse({ ...base, timestamping: v }).timestamping).toBe(v),
+  );
+  it.each(['12_hours', '1_days', '3_days', '5_days'])('accepts turnaround_time %s', (v) =>
+    expect(schema.parse({ ...base, turnaround_time: v }).turnaround_time).toBe(v),
+  );
   it.each(['1_or_2', '3_or_more'])('accepts number_of_speakers %s', (v) => expect(schema.parse({ ...base, number_of_speakers: v }).number_of_speakers).toBe(v));
 
-  it.each([[true, true], [false, false], ['true', true], ['false', false], ['1', true], ['0', false], [1, true], [0, false], ['TRUE', true]])(
-    'reads strict=%j as %s', (given, expected) => expect(schema.parse({ ...base, strict: given }).strict).toBe(expected));
+  it.each([
+    [true, true],
+    [false, false],
+    ['true', true],
+    ['false', false],
+    ['1', true],
+    ['0', false],
+    [1, true],
+    [0, false],
+    ['TRUE', true],
+  ])('reads strict=%j as %s', (given, expected) => expect(schema.parse({ ...base, strict: given }).strict).toBe(expected));
 
   it('reads from and till as whole seconds from numbers or strings', () => {
     expect(schema.parse({ ...base, from: '15', till: 90 })).toMatchObject({ from: 15, till: 90 });
@@ -51,7 +68,13 @@ describe('transcription request schema', () => {
   });
 
   it('reads the booleans of other products the same way', () => {
-    const proofreading = PRODUCTS.transcription_proofreading.request.parse({ audio_url: base.url, transcription_url: base.url, language: 'english', captions: '1', auto_retranscribe: 'true' });
+    const proofreading = PRODUCTS.transcription_proofreading.request.parse({
+      audio_url: base.url,
+      transcription_url: base.url,
+      language: 'english',
+      captions: '1',
+      auto_retranscribe: 'true',
+    });
     expect(proofreading).toMatchObject({ captions: true, auto_retranscribe: true });
     const fa = PRODUCTS.forced_alignment.request.safeParse({ audio_url: 'http://x.test/a', transcription_url: 'http://x.test/t', language: 'german' });
     expect(fa.success || describeZodError(fa.error)).toMatch(/^language: 'german' is not supported for forced alignment/);

@@ -12,9 +12,14 @@ describe('speaker turns on a transcript', () => {
 
   it('splits a segment where the speaker changes and names speakers in the order they first speak', () => {
     const transcript: Transcript = {
-      segments: [{ text: 'Hello there. Good morning to you.', start: 0, end: 4.5, words: [
-        word('Hello', 0), word('there.', 0.5), word('Good', 2.7), word('morning', 3.2), word('to', 3.7), word('you.', 4.1),
-      ] }],
+      segments: [
+        {
+          text: 'Hello there. Good morning to you.',
+          start: 0,
+          end: 4.5,
+          words: [word('Hello', 0), word('there.', 0.5), word('Good', 2.7), word('morning', 3.2), word('to', 3.7), word('you.', 4.1)],
+        },
+      ],
     };
     const labelled = withSpeakerTurns(transcript, turns);
     expect(labelled.segments.map((s) => [s.speaker, s.text, s.start])).toEqual([
@@ -25,11 +30,16 @@ describe('speaker turns on a transcript', () => {
   });
 
   it('gives a word in the pause between turns to the nearest turn, and an untimed segment the first speaker', () => {
-    const labelled = withSpeakerTurns({ segments: [
-      { text: 'um', start: 2.3, end: 2.35, words: [{ text: 'um', start: 2.3, end: 2.35 }] },
-      { text: 'later', start: 2.45, end: 2.5 },
-      { text: 'no time' },
-    ] }, turns);
+    const labelled = withSpeakerTurns(
+      {
+        segments: [
+          { text: 'um', start: 2.3, end: 2.35, words: [{ text: 'um', start: 2.3, end: 2.35 }] },
+          { text: 'later', start: 2.45, end: 2.5 },
+          { text: 'no time' },
+        ],
+      },
+      turns,
+    );
     expect(labelled.segments.map((s) => s.speaker)).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 1']);
   });
 

@@ -5,15 +5,29 @@ import type { OrderRow } from '../../src/db/schema.js';
 
 const at = (s: string) => new Date(`2026-11-25T${s}Z`);
 const order = {
-  id: 7, accountId: 1, product: 'ai_transcription', status: 'finished', assignee: 'engine', priceCents: 5, seconds: 60, words: 0,
-  params: { language: 'english' }, parentOrderId: null, retranscribedOrderId: null, qcStatus: null, lateAt: null, inputFiles: {},
-  paidAt: at('10:00:00'), finishedAt: at('10:02:00'),
+  id: 7,
+  accountId: 1,
+  product: 'ai_transcription',
+  status: 'finished',
+  assignee: 'engine',
+  priceCents: 5,
+  seconds: 60,
+  words: 0,
+  params: { language: 'english' },
+  parentOrderId: null,
+  retranscribedOrderId: null,
+  qcStatus: null,
+  lateAt: null,
+  inputFiles: {},
+  paidAt: at('10:00:00'),
+  finishedAt: at('10:02:00'),
   draftEditRate: null,
-  engineNote: 'The file is spoken in spanish, the order asked for english: delivered as the engine\'s English translation.', engineNotedAt: at('10:01:00'),
+  engineNote: "The file is spoken in spanish, the order asked for english: delivered as the engine's English translation.",
+  engineNotedAt: at('10:01:00'),
 } as unknown as OrderRow;
 
 describe('the order timeline', () => {
-  it('shows the engine\'s finding between the payment and the finishing', () => {
+  it("shows the engine's finding between the payment and the finishing", () => {
     const texts = timelineEntries(order, [], [], [], undefined).map((e) => String(timelineHtml([e])));
     expect(texts).toHaveLength(3);
     expect(texts[0]).toContain('Paid');
@@ -27,7 +41,9 @@ describe('the order timeline', () => {
   });
 
   it('says how much of the machine draft the people changed, beside the finishing', () => {
-    const texts = timelineEntries({ ...order, engineNote: null, engineNotedAt: null, draftEditRate: 0.123 }, [], [], [], undefined).map((e) => String(timelineHtml([e])));
+    const texts = timelineEntries({ ...order, engineNote: null, engineNotedAt: null, draftEditRate: 0.123 }, [], [], [], undefined).map((e) =>
+      String(timelineHtml([e])),
+    );
     expect(texts.findIndex((t) => t.includes("The people changed 12% of the machine draft's words"))).toBe(texts.findIndex((t) => t.includes('Finished')) - 1);
   });
 });

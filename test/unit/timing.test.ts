@@ -36,9 +36,14 @@ describe('spreadUntimed', () => {
     expect(buildCues(t).length).toBeGreaterThan(0);
   });
 
-  it('keeps the marks that were typed and shares each mark\'s span with the paragraphs after it', () => {
+  it("keeps the marks that were typed and shares each mark's span with the paragraphs after it", () => {
     const t = spreadUntimed(transcriptFromEditor('Intro words.\n\n[00:00:10] Marked paragraph.\n\nAfter it, unmarked.\n\n[00:00:40] Last one.', 60), 60);
-    expect(t.segments.map((s) => [s.start, s.end !== undefined])).toEqual([[0, true], [10, true], [expect.any(Number), true], [40, true]]);
+    expect(t.segments.map((s) => [s.start, s.end !== undefined])).toEqual([
+      [0, true],
+      [10, true],
+      [expect.any(Number), true],
+      [40, true],
+    ]);
     expect(t.segments[0]!.end).toBe(10);
     expect(t.segments[2]!.start).toBeGreaterThan(10);
     expect(t.segments[2]!.end).toBe(40);

@@ -1,29 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
 import {
-  checksOwnWork, editorText, formatMark, mergeParts, parseSkills, planParts, SKILL_KINDS, SkillError, skillCovers,
-  submissionProblems, taskPayCents, transcriptFromEditor, wordDiff, wordEditDistance, wordEditRate,
+  checksOwnWork,
+  editorText,
+  formatMark,
+  mergeParts,
+  parseSkills,
+  planParts,
+  SKILL_KINDS,
+  SkillError,
+  skillCovers,
+  submissionProblems,
+  taskPayCents,
+  transcriptFromEditor,
+  wordDiff,
+  wordEditDistance,
+  wordEditRate,
 } from '../../src/domain/workbench.js';
 
 describe('skills', () => {
   it('normalises a list: trimmed, lowercased, empties dropped, deduplicated in order', () => {
-    expect(parseSkills(' Transcription:English, review:english ,, TRANSCRIPTION:english, translation:brazilian_portuguese>english, ocr:german '))
-      .toEqual(['transcription:english', 'review:english', 'translation:brazilian_portuguese>english', 'ocr:german']);
+    expect(parseSkills(' Transcription:English, review:english ,, TRANSCRIPTION:english, translation:brazilian_portuguese>english, ocr:german ')).toEqual([
+      'transcription:english',
+      'review:english',
+      'translation:brazilian_portuguese>english',
+      'ocr:german',
+    ]);
     expect(SKILL_KINDS).toEqual(['transcription', 'review', 'translation', 'ocr']);
   });
 
   it('names the bad item and what is expected', () => {
-    expect(() => parseSkills('transcription:english, typing:english'))
-      .toThrow(new SkillError("skill 'typing:english' is not kind:language (kinds: transcription, review, translation, ocr; translation takes source>target)"));
+    expect(() => parseSkills('transcription:english, typing:english')).toThrow(
+      new SkillError("skill 'typing:english' is not kind:language (kinds: transcription, review, translation, ocr; translation takes source>target)"),
+    );
   });
 
-  it.each(['translation:english', 'transcription:english>french', 'ocr:', 'review:english1', 'english', 'review:english:us', 'translation:english>', 'review:_english'])(
-    'refuses %j',
-    (item) => {
-      expect(() => parseSkills(item)).toThrow(SkillError);
-      expect(() => parseSkills(item)).toThrow(`skill '${item}' is not kind:language`);
-    },
-  );
+  it.each([
+    'translation:english',
+    'transcription:english>french',
+    'ocr:',
+    'review:english1',
+    'english',
+    'review:english:us',
+    'translation:english>',
+    'review:_english',
+  ])('refuses %j', (item) => {
+    expect(() => parseSkills(item)).toThrow(SkillError);
+    expect(() => parseSkills(item)).toThrow(`skill '${item}' is not kind:language`);
+  });
 
   it.each(['', ' , ,', ','])('needs at least one skill in %j', (list) => {
     expect(() => parseSkills(list)).toThrow(new SkillError('at least one skill is needed'));
@@ -43,18 +67,35 @@ describe('skills', () => {
 describe('planParts', () => {
   it('keeps a remainder of at least a quarter part as its own part', () => {
     expect(planParts(1200, 360)).toEqual([
-      { start: 0, end: 360 }, { start: 360, end: 720 }, { start: 720, end: 1080 }, { start: 1080, end: 1200 },
+      { start: 0, end: 360 },
+      { start: 360, end: 720 },
+      { start: 720, end: 1080 },
+      { start: 1080, end: 1200 },
     ]);
-    expect(planParts(810, 360)).toEqual([{ start: 0, end: 360 }, { start: 360, end: 720 }, { start: 720, end: 810 }]);
+    expect(planParts(810, 360)).toEqual([
+      { start: 0, end: 360 },
+      { start: 360, end: 720 },
+      { start: 720, end: 810 },
+    ]);
   });
 
   it('joins a shorter remainder to the previous part', () => {
-    expect(planParts(1100, 360)).toEqual([{ start: 0, end: 360 }, { start: 360, end: 720 }, { start: 720, end: 1100 }]);
-    expect(planParts(809, 360)).toEqual([{ start: 0, end: 360 }, { start: 360, end: 809 }]);
+    expect(planParts(1100, 360)).toEqual([
+      { start: 0, end: 360 },
+      { start: 360, end: 720 },
+      { start: 720, end: 1100 },
+    ]);
+    expect(planParts(809, 360)).toEqual([
+      { start: 0, end: 360 },
+      { start: 360, end: 809 },
+    ]);
   });
 
   it('splits an exact multiple evenly', () => {
-    expect(planParts(720, 360)).toEqual([{ start: 0, end: 360 }, { start: 360, end: 720 }]);
+    expect(planParts(720, 360)).toEqual([
+      { start: 0, end: 360 },
+      { start: 360, end: 720 },
+    ]);
   });
 
   it('gives one part for short media or no part length', () => {
@@ -86,30 +127,39 @@ describe('editor text', () => {
   });
 
   it('writes paragraphs with a mark and speaker only when known', () => {
-    expect(editorText({ segments: [
-      { start: 5, speaker: 'Speaker 1', text: 'Hello there.' },
-      { speaker: 'Speaker 2', text: 'Hi.' },
-      { start: 12.4, text: 'Yes.' },
-      { text: 'Bye.' },
-    ] })).toBe('[00:00:05] Speaker 1: Hello there.\n\nSpeaker 2: Hi.\n\n[00:00:12] Yes.\n\nBye.');
+    expect(
+      editorText({
+        segments: [
+          { start: 5, speaker: 'Speaker 1', text: 'Hello there.' },
+          { speaker: 'Speaker 2', text: 'Hi.' },
+          { start: 12.4, text: 'Yes.' },
+          { text: 'Bye.' },
+        ],
+      }),
+    ).toBe('[00:00:05] Speaker 1: Hello there.\n\nSpeaker 2: Hi.\n\n[00:00:12] Yes.\n\nBye.');
     expect(editorText({ segments: [] })).toBe('');
   });
 
   it('reads the editor text back, each timed paragraph ending where the next timed one starts', () => {
-    const text = '[00:00:05] Speaker 1: Hello there.\n\n[00:00:09] Speaker 2: Hi. [inaudible 00:00:11] yes.\n\nSpeaker 1: Untimed.\n\n[00:00:20] Speaker 2: Last.';
-    expect(transcriptFromEditor(text, 30)).toEqual({ segments: [
-      { start: 5, end: 9, speaker: 'Speaker 1', text: 'Hello there.' },
-      { start: 9, end: 20, speaker: 'Speaker 2', text: 'Hi. [inaudible 00:00:11] yes.' },
-      { speaker: 'Speaker 1', text: 'Untimed.' },
-      { start: 20, end: 30, speaker: 'Speaker 2', text: 'Last.' },
-    ] });
+    const text =
+      '[00:00:05] Speaker 1: Hello there.\n\n[00:00:09] Speaker 2: Hi. [inaudible 00:00:11] yes.\n\nSpeaker 1: Untimed.\n\n[00:00:20] Speaker 2: Last.';
+    expect(transcriptFromEditor(text, 30)).toEqual({
+      segments: [
+        { start: 5, end: 9, speaker: 'Speaker 1', text: 'Hello there.' },
+        { start: 9, end: 20, speaker: 'Speaker 2', text: 'Hi. [inaudible 00:00:11] yes.' },
+        { speaker: 'Speaker 1', text: 'Untimed.' },
+        { start: 20, end: 30, speaker: 'Speaker 2', text: 'Last.' },
+      ],
+    });
     expect(transcriptFromEditor(text).segments[3]).toEqual({ start: 20, speaker: 'Speaker 2', text: 'Last.' });
     expect(editorText(transcriptFromEditor(text))).toBe(text);
   });
 
   it('leaves an end unknown where marks run backwards', () => {
-    expect(transcriptFromEditor('[00:00:30] A: One.\n\n[00:00:10] B: Two.', 5).segments)
-      .toEqual([{ start: 30, speaker: 'A', text: 'One.' }, { start: 10, speaker: 'B', text: 'Two.' }]);
+    expect(transcriptFromEditor('[00:00:30] A: One.\n\n[00:00:10] B: Two.', 5).segments).toEqual([
+      { start: 30, speaker: 'A', text: 'One.' },
+      { start: 10, speaker: 'B', text: 'Two.' },
+    ]);
   });
 
   it('refuses empty text', () => {
@@ -122,13 +172,15 @@ describe('mergeParts', () => {
   const second = { start: 360, end: 720, text: 'you doing today?\n\nAnd more.\n\n[00:06:10] Speaker 1: Fine.' };
 
   it('puts parts in time order, anchors an unmarked first paragraph and carries the speaker over', () => {
-    expect(mergeParts([second, first])).toBe([
-      '[00:00:00] Speaker 1: Hello.',
-      '[00:00:04] Speaker 2: Hi, how are',
-      '[00:06:00] Speaker 2: you doing today?',
-      'Speaker 2: And more.',
-      '[00:06:10] Speaker 1: Fine.',
-    ].join('\n\n'));
+    expect(mergeParts([second, first])).toBe(
+      [
+        '[00:00:00] Speaker 1: Hello.',
+        '[00:00:04] Speaker 2: Hi, how are',
+        '[00:06:00] Speaker 2: you doing today?',
+        'Speaker 2: And more.',
+        '[00:06:10] Speaker 1: Fine.',
+      ].join('\n\n'),
+    );
   });
 
   it('skips blank parts and carries a speaker through a part with no labels', () => {
@@ -142,7 +194,12 @@ describe('mergeParts', () => {
   });
 
   it('leaves unlabelled text unlabelled when no earlier part named a speaker', () => {
-    expect(mergeParts([{ start: 0, end: 10, text: 'One.' }, { start: 10, end: 20, text: 'Two.' }])).toBe('[00:00:00] One.\n\n[00:00:10] Two.');
+    expect(
+      mergeParts([
+        { start: 0, end: 10, text: 'One.' },
+        { start: 10, end: 20, text: 'Two.' },
+      ]),
+    ).toBe('[00:00:00] One.\n\n[00:00:10] Two.');
     expect(mergeParts([])).toBe('');
     expect(mergeParts([{ start: 0, end: 10, text: '' }])).toBe('');
   });
@@ -172,25 +229,30 @@ describe('submissionProblems', () => {
     ['every_30_seconds', 'every 30 seconds'],
     ['every_2_minutes', 'every 2 minutes'],
   ])('asks for marks when %s is ordered', (timestamping, words) => {
-    expect(submissionProblems('Speaker 1: Hello. [inaudible 00:00:11] yes.', { timestamping }))
-      .toEqual([`The order asks for timestamps ${words}; the transcript has no [hh:mm:ss] marks.`]);
+    expect(submissionProblems('Speaker 1: Hello. [inaudible 00:00:11] yes.', { timestamping })).toEqual([
+      `The order asks for timestamps ${words}; the transcript has no [hh:mm:ss] marks.`,
+    ]);
   });
 
   it('names the first gap longer than one and a half intervals', () => {
     const text = '[00:00:00] A: One.\n\n[00:00:30] B: Two.\n\n[00:01:40] A: Three. [00:03:00] Four.';
-    expect(submissionProblems(text, { timestamping: 'every_30_seconds' }))
-      .toEqual(['No timestamp between 00:00:30 and 00:01:40 (every 30 seconds was ordered).']);
+    expect(submissionProblems(text, { timestamping: 'every_30_seconds' })).toEqual([
+      'No timestamp between 00:00:30 and 00:01:40 (every 30 seconds was ordered).',
+    ]);
     expect(submissionProblems('[00:00:00] One. [00:00:45] Two.', { timestamping: 'every_30_seconds' })).toEqual([]);
     expect(submissionProblems('[00:00:00] One. [00:03:00] Two.', { timestamping: 'every_2_minutes' })).toEqual([]);
-    expect(submissionProblems('[00:00:00] One. [00:03:01] Two.', { timestamping: 'every_2_minutes' }))
-      .toEqual(['No timestamp between 00:00:00 and 00:03:01 (every 2 minutes was ordered).']);
-    expect(submissionProblems('[00:00:00] One. [00:00:16] Two.', { timestamping: 'every_10_seconds' }))
-      .toEqual(['No timestamp between 00:00:00 and 00:00:16 (every 10 seconds was ordered).']);
+    expect(submissionProblems('[00:00:00] One. [00:03:01] Two.', { timestamping: 'every_2_minutes' })).toEqual([
+      'No timestamp between 00:00:00 and 00:03:01 (every 2 minutes was ordered).',
+    ]);
+    expect(submissionProblems('[00:00:00] One. [00:00:16] Two.', { timestamping: 'every_10_seconds' })).toEqual([
+      'No timestamp between 00:00:00 and 00:00:16 (every 10 seconds was ordered).',
+    ]);
   });
 
   it('asks for a mark on every labelled paragraph at change of speaker', () => {
-    expect(submissionProblems('[00:00:00] A: One.\n\nB: Two.\n\n[00:00:09] A: Three.', { timestamping: 'change_of_speaker' }))
-      .toEqual(['1 of 3 paragraphs with a speaker label has no [hh:mm:ss] mark (timestamps at each change of speaker were ordered).']);
+    expect(submissionProblems('[00:00:00] A: One.\n\nB: Two.\n\n[00:00:09] A: Three.', { timestamping: 'change_of_speaker' })).toEqual([
+      '1 of 3 paragraphs with a speaker label has no [hh:mm:ss] mark (timestamps at each change of speaker were ordered).',
+    ]);
     expect(submissionProblems('A: One.\n\nB: Two.', { timestamping: 'change_of_speaker' })).toEqual([
       'The order asks for timestamps at each change of speaker; the transcript has no [hh:mm:ss] marks.',
       '2 of 2 paragraphs with a speaker label have no [hh:mm:ss] mark (timestamps at each change of speaker were ordered).',
@@ -198,16 +260,19 @@ describe('submissionProblems', () => {
   });
 
   it('asks for speaker labels when a number of speakers was ordered', () => {
-    expect(submissionProblems('[00:00:00] Hello.', { timestamping: 'not_required', numberOfSpeakers: '1_or_2' }))
-      .toEqual(['Speaker labels are missing (the order has 1 or 2 speakers).']);
-    expect(submissionProblems('Hello.', { timestamping: 'not_required', numberOfSpeakers: '3_or_more' }))
-      .toEqual(['Speaker labels are missing (the order has 3 or more speakers).']);
+    expect(submissionProblems('[00:00:00] Hello.', { timestamping: 'not_required', numberOfSpeakers: '1_or_2' })).toEqual([
+      'Speaker labels are missing (the order has 1 or 2 speakers).',
+    ]);
+    expect(submissionProblems('Hello.', { timestamping: 'not_required', numberOfSpeakers: '3_or_more' })).toEqual([
+      'Speaker labels are missing (the order has 3 or more speakers).',
+    ]);
     expect(submissionProblems('Hello.', { timestamping: 'not_required' })).toEqual([]);
   });
 
   it('wants two labels at least for three or more speakers', () => {
-    expect(submissionProblems('Ann: One.\n\nAnn: Two.', { timestamping: 'not_required', numberOfSpeakers: '3_or_more' }))
-      .toEqual(['Only one speaker is labelled (Ann); the order has 3 or more speakers.']);
+    expect(submissionProblems('Ann: One.\n\nAnn: Two.', { timestamping: 'not_required', numberOfSpeakers: '3_or_more' })).toEqual([
+      'Only one speaker is labelled (Ann); the order has 3 or more speakers.',
+    ]);
     expect(submissionProblems('Ann: One.\n\nAnn: Two.', { timestamping: 'not_required', numberOfSpeakers: '1_or_2' })).toEqual([]);
     expect(submissionProblems('Ann: One.\n\nBob: Two.', { timestamping: 'not_required', numberOfSpeakers: '3_or_more' })).toEqual([]);
   });
@@ -223,13 +288,22 @@ describe('submissionProblems', () => {
 describe('wordDiff', () => {
   it('shows a one-word change as a deletion and an addition between the same words', () => {
     expect(wordDiff('the cat sat down', 'the dog sat down')).toEqual([
-      { op: 'same', text: 'the' }, { op: 'del', text: 'cat' }, { op: 'add', text: 'dog' }, { op: 'same', text: 'sat down' },
+      { op: 'same', text: 'the' },
+      { op: 'del', text: 'cat' },
+      { op: 'add', text: 'dog' },
+      { op: 'same', text: 'sat down' },
     ]);
   });
 
   it('merges runs and normalises whitespace', () => {
-    expect(wordDiff('a  b\nc', 'a b c d e')).toEqual([{ op: 'same', text: 'a b c' }, { op: 'add', text: 'd e' }]);
-    expect(wordDiff('x y z', 'z')).toEqual([{ op: 'del', text: 'x y' }, { op: 'same', text: 'z' }]);
+    expect(wordDiff('a  b\nc', 'a b c d e')).toEqual([
+      { op: 'same', text: 'a b c' },
+      { op: 'add', text: 'd e' },
+    ]);
+    expect(wordDiff('x y z', 'z')).toEqual([
+      { op: 'del', text: 'x y' },
+      { op: 'same', text: 'z' },
+    ]);
     expect(wordDiff('same text', 'same text')).toEqual([{ op: 'same', text: 'same text' }]);
   });
 
@@ -241,10 +315,18 @@ describe('wordDiff', () => {
 
   it('replaces the whole text past the work bound, and diffs up to it', () => {
     const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
-    expect(wordDiff(words(2001, 'a'), words(2000, 'a'))).toEqual([{ op: 'del', text: words(2001, 'a') }, { op: 'add', text: words(2000, 'a') }]);
-    expect(wordDiff(`${words(2000, 'a')} extra`, `${words(1999, 'a')} extra`)).toEqual([{ op: 'del', text: `${words(2000, 'a')} extra` }, { op: 'add', text: `${words(1999, 'a')} extra` }]);
+    expect(wordDiff(words(2001, 'a'), words(2000, 'a'))).toEqual([
+      { op: 'del', text: words(2001, 'a') },
+      { op: 'add', text: words(2000, 'a') },
+    ]);
+    expect(wordDiff(`${words(2000, 'a')} extra`, `${words(1999, 'a')} extra`)).toEqual([
+      { op: 'del', text: `${words(2000, 'a')} extra` },
+      { op: 'add', text: `${words(1999, 'a')} extra` },
+    ]);
     expect(wordDiff(words(2000, 'a'), `${words(1999, 'a')} changed`)).toEqual([
-      { op: 'same', text: words(1999, 'a') }, { op: 'del', text: 'a1999' }, { op: 'add', text: 'changed' },
+      { op: 'same', text: words(1999, 'a') },
+      { op: 'del', text: 'a1999' },
+      { op: 'add', text: 'changed' },
     ]);
   });
 });
@@ -299,14 +381,18 @@ describe('wordEditRate', () => {
 });
 
 describe('nobody checks their own work', () => {
-  const ann = 1, rita = 2, quinn = 3;
+  const ann = 1,
+    rita = 2,
+    quinn = 3;
   // Ann did the work and a fix; Rita sent it back once.
   const done = [
-    { stage: 'work' as const, submittedBy: ann }, { stage: 'review' as const, submittedBy: rita }, { stage: 'work' as const, submittedBy: ann },
+    { stage: 'work' as const, submittedBy: ann },
+    { stage: 'review' as const, submittedBy: rita },
+    { stage: 'work' as const, submittedBy: ann },
     { stage: 'review' as const, submittedBy: null },
   ];
 
-  it('a review is closed to whoever submitted any of the order\'s work, not to a reviewer who sent it back', () => {
+  it("a review is closed to whoever submitted any of the order's work, not to a reviewer who sent it back", () => {
     expect(checksOwnWork('review', done, ann)).toBe(true);
     expect(checksOwnWork('review', done, rita)).toBe(false);
     expect(checksOwnWork('review', done, quinn)).toBe(false);

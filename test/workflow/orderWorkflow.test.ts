@@ -12,7 +12,20 @@ import type { EngineOutcome } from '../../src/activities/engines.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
 import { callbackPauseMs, callbackWindowMs } from '../../src/domain/callbackSchedule.js';
 import {
-  cancelUpdate, completeUpdate, orderWorkflowId, placeOrderUpdate, qualityCheckUpdate, rejectTranscriptUpdate, SEARCH_ATTRIBUTES, engineTaskQueue, startSearchAttributes, statusQuery, type OrderToPlace, type OrderWorkflowInput, type PlacedOrder, type ResultFile,
+  cancelUpdate,
+  completeUpdate,
+  orderWorkflowId,
+  placeOrderUpdate,
+  qualityCheckUpdate,
+  rejectTranscriptUpdate,
+  SEARCH_ATTRIBUTES,
+  engineTaskQueue,
+  startSearchAttributes,
+  statusQuery,
+  type OrderToPlace,
+  type OrderWorkflowInput,
+  type PlacedOrder,
+  type ResultFile,
 } from '../../src/contracts/orders.js';
 import { waitFor } from '../helpers/net.js';
 import { startTimeSkipping } from '../helpers/timeSkipping.js';
@@ -38,14 +51,27 @@ let nextOrderId = 7_000;
  * An order input; ids step by 10 so that a child order (id + 1) never collides. `payBy` is
  * measured from the test server's clock, which runs far ahead of the real one once time was skipped.
  */
-async function newInput(order: Partial<OrderToPlace> = {}, rest: Partial<Omit<OrderWorkflowInput, 'order'>> = {}, payByInMs = HOUR): Promise<OrderWorkflowInput> {
+async function newInput(
+  order: Partial<OrderToPlace> = {},
+  rest: Partial<Omit<OrderWorkflowInput, 'order'>> = {},
+  payByInMs = HOUR,
+): Promise<OrderWorkflowInput> {
   nextOrderId += 10;
   const payBy = new Date((await env.currentTimeMs()) + payByInMs).toISOString();
   return {
     order: {
-      id: nextOrderId, accountId: 42, product: 'transcription', priceCents: 125, seconds: 60, words: 0,
-      params: { language: 'english' }, callbackUrl: 'http://receiver.test/hook', turnaroundHours: 48,
-      fulfilment: 'operator', resultKinds: ['transcription'], ...order,
+      id: nextOrderId,
+      accountId: 42,
+      product: 'transcription',
+      priceCents: 125,
+      seconds: 60,
+      words: 0,
+      params: { language: 'english' },
+      callbackUrl: 'http://receiver.test/hook',
+      turnaroundHours: 48,
+      fulfilment: 'operator',
+      resultKinds: ['transcription'],
+      ...order,
     },
     payment: { by: 'customer', payBy },
     qualityCheckProbability: 0,
@@ -65,11 +91,32 @@ interface Behaviour {
 
 /** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
 function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: Activities } {
-  const calls: Calls = { chargeWallet: [], finishOrder: [], refundOrder: [], retranscribe: [], applyQualityFix: [], closeQualityCheck: [],
-    deliverCallback: [], fulfilByEngine: [], handToOperator: [], markOrderLate: [],
+  const calls: Calls = {
+    chargeWallet: [],
+    finishOrder: [],
+    refundOrder: [],
+    retranscribe: [],
+    applyQualityFix: [],
+    closeQualityCheck: [],
+    deliverCallback: [],
+    fulfilByEngine: [],
+    handToOperator: [],
+    markOrderLate: [],
     // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
-    openTask: [], workerEnabled: [], recordTaskClaim: [], recordTaskRelease: [], taskLease: [], recordTaskOutcome: [], closeTask: [], creditWorkers: [],
-    deliverWork: [], sourceDraft: [], draftTranscript: [], timeWork: [], checkSuppliedTranscript: [] };
+    openTask: [],
+    workerEnabled: [],
+    recordTaskClaim: [],
+    recordTaskRelease: [],
+    taskLease: [],
+    recordTaskOutcome: [],
+    closeTask: [],
+    creditWorkers: [],
+    deliverWork: [],
+    sourceDraft: [],
+    draftTranscript: [],
+    timeWork: [],
+    checkSuppliedTranscript: [],
+  };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
   const record = async <K extends keyof Activities>(name: K, input: Parameters<Activities[K]>[0]) => {
@@ -87,14 +134,32 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
       await record('chargeWallet', order);
       // Paid on the test server's clock, which runs ahead of the real one once time was skipped.
       const paidAt = await env.currentTimeMs();
-      return { orderId: order.id, chargedCents: order.priceCents, balanceCents: 10_000 - order.priceCents, aiMinutesLeft: 0,
-        paidAt: new Date(paidAt).toISOString(), deliveryEstimate: new Date(paidAt + order.turnaroundHours * HOUR).toISOString() };
+      return {
+        orderId: order.id,
+        chargedCents: order.priceCents,
+        balanceCents: 10_000 - order.priceCents,
+        aiMinutesLeft: 0,
+        paidAt: new Date(paidAt).toISOString(),
+        deliveryEstimate: new Date(paidAt + order.turnaroundHours * HOUR).toISOString(),
+      };
     },
-    async finishOrder(input) { await record('finishOrder', input); },
-    async refundOrder(input) { await failable('refundOrder', input); return { balanceCents: 10_000 }; },
-    async retranscribe(input) { await record('retranscribe', input); return behaviour.retranscribe?.(input.orderId) ?? null; },
-    async applyQualityFix(input) { await failable('applyQualityFix', input); },
-    async closeQualityCheck(input) { await record('closeQualityCheck', input); },
+    async finishOrder(input) {
+      await record('finishOrder', input);
+    },
+    async refundOrder(input) {
+      await failable('refundOrder', input);
+      return { balanceCents: 10_000 };
+    },
+    async retranscribe(input) {
+      await record('retranscribe', input);
+      return behaviour.retranscribe?.(input.orderId) ?? null;
+    },
+    async applyQualityFix(input) {
+      await failable('applyQualityFix', input);
+    },
+    async closeQualityCheck(input) {
+      await record('closeQualityCheck', input);
+    },
     async deliverCallback(input) {
       const attempt = await record('deliverCallback', input);
       behaviour.callback?.(attempt, calls.deliverCallback.at(-1)!);
@@ -104,21 +169,60 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
       const attempt = await record('fulfilByEngine', input);
       return behaviour.engine ? behaviour.engine(attempt) : { outcome: 'unavailable' };
     },
-    async handToOperator(input) { await failable('handToOperator', input); },
-    async markOrderLate(input) { await record('markOrderLate', input); return { marked: true }; },
-    async openTask(input) { await record('openTask', input); },
-    async workerEnabled(input) { await record('workerEnabled', input); return true; },
-    async recordTaskClaim(input) { await record('recordTaskClaim', input); },
-    async recordTaskRelease(input) { await record('recordTaskRelease', input); },
-    async taskLease(input) { await record('taskLease', input); return { saves: 0, msSinceSave: 0 }; },
-    async recordTaskOutcome(input) { await record('recordTaskOutcome', input); },
-    async closeTask(input) { await record('closeTask', input); },
-    async creditWorkers(input) { await record('creditWorkers', input); return { credited: 0 }; },
-    async deliverWork(input) { await record('deliverWork', input); return []; },
-    async sourceDraft(input) { await record('sourceDraft', input); return ''; },
-    async draftTranscript(input) { await record('draftTranscript', input); return ''; },
-    async timeWork(input) { await record('timeWork', input); return null; },
-    async checkSuppliedTranscript(input) { await record('checkSuppliedTranscript', input); return { verdict: 'unavailable' as const }; },
+    async handToOperator(input) {
+      await failable('handToOperator', input);
+    },
+    async markOrderLate(input) {
+      await record('markOrderLate', input);
+      return { marked: true };
+    },
+    async openTask(input) {
+      await record('openTask', input);
+    },
+    async workerEnabled(input) {
+      await record('workerEnabled', input);
+      return true;
+    },
+    async recordTaskClaim(input) {
+      await record('recordTaskClaim', input);
+    },
+    async recordTaskRelease(input) {
+      await record('recordTaskRelease', input);
+    },
+    async taskLease(input) {
+      await record('taskLease', input);
+      return { saves: 0, msSinceSave: 0 };
+    },
+    async recordTaskOutcome(input) {
+      await record('recordTaskOutcome', input);
+    },
+    async closeTask(input) {
+      await record('closeTask', input);
+    },
+    async creditWorkers(input) {
+      await record('creditWorkers', input);
+      return { credited: 0 };
+    },
+    async deliverWork(input) {
+      await record('deliverWork', input);
+      return [];
+    },
+    async sourceDraft(input) {
+      await record('sourceDraft', input);
+      return '';
+    },
+    async draftTranscript(input) {
+      await record('draftTranscript', input);
+      return '';
+    },
+    async timeWork(input) {
+      await record('timeWork', input);
+      return null;
+    },
+    async checkSuppliedTranscript(input) {
+      await record('checkSuppliedTranscript', input);
+      return { verdict: 'unavailable' as const };
+    },
   };
   return { calls, activities };
 }
@@ -126,18 +230,32 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
 /** Runs `body` while a fresh worker (own task queue) polls with `activities`. */
 async function withWorker<T>(activities: Activities, body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `order-wf-test-${++seq}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    activities,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    dataConverter,
+  });
   // Engine work has its own task queue, as src/temporal/worker.ts sets it up.
-  const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities: { fulfilByEngine: activities.fulfilByEngine }, dataConverter });
+  const engines = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: engineTaskQueue(taskQueue),
+    activities: { fulfilByEngine: activities.fulfilByEngine },
+    dataConverter,
+  });
   return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
 
 /** Update-with-Start as src/orders/startOrder.ts does it: the update names the placement of the input. */
 function startWithPayment(input: OrderWorkflowInput, taskQueue: string, placement = 'placement-1') {
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
-    workflowId: orderWorkflowId(input.order.id), taskQueue,
+    workflowId: orderWorkflowId(input.order.id),
+    taskQueue,
     args: [input.payment.by === 'customer' ? { ...input, payment: { ...input.payment, placement: 'placement-1' } } : input],
-    workflowIdConflictPolicy: 'USE_EXISTING', workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: startSearchAttributes(input.order),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    typedSearchAttributes: startSearchAttributes(input.order),
   });
   const placed = env.client.workflow.executeUpdateWithStart(placeOrderUpdate, { args: [placement], startWorkflowOperation: start });
   const handle = start.workflowHandle() as Promise<Handle>;
@@ -153,7 +271,12 @@ async function placeOrder(input: OrderWorkflowInput, taskQueue: string): Promise
 
 /** The failure an update was refused with (validator or handler). */
 async function refusal(update: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await update.then(() => { throw new Error('the update was accepted'); }, (e: unknown) => e);
+  const err = await update.then(
+    () => {
+      throw new Error('the update was accepted');
+    },
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
   const cause = (err as WorkflowUpdateFailedError).cause;
   expect(cause).toBeInstanceOf(ApplicationFailure);
@@ -168,7 +291,9 @@ beforeAll(async () => {
   noSkip = new Client({ connection: env.connection, dataConverter });
 });
 
-afterAll(async () => { await env?.teardown(); });
+afterAll(async () => {
+  await env?.teardown();
+});
 
 describe('order workflow on the time-skipping test server', () => {
   it('marks an order still open at its delivery estimate late, once, without settling it', async () => {
@@ -247,8 +372,11 @@ describe('order workflow on the time-skipping test server', () => {
       await complete(handle, [file('transcription')]);
       await env.sleep('24 hours');
       const fix = [file('transcription', 'blob-fixed')];
-      expect(await handle.executeUpdate(qualityCheckUpdate, { args: [{ fix }] }))
-        .toEqual({ order_id: input.order.id, status: 'finished', quality_check: 'fixed' });
+      expect(await handle.executeUpdate(qualityCheckUpdate, { args: [{ fix }] })).toEqual({
+        order_id: input.order.id,
+        status: 'finished',
+        quality_check: 'fixed',
+      });
       expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'fixed' });
       expect(calls.applyQualityFix).toMatchObject([{ orderId: input.order.id, files: fix }]);
       expect(calls.closeQualityCheck).toEqual([]);
@@ -257,7 +385,13 @@ describe('order workflow on the time-skipping test server', () => {
   });
 
   it('a refused quality fix does not restart the window, which counts from the finish', async () => {
-    const { calls, activities } = mockActivities({ fails: { applyQualityFix: () => { throw ApplicationFailure.nonRetryable('file missing', 'OrderState'); } } });
+    const { calls, activities } = mockActivities({
+      fails: {
+        applyQualityFix: () => {
+          throw ApplicationFailure.nonRetryable('file missing', 'OrderState');
+        },
+      },
+    });
     const input = await newInput({}, { qualityCheckProbability: 1 });
     await withWorker(activities, async (taskQueue) => {
       const handle = await placeOrder(input, taskQueue);
@@ -265,14 +399,18 @@ describe('order workflow on the time-skipping test server', () => {
       await waitFor(() => calls.deliverCallback.length === 1, 'the finished callback');
       const finishedAt = await env.currentTimeMs();
       await env.sleep('70 hours');
-      expect((await refusal(handle.executeUpdate(qualityCheckUpdate, { args: [{ fix: [file('transcription', 'blob-fixed')] }] }))).message).toBe('file missing');
+      expect((await refusal(handle.executeUpdate(qualityCheckUpdate, { args: [{ fix: [file('transcription', 'blob-fixed')] }] }))).message).toBe(
+        'file missing',
+      );
       expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
       expect(calls.closeQualityCheck[0]!.at - finishedAt).toBeLessThan(73 * HOUR);
     });
   });
 
   describe('callback retries', () => {
-    const receiverDown = () => { throw ApplicationFailure.create({ message: 'receiver down', nextRetryDelay: '10 minutes' }); };
+    const receiverDown = () => {
+      throw ApplicationFailure.create({ message: 'receiver down', nextRetryDelay: '10 minutes' });
+    };
 
     it('pauses between attempts and gives up after 10 attempts; the order stays finished', async () => {
       const { calls, activities } = mockActivities({ callback: receiverDown });
@@ -299,7 +437,9 @@ describe('order workflow on the time-skipping test server', () => {
 
     it('reaches a receiver that was down for 20 hours on a later attempt', async () => {
       const { calls, activities } = mockActivities({
-        callback: (attempt, call) => { if (call.at - calls.deliverCallback[0]!.at < 20 * HOUR) backingOff(attempt, call); },
+        callback: (attempt, call) => {
+          if (call.at - calls.deliverCallback[0]!.at < 20 * HOUR) backingOff(attempt, call);
+        },
       });
       const input = await newInput();
       await withWorker(activities, async (taskQueue) => {
@@ -328,7 +468,11 @@ describe('order workflow on the time-skipping test server', () => {
     });
 
     it('stops at the first successful attempt', async () => {
-      const { calls, activities } = mockActivities({ callback: (attempt) => { if (attempt < 3) receiverDown(); } });
+      const { calls, activities } = mockActivities({
+        callback: (attempt) => {
+          if (attempt < 3) receiverDown();
+        },
+      });
       const input = await newInput();
       await withWorker(activities, async (taskQueue) => {
         const handle = await placeOrder(input, taskQueue);
@@ -347,7 +491,10 @@ describe('order workflow on the time-skipping test server', () => {
       const input = await newInput({}, {}, MINUTE);
       await withWorker(activities, async (taskQueue) => {
         const handle = await env.client.workflow.start('orderWorkflow', {
-          workflowId: orderWorkflowId(input.order.id), taskQueue, args: [input], typedSearchAttributes: startSearchAttributes(input.order),
+          workflowId: orderWorkflowId(input.order.id),
+          taskQueue,
+          args: [input],
+          typedSearchAttributes: startSearchAttributes(input.order),
         });
         expect(await handle.result()).toEqual({ status: 'payment_failed', qualityCheck: 'none' });
       });
@@ -432,7 +579,11 @@ describe('order workflow on the time-skipping test server', () => {
     });
 
     it('an engine that keeps failing hands the order to an operator after its retries', async () => {
-      const { calls, activities } = mockActivities({ engine: async () => { throw ApplicationFailure.retryable('engine down', 'EngineDown'); } });
+      const { calls, activities } = mockActivities({
+        engine: async () => {
+          throw ApplicationFailure.retryable('engine down', 'EngineDown');
+        },
+      });
       const input = await engineOrder();
       await withWorker(activities, async (taskQueue) => {
         const handle = await placeOrder(input, taskQueue);
@@ -451,8 +602,14 @@ describe('order workflow on the time-skipping test server', () => {
 
     it('a hand-off to an operator that fails does not jam the order', async () => {
       const { calls, activities } = mockActivities({
-        engine: async () => { throw ApplicationFailure.retryable('engine down', 'EngineDown'); },
-        fails: { handToOperator: () => { throw ApplicationFailure.nonRetryable('database gone', 'Fault'); } },
+        engine: async () => {
+          throw ApplicationFailure.retryable('engine down', 'EngineDown');
+        },
+        fails: {
+          handToOperator: () => {
+            throw ApplicationFailure.nonRetryable('database gone', 'Fault');
+          },
+        },
       });
       const input = await engineOrder();
       await withWorker(activities, async (taskQueue) => {
@@ -467,10 +624,16 @@ describe('order workflow on the time-skipping test server', () => {
 
     it('a cancellation whose refund fails leaves the engine working, and its result still settles the order', async () => {
       let release!: (outcome: EngineOutcome) => void;
-      const gate = new Promise<EngineOutcome>((r) => { release = r; });
+      const gate = new Promise<EngineOutcome>((r) => {
+        release = r;
+      });
       const { calls, activities } = mockActivities({
         engine: () => Promise.race([gate, Context.current().cancelled]),
-        fails: { refundOrder: () => { throw ApplicationFailure.nonRetryable('ledger locked', 'OrderState'); } },
+        fails: {
+          refundOrder: () => {
+            throw ApplicationFailure.nonRetryable('ledger locked', 'OrderState');
+          },
+        },
       });
       const input = await engineOrder();
       await withWorker(activities, async (taskQueue) => {
@@ -486,7 +649,9 @@ describe('order workflow on the time-skipping test server', () => {
 
     it('refuses completion while the engine works; a cancellation refunds and ends the order canceled', async () => {
       let release!: (outcome: EngineOutcome) => void;
-      const gate = new Promise<EngineOutcome>((r) => { release = r; });
+      const gate = new Promise<EngineOutcome>((r) => {
+        release = r;
+      });
       // Worker shutdown cancels the attempt, so a failed assertion cannot leave the worker waiting on the gate.
       const { calls, activities } = mockActivities({ engine: () => Promise.race([gate, Context.current().cancelled]) });
       const input = await engineOrder();
@@ -508,12 +673,21 @@ describe('order workflow on the time-skipping test server', () => {
   });
 
   describe('proofreading hand-off', () => {
-    const proofreadingOrder = (autoRetranscribe: boolean) => newInput({
-      product: 'proofreading', fulfilment: 'proofreading', params: { language: 'english', auto_retranscribe: autoRetranscribe },
-    });
+    const proofreadingOrder = (autoRetranscribe: boolean) =>
+      newInput({
+        product: 'proofreading',
+        fulfilment: 'proofreading',
+        params: { language: 'english', auto_retranscribe: autoRetranscribe },
+      });
     const childOf = (parent: OrderToPlace): OrderToPlace => ({
-      ...parent, id: parent.id + 1, product: 'transcription', fulfilment: 'operator', resultKinds: ['transcription'],
-      priceCents: 250, params: { language: 'english', retranscription_of: parent.id }, parentOrderId: parent.id,
+      ...parent,
+      id: parent.id + 1,
+      product: 'transcription',
+      fulfilment: 'operator',
+      resultKinds: ['transcription'],
+      priceCents: 250,
+      params: { language: 'english', retranscription_of: parent.id },
+      parentOrderId: parent.id,
     });
     const childHandle = (parent: OrderToPlace) => env.client.workflow.getHandle<typeof orderWorkflow>(orderWorkflowId(parent.id + 1));
 
@@ -523,8 +697,11 @@ describe('order workflow on the time-skipping test server', () => {
       const { calls, activities } = mockActivities({ retranscribe: () => child });
       await withWorker(activities, async (taskQueue) => {
         const handle = await placeOrder(input, taskQueue);
-        expect(await handle.executeUpdate(rejectTranscriptUpdate))
-          .toEqual({ order_id: input.order.id, status: 'retranscribed', retranscribed_order_id: child.id });
+        expect(await handle.executeUpdate(rejectTranscriptUpdate)).toEqual({
+          order_id: input.order.id,
+          status: 'retranscribed',
+          retranscribed_order_id: child.id,
+        });
         // Skipping time now would time the waiting child out (the test server gives it a 10-year run timeout).
         expect(await noSkip.workflow.getHandle(handle.workflowId).result()).toEqual({ status: 'retranscribed', qualityCheck: 'none' });
         expect(events(calls, input.order.id)).toEqual(['refunded']);

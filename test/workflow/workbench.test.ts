@@ -12,7 +12,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from '../../src/activities/index.js';
 import {
-  completeUpdate, engineTaskQueue, orderWorkflowId, placeOrderUpdate, startSearchAttributes, statusQuery,
+  completeUpdate,
+  engineTaskQueue,
+  orderWorkflowId,
+  placeOrderUpdate,
+  startSearchAttributes,
+  statusQuery,
   type OrderWorkflowInput,
 } from '../../src/contracts/orders.js';
 import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, taskStateQuery, taskWorkflowId } from '../../src/contracts/tasks.js';
@@ -53,16 +58,25 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'workbench-wf-'));
   const secretKey = randomBytes(32);
   deps = {
-    db: database.db, files: localFileStore(join(dataDir, 'files')), secretKey, publicBaseUrl: 'http://orders.test',
+    db: database.db,
+    files: localFileStore(join(dataDir, 'files')),
+    secretKey,
+    publicBaseUrl: 'http://orders.test',
     callbacks: { retryMinMs: 5, retryMaxMs: 20, timeoutMs: 2000 },
     priceTable: priceTableSchema.parse(JSON.parse(await readFile('config/prices.json', 'utf8'))) as PriceTable,
     payRates: payRatesSchema.parse(JSON.parse(await readFile('config/pay-rates.json', 'utf8'))),
-    engines: {}, media: { maxBytes: 1024 * 1024, maxSeconds: 36_000, timeoutMs: 2000 },
+    engines: {},
+    media: { maxBytes: 1024 * 1024, maxSeconds: 36_000, timeoutMs: 2000 },
     outbound: createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => {} }),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: false }),
   };
   accountId = (await createAccount(database.db, secretKey, { name: 'workbench', balanceCents: 1_000_000 })).accountId;
-  for (const [name, skills] of [['ann', ['transcription:english']], ['bob', ['transcription:english']], ['rita', ['review:english']], ['outsider', ['transcription:french']]] as const) {
+  for (const [name, skills] of [
+    ['ann', ['transcription:english']],
+    ['bob', ['transcription:english']],
+    ['rita', ['review:english']],
+    ['outsider', ['transcription:french']],
+  ] as const) {
     workers[name] = { id: (await createWorker(database.db, secretKey, { name, skills: [...skills] })).workerId, skills: [...skills] };
   }
 });
@@ -79,7 +93,13 @@ let seq = 0;
 async function withWorker<T>(body: (taskQueue: string) => Promise<T>): Promise<T> {
   const taskQueue = `workbench-test-${++seq}`;
   const activities = createActivities(deps);
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, activities, workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    activities,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    dataConverter,
+  });
   const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities, dataConverter });
   return engines.runUntil(worker.runUntil(body(taskQueue)));
 }
@@ -91,7 +111,14 @@ async function placeTranscription(taskQueue: string, seconds: number, extra: { q
   const id = (nextOrderId += 10);
   const input: OrderWorkflowInput = {
     order: {
-      id, accountId, priceCents: 100, seconds, words: 0, params, callbackUrl: null, ...orderPlan(product, params),
+      id,
+      accountId,
+      priceCents: 100,
+      seconds,
+      words: 0,
+      params,
+      callbackUrl: null,
+      ...orderPlan(product, params),
     },
     payment: { by: 'customer', payBy: new Date((await env.currentTimeMs()) + 3_600_000).toISOString() },
     qualityCheckProbability: extra.qualityCheckProbability ?? 0,
@@ -99,7 +126,11 @@ async function placeTranscription(taskQueue: string, seconds: number, extra: { q
     workbench: { leaseMs: LEASE_MS, partSeconds: 360 },
   };
   const start = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
-    workflowId: orderWorkflowId(id), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: startSearchAttributes(input.order),
+    workflowId: orderWorkflowId(id),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: startSearchAttributes(input.order),
   });
   await env.client.workflow.executeUpdateWithStart(placeOrderUpdate, { args: [undefined], startWorkflowOperation: start });
   await start.workflowHandle();
@@ -121,7 +152,12 @@ const review = (task: { handle: ReturnType<typeof env.client.workflow.getHandle>
   task.handle.executeUpdate(reviewTaskUpdate, { args: [{ workerId: workers.rita.id, text, decision, ...(note ? { note } : {}) }] });
 
 async function refusal(update: Promise<unknown>): Promise<string> {
-  const err = await update.then(() => { throw new Error('the update was accepted'); }, (e: unknown) => e);
+  const err = await update.then(
+    () => {
+      throw new Error('the update was accepted');
+    },
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
   expect((err as WorkflowUpdateFailedError).cause).toBeInstanceOf(ApplicationFailure);
   return (err as WorkflowUpdateFailedError).cause!.message;
@@ -172,7 +208,9 @@ describe('the workbench on the time-skipping test server', () => {
       const state = await task.handle.query(taskStateQuery);
       expect(state.status).toBe('claimed');
       expect((await getTask(database.db, task.taskId))!.claimedBy).toBe(state.claimedBy);
-      await handle.executeUpdate(completeUpdate, { args: [{ files: [{ kind: 'transcription', blobKey: await deps.files.put(Buffer.from('done')), fileName: 'done.txt' }] }] });
+      await handle.executeUpdate(completeUpdate, {
+        args: [{ files: [{ kind: 'transcription', blobKey: await deps.files.put(Buffer.from('done')), fileName: 'done.txt' }] }],
+      });
       expect(await handle.result()).toMatchObject({ status: 'finished' });
       // Cancelled with the order (a closed workflow: nothing left running when this worker stops).
       await expect(noSkip.workflow.getHandle(task.taskId).result()).rejects.toThrow();
@@ -185,7 +223,14 @@ describe('the workbench on the time-skipping test server', () => {
       const { id, handle } = await placeTranscription(taskQueue, 1200, { params: { number_of_speakers: '1_or_2' } });
       const parts = await Promise.all([1, 2, 3, 4].map((n) => openTask(id, `part-${n}`)));
       const spans = (await tasksOfOrder(database.db, id)).map((t) => [t.partNo, t.spanStart, t.spanEnd]);
-      expect(spans).toEqual(expect.arrayContaining([[1, 0, 360], [2, 360, 720], [3, 720, 1080], [4, 1080, 1200]]));
+      expect(spans).toEqual(
+        expect.arrayContaining([
+          [1, 0, 360],
+          [2, 360, 720],
+          [3, 720, 1080],
+          [4, 1080, 1200],
+        ]),
+      );
       // Submitted out of order; part 3 starts mid-turn without a label.
       await claim(parts[3]!, 'bob');
       await submit(parts[3]!, 'bob', '[00:18:00] Speaker 1: part four');
@@ -202,10 +247,17 @@ describe('the workbench on the time-skipping test server', () => {
       expect(await handle.result()).toMatchObject({ status: 'finished' });
       const segments = (await delivered(id)).segments;
       expect(segments.map((s) => [s.start, s.speaker, s.text])).toEqual([
-        [0, 'Speaker 1', 'part one'], [360, 'Speaker 2', 'part two'], [720, 'Speaker 2', 'and part three continues'], [1080, 'Speaker 1', 'part four'],
+        [0, 'Speaker 1', 'part one'],
+        [360, 'Speaker 2', 'part two'],
+        [720, 'Speaker 2', 'and part three continues'],
+        [1080, 'Speaker 1', 'part four'],
       ]);
       // Each part paid to its worker on approval, and the review.
-      const paid = async (who: keyof typeof workers) => (await earningsOf(database.db, workers[who].id)).entries.filter((e) => e.orderId === id).map((e) => e.taskId).sort();
+      const paid = async (who: keyof typeof workers) =>
+        (await earningsOf(database.db, workers[who].id)).entries
+          .filter((e) => e.orderId === id)
+          .map((e) => e.taskId)
+          .sort();
       expect(await paid('ann')).toEqual([taskWorkflowId(id, 'part-1'), taskWorkflowId(id, 'part-2')]);
       expect(await paid('bob')).toEqual([taskWorkflowId(id, 'part-3'), taskWorkflowId(id, 'part-4')]);
       expect(await paid('rita')).toEqual([taskWorkflowId(id, 'review-1')]);
@@ -241,14 +293,18 @@ describe('the workbench on the time-skipping test server', () => {
     });
   });
 
-  it('an operator releases and reassigns a claim; the quality check puts the finished order in the reviewers\' queue and a fix there sends quality_fix', async () => {
+  it("an operator releases and reassigns a claim; the quality check puts the finished order in the reviewers' queue and a fix there sends quality_fix", async () => {
     await withWorker(async (taskQueue) => {
       const { id, handle } = await placeTranscription(taskQueue, 60, { qualityCheckProbability: 1 });
       const work = await openTask(id, 'work');
       await claim(work, 'ann');
       await work.handle.executeUpdate(releaseTaskUpdate, { args: [{ reason: 'test', to: { workerId: workers.bob.id, skills: workers.bob.skills } }] });
       expect(await getTask(database.db, work.taskId)).toMatchObject({ status: 'claimed', claimedBy: workers.bob.id });
-      expect(await refusal(work.handle.executeUpdate(releaseTaskUpdate, { args: [{ reason: 'x', to: { workerId: workers.rita.id, skills: workers.rita.skills } }] }))).toMatch(/lacks the skill/);
+      expect(
+        await refusal(
+          work.handle.executeUpdate(releaseTaskUpdate, { args: [{ reason: 'x', to: { workerId: workers.rita.id, skills: workers.rita.skills } }] }),
+        ),
+      ).toMatch(/lacks the skill/);
       await submit(work, 'bob', '[00:00:00] Speaker 1: checked later');
       const reviewTask = await openTask(id, 'review-1');
       await claim(reviewTask, 'rita');
@@ -269,7 +325,9 @@ describe('the workbench on the time-skipping test server', () => {
       const { id, handle } = await placeTranscription(taskQueue, 60);
       const work = await openTask(id, 'work');
       await claim(work, 'ann');
-      await handle.executeUpdate(completeUpdate, { args: [{ files: [{ kind: 'transcription', blobKey: await deps.files.put(Buffer.from('by hand')), fileName: 'done.txt' }] }] });
+      await handle.executeUpdate(completeUpdate, {
+        args: [{ files: [{ kind: 'transcription', blobKey: await deps.files.put(Buffer.from('by hand')), fileName: 'done.txt' }] }],
+      });
       expect(await handle.result()).toMatchObject({ status: 'finished' });
       await waitFor(async () => (await getTask(database.db, work.taskId))?.status === 'closed', 'the task closed');
       await expect(submit(work, 'ann', 'too late')).rejects.toThrow();

@@ -12,8 +12,15 @@ import { MAX_KEY_LENGTH } from '../idempotency.js';
 import { getQuery, listQuery, orderIdParam } from '../routes/records.js';
 import { languagesQuery } from '../routes/languages.js';
 import {
-  callbackBodies, creationResponse, errorResponse, languagesResponse, openApiDocumentResponse, orderListResponse,
-  orderResponse, resultKindParam, schemaName,
+  callbackBodies,
+  creationResponse,
+  errorResponse,
+  languagesResponse,
+  openApiDocumentResponse,
+  orderListResponse,
+  orderResponse,
+  resultKindParam,
+  schemaName,
 } from './responses.js';
 
 type Json = Record<string, unknown>;
@@ -74,7 +81,11 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const errorRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string; retryAfter?: boolean }> = {
-  BadRequest: { status: 400, description: "The caller's mistake: a missing or invalid parameter (named), an unknown parameter, an invalid token, a URL that cannot be read, an insufficient wallet." },
+  BadRequest: {
+    status: 400,
+    description:
+      "The caller's mistake: a missing or invalid parameter (named), an unknown parameter, an invalid token, a URL that cannot be read, an insufficient wallet.",
+  },
   Conflict: { status: 409, description: 'A request with the same Idempotency-Key is still in progress; retry in a few seconds.' },
   PayloadTooLarge: { status: 413, description: 'The request body is too large or has too many parameters.' },
   UnsupportedMediaType: { status: 415, description: 'An unsupported charset or Content-Encoding of the body.' },
@@ -88,7 +99,10 @@ function errorsFor(names: string[]) {
 }
 
 const apiToken = z.string().min(1).meta({ description: 'the account API token' });
-const idempotencyKey = z.string().min(1).max(MAX_KEY_LENGTH)
+const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(MAX_KEY_LENGTH)
   .meta({ description: 'retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header)' });
 
 const ignoredParameter = z.unknown().optional().meta({ description: 'a parameter of another v4 operation: accepted and ignored here' });
@@ -101,7 +115,10 @@ function creationRequest(product: ProductDefinition) {
   const own = parameterNames(product);
   const others = [...V4_PARAMETERS].filter((name) => !own.includes(name)).sort();
   return z.strictObject({
-    mode: modeParam, api_token: apiToken, idempotency_key: idempotencyKey.optional(), ...(product.request as z.ZodObject).shape,
+    mode: modeParam,
+    api_token: apiToken,
+    idempotency_key: idempotencyKey.optional(),
+    ...(product.request as z.ZodObject).shape,
     ...Object.fromEntries(others.map((name) => [name, ignoredParameter])),
   });
 }
@@ -109,9 +126,15 @@ function creationRequest(product: ProductDefinition) {
 /** Query parameters from a zod object schema. */
 function queryParameters(schema: z.ZodObject, extra: Json[] = []): Json[] {
   const js = jsonSchema(schema) as { properties: Record<string, Json>; required?: string[] };
-  return [...extra, ...Object.entries(js.properties).map(([name, s]) => ({
-    name, in: 'query', required: js.required?.includes(name) ?? false, schema: s,
-  }))];
+  return [
+    ...extra,
+    ...Object.entries(js.properties).map(([name, s]) => ({
+      name,
+      in: 'query',
+      required: js.required?.includes(name) ?? false,
+      schema: s,
+    })),
+  ];
 }
 
 const tokenParameter = { name: 'api_token', in: 'query', required: true, schema: jsonSchema(apiToken) };
@@ -119,9 +142,17 @@ const tokenParameter = { name: 'api_token', in: 'query', required: true, schema:
 const orderIdParameter = { name: 'id', in: 'path', required: true, schema: jsonSchema(orderIdParam) };
 
 const WEBHOOK_HEADERS = [
-  { name: 'webhook-id', description: 'msg_<order id>_<event>_<12 hex>: the same for every attempt of one callback; drop duplicates by it', schema: z.string().regex(/^msg_\d+_[a-z_]+_[0-9a-f]{12}$/) },
+  {
+    name: 'webhook-id',
+    description: 'msg_<order id>_<event>_<12 hex>: the same for every attempt of one callback; drop duplicates by it',
+    schema: z.string().regex(/^msg_\d+_[a-z_]+_[0-9a-f]{12}$/),
+  },
   { name: 'webhook-timestamp', description: 'when this attempt was signed, seconds since the Unix epoch', schema: z.string().regex(/^\d+$/) },
-  { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> (two, space-separated, during a secret rotation)', schema: z.string() },
+  {
+    name: 'webhook-signature',
+    description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> (two, space-separated, during a secret rotation)',
+    schema: z.string(),
+  },
 ].map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: jsonSchema(h.schema) }));
 
 function creationOperation(product: ProductDefinition): Json {
@@ -134,10 +165,11 @@ function creationOperation(product: ProductDefinition): Json {
   return {
     operationId: `create${name}`,
     summary: `Place or quote an order: ${product.label}`,
-    description: 'An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the '
-      + "same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter "
-      + 'sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 '
-      + 'operation knows is refused, naming it.',
+    description:
+      'An optional parameter sent empty (an empty string in a form or multipart body, an empty string or null in JSON) is the ' +
+      "same as leaving it out: its default applies, and an empty callback_url means the account's callback URL. A required parameter " +
+      'sent empty is refused, naming it. Parameters of the other v4 creation operations are accepted and ignored; a name that no v4 ' +
+      'operation knows is refused, naming it.',
     tags: ['Orders'],
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: jsonSchema(idempotencyKey) }],
     requestBody: {
@@ -157,7 +189,8 @@ function creationOperation(product: ProductDefinition): Json {
         '{$request.body#/callback_url}': {
           post: {
             summary: `An order (${product.label}) settled (finished, refunded, canceled, or a quality fix)`,
-            description: "Sent to the order's callback_url, else the account's callback URL; up to 10 attempts. Signed as Standard Webhooks (docs/callbacks.md).",
+            description:
+              "Sent to the order's callback_url, else the account's callback URL; up to 10 attempts. Signed as Standard Webhooks (docs/callbacks.md).",
             parameters: WEBHOOK_HEADERS,
             requestBody: { required: true, content: { 'multipart/form-data': { schema: ref(`${name}Callback`) } } },
             responses: {
@@ -176,9 +209,14 @@ const GET_ERRORS = ['BadRequest', 'TooManyRequests', 'InternalError'];
 /** The media types of the result formats (src/domain/formats.ts). */
 function fileContent(): Json {
   const types = [...new Set(Object.values(FILE_TYPES).map((t) => t.contentType.split(';')[0]!.trim()))];
-  return Object.fromEntries(types.map((type) => [type, {
-    schema: type === 'application/json' ? {} : { type: 'string', contentMediaType: type },
-  }]));
+  return Object.fromEntries(
+    types.map((type) => [
+      type,
+      {
+        schema: type === 'application/json' ? {} : { type: 'string', contentMediaType: type },
+      },
+    ]),
+  );
 }
 
 function build(): Json {
@@ -198,31 +236,42 @@ function build(): Json {
   const allFormats = [...new Set(RESULT_KINDS.flatMap((k) => RESULT_KIND_DEFINITIONS[k].formats))];
   paths['/api/v4/orders'] = {
     get: {
-      operationId: 'listOrders', summary: 'List orders, newest first (mode=test: sample orders)', tags: ['Orders'],
+      operationId: 'listOrders',
+      summary: 'List orders, newest first (mode=test: sample orders)',
+      tags: ['Orders'],
       parameters: queryParameters(listQuery, [tokenParameter]),
       responses: { 200: { description: 'A page of orders', content: { 'application/json': { schema: ref('OrderList') } } }, ...errorsFor(GET_ERRORS) },
     },
   };
   paths['/api/v4/orders/{id}'] = {
     get: {
-      operationId: 'getOrder', summary: 'One order (mode=test: a sample order with this id)', tags: ['Orders'],
+      operationId: 'getOrder',
+      summary: 'One order (mode=test: a sample order with this id)',
+      tags: ['Orders'],
       parameters: [orderIdParameter, ...queryParameters(getQuery, [tokenParameter])],
       responses: { 200: { description: 'The order', content: { 'application/json': { schema: ref('Order') } } }, ...errorsFor(GET_ERRORS) },
     },
   };
   paths['/api/v4/orders/{id}/files/{kind}'] = {
     get: {
-      operationId: 'getResultFile', summary: "A finished order's result file, rendered in a format", tags: ['Orders'],
+      operationId: 'getResultFile',
+      summary: "A finished order's result file, rendered in a format",
+      tags: ['Orders'],
       parameters: [
         orderIdParameter,
         { name: 'kind', in: 'path', required: true, schema: jsonSchema(resultKindParam) },
         { ...tokenParameter, required: false, description: 'the account API token; required but with mode=test' },
         {
-          name: 'mode', in: 'query', required: false, schema: { type: 'string', enum: ['test'] },
+          name: 'mode',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['test'] },
           description: "test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed",
         },
         {
-          name: 'format', in: 'query', required: false,
+          name: 'format',
+          in: 'query',
+          required: false,
           description: `Default: the kind's first format. Per kind: ${RESULT_KINDS.map((k) => `${k}: ${RESULT_KIND_DEFINITIONS[k].formats.join(', ')}`).join('; ')}.`,
           schema: jsonSchema(z.enum(allFormats as [string, ...string[]])),
         },
@@ -236,32 +285,42 @@ function build(): Json {
   };
   paths['/api/v4/languages'] = {
     get: {
-      operationId: 'listLanguages', summary: 'Supported languages per product', tags: ['Languages'],
+      operationId: 'listLanguages',
+      summary: 'Supported languages per product',
+      tags: ['Languages'],
       parameters: queryParameters(languagesQuery),
       responses: { 200: { description: 'Languages by product', content: { 'application/json': { schema: ref('Languages') } } }, ...errorsFor(GET_ERRORS) },
     },
   };
   paths['/api/v4/openapi.json'] = {
     get: {
-      operationId: 'getOpenApiDocument', summary: 'This document', tags: ['Meta'],
+      operationId: 'getOpenApiDocument',
+      summary: 'This document',
+      tags: ['Meta'],
       responses: { 200: { description: 'OpenAPI 3.1', content: { 'application/json': { schema: jsonSchema(openApiDocumentResponse) } } } },
     },
   };
 
-  const responses = Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([n, e]) => [n, {
-    description: e.description,
-    ...(e.retryAfter ? { headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } } } } : {}),
-    content: { 'application/json': { schema: ref('Error') } },
-  }]));
+  const responses = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([n, e]) => [
+      n,
+      {
+        description: e.description,
+        ...(e.retryAfter ? { headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } } } } : {}),
+        content: { 'application/json': { schema: ref('Error') } },
+      },
+    ]),
+  );
 
   return {
     openapi: '3.1.0',
     info: {
       title: 'Order service API',
       version: '4',
-      description: 'Orders for transcription, translation and related products. Parameters go in the body of a POST '
-        + '(form, multipart or JSON) or the query of a GET; every answer is JSON, every failure the error object. '
-        + 'Generated from the zod schemas the service validates with.',
+      description:
+        'Orders for transcription, translation and related products. Parameters go in the body of a POST ' +
+        '(form, multipart or JSON) or the query of a GET; every answer is JSON, every failure the error object. ' +
+        'Generated from the zod schemas the service validates with.',
     },
     tags: [{ name: 'Orders' }, { name: 'Languages' }, { name: 'Meta' }],
     paths,

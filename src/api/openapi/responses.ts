@@ -10,7 +10,13 @@ import type { CreationField } from '../../products/types.js';
 
 /** Every OrderStatus (the Record makes a new status a compile error here). */
 const STATUS_SET: Record<OrderStatus, true> = {
-  awaiting_payment: true, payment_failed: true, paid: true, finished: true, refunded: true, canceled: true, retranscribed: true,
+  awaiting_payment: true,
+  payment_failed: true,
+  paid: true,
+  finished: true,
+  refunded: true,
+  canceled: true,
+  retranscribed: true,
 };
 const ORDER_STATUSES = Object.keys(STATUS_SET) as [OrderStatus, ...OrderStatus[]];
 
@@ -45,30 +51,39 @@ export function creationResponse(product: ProductDefinition) {
 }
 
 export const schemaName = (product: ProductDefinition) =>
-  product.key.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  product.key
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 /** An order record (src/products/records.ts `orderRecord`): common fields, then the product's own. */
-export const orderRecord = z.looseObject({
-  id: z.int(),
-  type: z.enum([...new Set(PRODUCT_LIST.map((p) => p.recordType))] as [string, ...string[]]),
-  status: z.enum(ORDER_STATUSES),
-  price: money,
-  paid_at: utc.nullable(),
-  delivery_estimate: utc.nullable(),
-  finished_at: utc.nullable(),
-  comment: z.string(),
-  seconds: z.int(),
-  words: z.int(),
-}).meta({ description: "Fields beyond these are the product's (its parameters and result URLs, null until finished)." });
+export const orderRecord = z
+  .looseObject({
+    id: z.int(),
+    type: z.enum([...new Set(PRODUCT_LIST.map((p) => p.recordType))] as [string, ...string[]]),
+    status: z.enum(ORDER_STATUSES),
+    price: money,
+    paid_at: utc.nullable(),
+    delivery_estimate: utc.nullable(),
+    finished_at: utc.nullable(),
+    comment: z.string(),
+    seconds: z.int(),
+    words: z.int(),
+  })
+  .meta({ description: "Fields beyond these are the product's (its parameters and result URLs, null until finished)." });
 
 export const orderListResponse = z.object({
   orders: z.array(orderRecord),
-  next_page_url: z.string().nullable().meta({ description: 'the next page, fetchable as given (it carries api_token and mode, as result URLs do); null on the last page' }),
+  next_page_url: z
+    .string()
+    .nullable()
+    .meta({ description: 'the next page, fetchable as given (it carries api_token and mode, as result URLs do); null on the last page' }),
 });
 
 export const orderResponse = z.object({ data: orderRecord });
 
-export const languagesResponse = z.record(z.string(), z.array(z.object({ slug: z.string(), name: z.string() })))
+export const languagesResponse = z
+  .record(z.string(), z.array(z.object({ slug: z.string(), name: z.string() })))
   .meta({ description: 'languages by product key' });
 
 export const openApiDocumentResponse = z.record(z.string(), z.unknown()).meta({ description: 'this document' });
@@ -84,14 +99,15 @@ const CALLBACK_EVENTS: readonly CallbackEvent[] = ['finished', 'refunded', 'canc
  */
 export function callbackBodies(product: ProductDefinition): z.ZodType {
   const variants = CALLBACK_EVENTS.map((event) => {
-    const sample = (id: number) => product.callbackFields({
-      event, order: { id, status: event, retranscribedOrderId: null },
-      params: { language: 'en', translate_from: 'en', translate_to: 'fr', captions: false, auto_retranscribe: false },
-      url: (kind) => `https://example.com/${id}/${kind}`,
-    });
+    const sample = (id: number) =>
+      product.callbackFields({
+        event,
+        order: { id, status: event, retranscribedOrderId: null },
+        params: { language: 'en', translate_from: 'en', translate_to: 'fr', captions: false, auto_retranscribe: false },
+        url: (kind) => `https://example.com/${id}/${kind}`,
+      });
     const [a, b] = [sample(1), sample(2)];
-    const shape = Object.fromEntries(Object.keys(a).map((name) => [name,
-      a[name] === b[name] && name !== 'language' ? z.literal(a[name]!) : z.string()]));
+    const shape = Object.fromEntries(Object.keys(a).map((name) => [name, a[name] === b[name] && name !== 'language' ? z.literal(a[name]!) : z.string()]));
     return { event, schema: z.object(shape) };
   });
   // Events with the same fields share one variant.
@@ -99,7 +115,8 @@ export function callbackBodies(product: ProductDefinition): z.ZodType {
   for (const v of variants) {
     const key = JSON.stringify(z.toJSONSchema(v.schema));
     const seen = distinct.get(key);
-    if (seen) seen.events.push(v.event); else distinct.set(key, { events: [v.event], schema: v.schema });
+    if (seen) seen.events.push(v.event);
+    else distinct.set(key, { events: [v.event], schema: v.schema });
   }
   const described = [...distinct.values()].map((d) => d.schema.meta({ description: `sent on: ${d.events.join(', ')}` }));
   return described.length === 1 ? described[0]! : z.union(described as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);

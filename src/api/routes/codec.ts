@@ -13,11 +13,16 @@ import { RequestError } from '../../contracts/failures.js';
 import { decodePayloads, encodePayloads, PayloadDecryptionError } from '../../temporal/payloadCodec.js';
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
-const codecBody = z.object({
-  // Protobuf JSON leaves an empty list out: the Temporal CLI sends {} for no payloads.
-  payloads: z.array(z.object({ metadata: z.record(z.string(), base64).nullish(), data: base64.nullish() }), { error: 'must be an array of payloads' })
-    .max(10_000).default([]),
-}, { error: 'send {"payloads": [...]} as JSON' });
+const codecBody = z.object(
+  {
+    // Protobuf JSON leaves an empty list out: the Temporal CLI sends {} for no payloads.
+    payloads: z
+      .array(z.object({ metadata: z.record(z.string(), base64).nullish(), data: base64.nullish() }), { error: 'must be an array of payloads' })
+      .max(10_000)
+      .default([]),
+  },
+  { error: 'send {"payloads": [...]} as JSON' },
+);
 type JsonPayload = z.infer<typeof codecBody>['payloads'][number];
 
 const fromJson = (p: JsonPayload): Payload => ({
@@ -57,8 +62,14 @@ function cors(uiOrigins: string[]): RequestHandler {
 function fromLoopbackUi(req: Request, deps: CodecDeps): boolean {
   const { uiOrigins = [], trustLoopbackUi = false } = deps.codec ?? {};
   const origin = req.headers.origin;
-  return trustLoopbackUi && origin !== undefined && uiOrigins.includes(origin) && LOOPBACK.has(req.socket.remoteAddress ?? '') &&
-    req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  return (
+    trustLoopbackUi &&
+    origin !== undefined &&
+    uiOrigins.includes(origin) &&
+    LOOPBACK.has(req.socket.remoteAddress ?? '') &&
+    req.headers['x-forwarded-for'] === undefined &&
+    req.headers.forwarded === undefined
+  );
 }
 
 function requireOperatorOrLocalUi(deps: CodecDeps): RequestHandler {
@@ -75,17 +86,19 @@ export function codecRouter(deps: CodecDeps): Router {
   const router = Router();
   router.use('/codec', cors(deps.codec?.uiOrigins ?? []), requireOperatorOrLocalUi(deps));
   const codecs = () => deps.temporal.options.loadedDataConverter.payloadCodecs;
-  const run = (transform: typeof decodePayloads): RequestHandler => async (req, res) => {
-    const { payloads } = codecBody.parse(req.body);
-    let out: Payload[];
-    try {
-      out = await transform(codecs(), payloads.map(fromJson));
-    } catch (err) {
-      if (err instanceof PayloadDecryptionError) throw new RequestError(err.message);
-      throw err;
-    }
-    res.json({ payloads: out.map(toJson) });
-  };
+  const run =
+    (transform: typeof decodePayloads): RequestHandler =>
+    async (req, res) => {
+      const { payloads } = codecBody.parse(req.body);
+      let out: Payload[];
+      try {
+        out = await transform(codecs(), payloads.map(fromJson));
+      } catch (err) {
+        if (err instanceof PayloadDecryptionError) throw new RequestError(err.message);
+        throw err;
+      }
+      res.json({ payloads: out.map(toJson) });
+    };
   router.post('/codec/decode', run(decodePayloads));
   router.post('/codec/encode', run(encodePayloads));
   return router;

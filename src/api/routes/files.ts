@@ -36,10 +36,19 @@ export function checkResultKind(kind: string): ResultKind {
  * for a matching If-None-Match. The caller has checked that the order is the caller's.
  */
 export async function sendResultFile(
-  deps: Pick<ApiDeps, 'db' | 'files' | 'documentReader'>, req: Request, res: Response, order: OrderRow, kind: ResultKind, rawFormat: unknown,
+  deps: Pick<ApiDeps, 'db' | 'files' | 'documentReader'>,
+  req: Request,
+  res: Response,
+  order: OrderRow,
+  kind: ResultKind,
+  rawFormat: unknown,
 ): Promise<void> {
   const id = order.id;
-  if (!productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
+  if (
+    !productOf(order.product)
+      .results(order.params)
+      .some((r) => r.kind === kind)
+  ) {
     throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
   }
   const definition = RESULT_KIND_DEFINITIONS[kind];
@@ -47,7 +56,7 @@ export async function sendResultFile(
   const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
   if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
 
-  const timestamping = (definition.timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+  const timestamping = (definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
   const language = resultLanguageTag(order.params);
   // Everything the rendering depends on; a quality fix changes the content key.
@@ -57,7 +66,8 @@ export async function sendResultFile(
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
   const rendered = await cacheOf(deps).get(key, async () =>
-    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language }));
+    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language }),
+  );
   send(res, rendered, id, kind);
 }
 
@@ -72,7 +82,8 @@ function checkFormat(kind: ResultKind, rawFormat: unknown): ResultFormat {
 
 /** A download, never a page of this origin (an HTML result holds words people typed): nosniff and a CSP sandbox. */
 function send(res: Response, rendered: RenderedFile, id: number, kind: ResultKind): void {
-  res.set({ 'Content-Type': rendered.contentType, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox' })
+  res
+    .set({ 'Content-Type': rendered.contentType, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox' })
     .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
     .send(rendered.body);
 }
@@ -81,11 +92,16 @@ function send(res: Response, rendered: RenderedFile, id: number, kind: ResultKin
 async function sendSampleFile(req: Request, res: Response, id: number, kind: ResultKind): Promise<void> {
   const order = sampleOrderById(id);
   if (!order) throw new RequestError(`order_id: ${id} is not a sample order (mode=test: the sample orders are ${SAMPLE_ID_RANGE})`);
-  if (order.status !== 'finished' || !productOf(order.product).results(order.params).some((r) => r.kind === kind)) {
+  if (
+    order.status !== 'finished' ||
+    !productOf(order.product)
+      .results(order.params)
+      .some((r) => r.kind === kind)
+  ) {
     throw new RequestError(`kind: sample order ${id} has no ${kind} file (a ${order.status} ${order.product} order)`);
   }
   const format = checkFormat(kind, req.query.format);
-  const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? order.params.timestamping ?? 'not_required' : 'not_required') as Timestamping;
+  const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
   const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, language: resultLanguageTag(order.params) };
   send(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options), id, kind);
@@ -96,7 +112,7 @@ export function filesRouter(deps: ApiDeps): Router {
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
     if (req.query.mode === 'test') {
       if (req.query.api_token !== undefined) await authenticate(deps.db, deps.secretKey, req.query.api_token);
-      return void await sendSampleFile(req, res, parseOrderId(req.params.id), checkResultKind(req.params.kind));
+      return void (await sendSampleFile(req, res, parseOrderId(req.params.id), checkResultKind(req.params.kind)));
     }
     const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
     const id = parseOrderId(req.params.id);

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../products/registry.js';
 
 export const languagesQuery = z.object({
-  product: z.enum(LANGUAGE_LISTED_PRODUCTS as [string, ...string[]], {
-    error: (iss) => `must be one of ${LANGUAGE_LISTED_PRODUCTS.join(', ')}, got ${JSON.stringify(iss.input)}`,
-  }).optional(),
+  product: z
+    .enum(LANGUAGE_LISTED_PRODUCTS as [string, ...string[]], {
+      error: (iss) => `must be one of ${LANGUAGE_LISTED_PRODUCTS.join(', ')}, got ${JSON.stringify(iss.input)}`,
+    })
+    .optional(),
 });
 
 export function languagesRouter(): Router {

@@ -23,14 +23,17 @@ import { createFulfilment, resultKindsOf } from '../../orders/fulfil.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decodePayloads } from '../../temporal/payloadCodec.js';
 
-const usd = z.coerce.number({ error: 'must be an amount in USD' }).nonnegative('must not be negative').transform((v, ctx) => {
-  try {
-    return usdToCents(v);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be a whole number of cents' });
-    return z.NEVER;
-  }
-});
+const usd = z.coerce
+  .number({ error: 'must be an amount in USD' })
+  .nonnegative('must not be negative')
+  .transform((v, ctx) => {
+    try {
+      return usdToCents(v);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number of cents' });
+      return z.NEVER;
+    }
+  });
 
 const newAccount = z.strictObject({
   name: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
@@ -41,14 +44,21 @@ const newAccount = z.strictObject({
 });
 const topUp = z.strictObject({ amount: usd.refine((c) => c > 0, 'must be positive') });
 const rotation = z.strictObject({
-  window_hours: z.coerce.number({ error: 'must be a number of hours' }).nonnegative('must not be negative').max(24 * 90, 'must be at most 90 days').default(24),
+  window_hours: z.coerce
+    .number({ error: 'must be a number of hours' })
+    .nonnegative('must not be negative')
+    .max(24 * 90, 'must be at most 90 days')
+    .default(24),
 });
 /** An account's callback signing secrets as operators see them. */
 const secretsView = (accountId: number, s: WebhookSecrets) => ({
-  account_id: accountId, webhook_secret: s.current,
+  account_id: accountId,
+  webhook_secret: s.current,
   ...(s.previous ? { previous_webhook_secret: s.previous.secret, previous_valid_until: s.previous.until.toISOString() } : {}),
 });
-const grant = z.strictObject({ minutes: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').positive('must be positive').max(10_000_000) });
+const grant = z.strictObject({
+  minutes: z.coerce.number({ error: 'must be a number of minutes' }).int('must be whole minutes').positive('must be positive').max(10_000_000),
+});
 const resultFile = z.strictObject({
   kind: z.enum(RESULT_KINDS as [string, ...string[]], { error: `must be one of ${RESULT_KINDS.join(', ')}` }),
   key: z.string().regex(/^[0-9a-f]{64}$/, 'must be a file key from PUT /ops/files'),
@@ -56,7 +66,9 @@ const resultFile = z.strictObject({
 });
 const filesBody = z.strictObject({ files: z.array(resultFile).min(1, 'needs at least one file') });
 const refundBody = z.strictObject({ reason: z.string().max(1000).optional() });
-const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObject({ fix: z.array(resultFile).min(1) })], { error: 'send {"pass": true} or {"fix": [files]}' });
+const qcBody = z.union([z.strictObject({ pass: z.literal(true) }), z.strictObject({ fix: z.array(resultFile).min(1) })], {
+  error: 'send {"pass": true} or {"fix": [files]}',
+});
 
 const toClaims = (files: z.infer<typeof resultFile>[]) => files.map((f) => ({ kind: f.kind, blobKey: f.key, fileName: f.file_name }));
 
@@ -75,13 +87,23 @@ function lastCallback(attempts: CallbackAttemptRow[]) {
 /** What an operator sees of an order: its state, what it delivers, and who is working on it. */
 function summary(o: OrderRow) {
   return {
-    order_id: o.id, account_id: o.accountId, product: o.product, status: o.status, assignee: o.assignee,
-    result_kinds: resultKindsOf(o), seconds: o.seconds, words: o.words, price: centsToUsd(o.priceCents),
-    paid_at: o.paidAt && formatUtc(o.paidAt), delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate),
-    params: o.params, input_files: Object.fromEntries(Object.entries(o.inputFiles).map(([name, f]) => [name, { key: f.key, file_name: f.fileName }])),
+    order_id: o.id,
+    account_id: o.accountId,
+    product: o.product,
+    status: o.status,
+    assignee: o.assignee,
+    result_kinds: resultKindsOf(o),
+    seconds: o.seconds,
+    words: o.words,
+    price: centsToUsd(o.priceCents),
+    paid_at: o.paidAt && formatUtc(o.paidAt),
+    delivery_estimate: o.deliveryEstimate && formatUtc(o.deliveryEstimate),
+    params: o.params,
+    input_files: Object.fromEntries(Object.entries(o.inputFiles).map(([name, f]) => [name, { key: f.key, file_name: f.fileName }])),
     ...(o.retranscribedOrderId !== null ? { retranscribed_order_id: o.retranscribedOrderId } : {}),
     ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
-    late: o.lateAt !== null, ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
+    late: o.lateAt !== null,
+    ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
     ...(o.engineNote ? { engine_note: o.engineNote } : {}),
     ...(o.draftEditRate !== null ? { draft_edit_rate: Math.round(o.draftEditRate * 1000) / 1000 } : {}),
   };
@@ -97,7 +119,6 @@ async function engineProgress(handle: WorkflowHandle) {
   return pending ? { ...progress, attempt: pending.attempt ?? 1 } : undefined;
 }
 
-
 export function opsRouter(deps: ApiDeps): Router {
   const router = Router();
   router.use('/ops', requireOperator(deps.opsToken));
@@ -108,8 +129,11 @@ export function opsRouter(deps: ApiDeps): Router {
   router.post('/ops/accounts', async (req, res) => {
     const input = newAccount.parse(req.body ?? {});
     const created = await createAccount(deps.db, deps.secretKey, {
-      name: input.name, balanceCents: input.balance ?? 0, createdAt: input.created_at ? new Date(input.created_at) : undefined,
-      callbackUrl: input.callback_url ?? null, canceledCallbacks: input.canceled_callbacks,
+      name: input.name,
+      balanceCents: input.balance ?? 0,
+      createdAt: input.created_at ? new Date(input.created_at) : undefined,
+      callbackUrl: input.callback_url ?? null,
+      canceledCallbacks: input.canceled_callbacks,
     });
     deps.log('account created', { accountId: created.accountId });
     res.json({ account_id: created.accountId, api_token: created.apiToken, webhook_secret: created.webhookSecret });
@@ -173,8 +197,15 @@ export function opsRouter(deps: ApiDeps): Router {
     const attempts = await callbackAttemptsOf(deps.db, parseOrderId(req.params.id));
     res.json({
       attempts: attempts.map((a) => ({
-        event: a.event, attempt: a.attempt, at: a.createdAt.toISOString(), url: a.url, status_code: a.statusCode,
-        duration_ms: a.durationMs, outcome: a.outcome, detail: a.detail, webhook_id: a.webhookId,
+        event: a.event,
+        attempt: a.attempt,
+        at: a.createdAt.toISOString(),
+        url: a.url,
+        status_code: a.statusCode,
+        duration_ms: a.durationMs,
+        outcome: a.outcome,
+        detail: a.detail,
+        webhook_id: a.webhookId,
         next_attempt_at: a.nextAttemptAt?.toISOString() ?? null,
       })),
     });

@@ -16,7 +16,11 @@ export const listQuery = z.object({
   mode: modeParam,
   cursor: z.string().optional(),
   // The default is in the schema, so the OpenAPI document shows it.
-  per_page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100')
+  per_page: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
     .default(DEFAULT_PAGE_SIZE),
 });
 
@@ -28,7 +32,9 @@ function decodeCursor(cursor: string): number {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
     if (typeof value.before === 'number' && Number.isSafeInteger(value.before)) return value.before;
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   throw new RequestError('cursor: not a cursor from next_page_url');
 }
 
@@ -43,8 +49,7 @@ export function parseOrderId(raw: string): number {
 
 export function recordsRouter(deps: ApiDeps): Router {
   const router = Router();
-  const toRecord = (order: RecordSource, token: string) =>
-    orderRecord(order, (kind) => resultFileUrl(deps.publicBaseUrl, order.id, kind, token));
+  const toRecord = (order: RecordSource, token: string) => orderRecord(order, (kind) => resultFileUrl(deps.publicBaseUrl, order.id, kind, token));
   // A sample's result URLs download sample files (routes/files.ts): they carry mode=test.
   const toSampleRecord = (order: RecordSource, token: string) =>
     orderRecord(order, (kind) => `${resultFileUrl(deps.publicBaseUrl, order.id, kind, token)}&mode=test`);
@@ -88,4 +93,3 @@ export function recordsRouter(deps: ApiDeps): Router {
 
   return router;
 }
-

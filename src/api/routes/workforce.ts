@@ -30,13 +30,29 @@ const workerId = (raw: string) => {
 };
 
 export const workerView = (w: WorkerRow) => ({
-  worker_id: w.id, name: w.name, skills: w.skills, disabled: w.disabledAt !== null, created_at: formatUtc(w.createdAt),
+  worker_id: w.id,
+  name: w.name,
+  skills: w.skills,
+  disabled: w.disabledAt !== null,
+  created_at: formatUtc(w.createdAt),
 });
 
 export const taskView = (t: TaskRow, now = Date.now()) => ({
-  task_id: t.id, order_id: t.orderId, product: t.product, stage: t.stage, part: t.partNo, span: [t.spanStart, t.spanEnd], skill: t.skill,
-  status: t.status, claimed_by: t.claimedBy, claimed_at: t.claimedAt && formatUtc(t.claimedAt), saved_at: t.savedAt && formatUtc(t.savedAt),
-  deadline: formatUtc(t.deadline), late: t.deadline.getTime() < now, lease_expiries: t.leaseExpiries, pay_cents: t.payCents,
+  task_id: t.id,
+  order_id: t.orderId,
+  product: t.product,
+  stage: t.stage,
+  part: t.partNo,
+  span: [t.spanStart, t.spanEnd],
+  skill: t.skill,
+  status: t.status,
+  claimed_by: t.claimedBy,
+  claimed_at: t.claimedAt && formatUtc(t.claimedAt),
+  saved_at: t.savedAt && formatUtc(t.savedAt),
+  deadline: formatUtc(t.deadline),
+  late: t.deadline.getTime() < now,
+  lease_expiries: t.leaseExpiries,
+  pay_cents: t.payCents,
 });
 
 const stateView = (taskId: string, state: TaskState) => ({ task_id: taskId, status: state.status, claimed_by: state.claimedBy });
@@ -84,14 +100,18 @@ export function workforceRouter(deps: ApiDeps): Router {
 
   router.post('/ops/tasks/:id/reassign', async (req, res) => {
     const body = z.object({ worker_id: z.coerce.number({ error: 'worker_id: a worker id' }).int().positive() }).parse(req.body ?? {});
-    res.json(stateView(String(req.params.id), await releaseTask(deps, String(req.params.id), `reassigned by an operator to worker ${body.worker_id}`, body.worker_id)));
+    res.json(
+      stateView(String(req.params.id), await releaseTask(deps, String(req.params.id), `reassigned by an operator to worker ${body.worker_id}`, body.worker_id)),
+    );
   });
 
   router.get('/ops/earnings.csv', async (req, res) => {
     const since = typeof req.query.since === 'string' && req.query.since ? new Date(req.query.since) : undefined;
     if (since && Number.isNaN(since.getTime())) throw new RequestError('since: an ISO date such as 2026-11-01');
     const rows = await allEarnings(deps.db, since);
-    const lines = rows.map((r) => [csvField(formatUtc(r.createdAt)), r.workerId, csvField(r.workerName), r.orderId, csvField(r.taskId), (r.cents / 100).toFixed(2)].join(','));
+    const lines = rows.map((r) =>
+      [csvField(formatUtc(r.createdAt)), r.workerId, csvField(r.workerName), r.orderId, csvField(r.taskId), (r.cents / 100).toFixed(2)].join(','),
+    );
     res.type('text/csv').send(['approved_utc,worker_id,worker_name,order_id,task_id,amount_usd', ...lines].join('\r\n') + '\r\n');
   });
   return router;

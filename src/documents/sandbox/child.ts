@@ -8,12 +8,20 @@ import type { ResultKind } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderOptions } from '../../domain/render/index.js';
 import {
-  NotMediaError, serializeError, STATED_IN_HEADER, type JobBlock, type JobInput, type JobReply, type JobRequest, type JobStep, type MediaFormat, type MediaInput,
+  NotMediaError,
+  serializeError,
+  STATED_IN_HEADER,
+  type JobBlock,
+  type JobInput,
+  type JobReply,
+  type JobRequest,
+  type JobStep,
+  type MediaFormat,
+  type MediaInput,
   type RangedMediaInput,
 } from './protocol.js';
 import type { RemoteFile } from './rangedMedia.js';
 import { MovieHeaderWatch, statesDuration } from '../mediaDuration.js';
-
 
 const inputs = new Map<number, PassThrough>();
 /** Streamed media files, by job: their movie header (`mvhd`) as it passes. */
@@ -30,14 +38,24 @@ async function mediaDuration(id: number, input: PassThrough, { mimeType, size, s
   let stated: number | undefined;
   // Parsers read on past the header (to trailing tags); once it has given the duration, answer.
   let container: string | undefined;
-  const observer = scanWholeFile ? undefined : ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
-    if (tag.type === 'format' && tag.id === 'container' && typeof tag.value === 'string') container = tag.value;
-    if (stated === undefined && statesDuration(container) && tag.type === 'format' && tag.id === 'duration' && typeof tag.value === 'number' && tag.value > 0 && Number.isFinite(tag.value)) {
-      stated = tag.value;
-      reply({ id, ok: { container: STATED_IN_HEADER, duration: stated } });
-      input.destroy();
-    }
-  };
+  const observer = scanWholeFile
+    ? undefined
+    : ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
+        if (tag.type === 'format' && tag.id === 'container' && typeof tag.value === 'string') container = tag.value;
+        if (
+          stated === undefined &&
+          statesDuration(container) &&
+          tag.type === 'format' &&
+          tag.id === 'duration' &&
+          typeof tag.value === 'number' &&
+          tag.value > 0 &&
+          Number.isFinite(tag.value)
+        ) {
+          stated = tag.value;
+          reply({ id, ok: { container: STATED_IN_HEADER, duration: stated } });
+          input.destroy();
+        }
+      };
   // QuickTime files the parser knows but states no duration for: their movie header, seen on the way (in).
   const { isMovie } = await import('./rangedMedia.js');
   const movie = movieWatches.get(id);
@@ -126,20 +144,26 @@ process.on('message', (message: JobRequest | JobInput | JobBlock) => {
     return;
   }
   run(message).then(
-    (ok) => { if (ok !== ANSWERED) reply({ id: message.id, ok }); },
+    (ok) => {
+      if (ok !== ANSWERED) reply({ id: message.id, ok });
+    },
     (err: unknown) => {
       const known = serializeError(err);
-      if (!known) process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'a file reader failed', op: message.op, error: String((err as Error)?.stack ?? err) })}\n`);
+      if (!known)
+        process.stderr.write(
+          `${JSON.stringify({ level: 'warn', msg: 'a file reader failed', op: message.op, error: String((err as Error)?.stack ?? err) })}\n`,
+        );
       reply({ id: message.id, error: known ?? { kind: 'import', message: 'the file could not be read' } });
     },
   );
 });
 // Readers loaded before the first job (argv: documents, media or ocr), so that no file pays for them.
-const preload = process.argv[2] === 'media'
-  ? [import('music-metadata'), import('strtok3'), import('./rangedMedia.js')]
-  : process.argv[2] === 'ocr'
-    ? [import('../ocr.js'), import('../pdf.js'), import('tesseract.js'), import('@napi-rs/canvas')]
-    : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
+const preload =
+  process.argv[2] === 'media'
+    ? [import('music-metadata'), import('strtok3'), import('./rangedMedia.js')]
+    : process.argv[2] === 'ocr'
+      ? [import('../ocr.js'), import('../pdf.js'), import('tesseract.js'), import('@napi-rs/canvas')]
+      : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
 void Promise.all(preload).then(() => process.send!({ ready: true }));
 
 // The parent is gone: so is the reason to live.

@@ -21,7 +21,8 @@ export { installedOcrLanguages, type OcrPage, type OcrResult } from '../ocr.js';
 export const documentsRefused = new Counter({
   name: 'documents_refused_total',
   help: 'Customer and worker files refused at the document limits, by reason (time, memory, pages, words, inflated_size, zip_entries, nesting, pixels, crashed)',
-  labelNames: ['reason'] as const, registers: [registry],
+  labelNames: ['reason'] as const,
+  registers: [registry],
 });
 
 export interface SandboxSettings {
@@ -84,17 +85,49 @@ export interface DocumentReader {
 export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBOX): DocumentReader {
   const { limits } = settings;
   const documents = new ChildPool({
-    name: 'documents', noun: 'document', children: settings.children, jobsPerChild: 1,
-    queueWaitMs: settings.queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10,
+    name: 'documents',
+    noun: 'document',
+    children: settings.children,
+    jobsPerChild: 1,
+    queueWaitMs: settings.queueWaitMs,
+    limits,
+    recycleAfterJobs: 200,
+    preload: 'documents',
+    nice: 10,
   });
-  const media = new ChildPool({ name: 'media files', noun: 'media file', children: 1, jobsPerChild: 64, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
-  const mediaAlone = new ChildPool({ name: 'media files', noun: 'media file', children: 2, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, preload: 'media', nice: 0 });
+  const media = new ChildPool({
+    name: 'media files',
+    noun: 'media file',
+    children: 1,
+    jobsPerChild: 64,
+    queueWaitMs: settings.queueWaitMs,
+    limits,
+    preload: 'media',
+    nice: 0,
+  });
+  const mediaAlone = new ChildPool({
+    name: 'media files',
+    noun: 'media file',
+    children: 2,
+    jobsPerChild: 1,
+    queueWaitMs: settings.queueWaitMs,
+    limits,
+    preload: 'media',
+    nice: 0,
+  });
   const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
   const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
   // The CPU limit is per page: each page restarts it (JobStep).
   const ocr = new ChildPool({
-    name: 'scans', noun: 'page', children: ocrSettings.children, jobsPerChild: 1, queueWaitMs: ocrSettings.queueWaitMs,
-    limits: { cpuMs: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb }, recycleAfterJobs: 200, preload: 'ocr', nice: 10,
+    name: 'scans',
+    noun: 'page',
+    children: ocrSettings.children,
+    jobsPerChild: 1,
+    queueWaitMs: ocrSettings.queueWaitMs,
+    limits: { cpuMs: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb },
+    recycleAfterJobs: 200,
+    preload: 'ocr',
+    nice: 10,
   });
 
   if (settings.warm) {
@@ -126,8 +159,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
       const png = await run<Uint8Array>('renderPdfPage', bytes, page);
       return Buffer.from(png.buffer, png.byteOffset, png.length);
     },
-    mediaDuration: (input, mediaInput, alone = false) =>
-      counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),
+    mediaDuration: (input, mediaInput, alone = false) => counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),
     mediaDurationByRanges: (source, mediaInput, alone = false) =>
       counted((alone ? mediaAlone : media).run({ op: 'mediaDurationByRanges', args: [mediaInput] }, source)),
     async ocrPages(bytes, fileName, languages) {

@@ -44,7 +44,14 @@ const WATCH_MS = 25;
 /** Wall-clock backstop: a job that is neither working nor finishing (stuck in a wait) is ended too. */
 const WALL_FACTOR = 6;
 const CLOCK_TICKS_PER_SECOND = 100;
-const HAS_PROC = (() => { try { readFileSync('/proc/self/stat'); return true; } catch { return false; } })();
+const HAS_PROC = (() => {
+  try {
+    readFileSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 interface Job {
   id: number;
@@ -112,7 +119,17 @@ export class ChildPool {
           if (w.jobs.size === 0) this.idle(w);
           this.waiting.shift()?.();
         };
-        w.jobs.set(id, { id, resolve: (value) => { settle(); resolve(value); }, reject: (err) => { settle(); reject(err); } });
+        w.jobs.set(id, {
+          id,
+          resolve: (value) => {
+            settle();
+            resolve(value);
+          },
+          reject: (err) => {
+            settle();
+            reject(err);
+          },
+        });
       });
     });
     await worker.ready;
@@ -130,10 +147,15 @@ export class ChildPool {
   private answerRead(worker: Worker, { id, read }: JobRead): void {
     const job = worker.jobs.get(id);
     if (!job?.blocks) return;
-    const send = (message: JobBlock) => { if (!worker.dead && worker.jobs.has(id)) worker.process.send(message); };
+    const send = (message: JobBlock) => {
+      if (!worker.dead && worker.jobs.has(id)) worker.process.send(message);
+    };
     job.blocks.block(read.start, read.end).then(
       ({ at, bytes }) => send({ id, seq: read.seq, at, chunk: bytes }),
-      (err: Error) => { job.inputError = err; send({ id, seq: read.seq, failed: true }); },
+      (err: Error) => {
+        job.inputError = err;
+        send({ id, seq: read.seq, failed: true });
+      },
     );
   }
 
@@ -149,10 +171,11 @@ export class ChildPool {
   }
 
   private async feed(worker: Worker, id: number, input: Readable): Promise<void> {
-    const send = (message: object) => new Promise<void>((done) => {
-      if (worker.dead || !worker.jobs.has(id)) return done();
-      worker.process.send(message, () => done());
-    });
+    const send = (message: object) =>
+      new Promise<void>((done) => {
+        if (worker.dead || !worker.jobs.has(id)) return done();
+        worker.process.send(message, () => done());
+      });
     try {
       for await (const chunk of input) {
         if (worker.dead || !worker.jobs.has(id)) break; // answered already: the rest is not needed
@@ -175,8 +198,9 @@ export class ChildPool {
     if (this.closed) throw new ChildLostError('the service is stopping');
     const deadline = Date.now() + this.options.queueWaitMs;
     for (;;) {
-      const free = this.workers.find((w) => !w.dead && w.jobs.size < this.options.jobsPerChild && !this.retiring(w))
-        ?? (this.workers.length < this.options.children ? this.spawn() : undefined);
+      const free =
+        this.workers.find((w) => !w.dead && w.jobs.size < this.options.jobsPerChild && !this.retiring(w)) ??
+        (this.workers.length < this.options.children ? this.spawn() : undefined);
       if (free) {
         take(free);
         return free;
@@ -186,8 +210,14 @@ export class ChildPool {
         throw new RateLimitedError(`the service is reading many ${this.options.name} at once; retry in a few seconds`, 2);
       }
       await new Promise<void>((resume) => {
-        const timer = setTimeout(() => { this.waiting.splice(this.waiting.indexOf(wake), 1); resume(); }, left);
-        const wake = () => { clearTimeout(timer); resume(); };
+        const timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(wake), 1);
+          resume();
+        }, left);
+        const wake = () => {
+          clearTimeout(timer);
+          resume();
+        };
         this.waiting.push(wake);
       });
     }
@@ -210,9 +240,18 @@ export class ChildPool {
     });
     let isReady = false;
     let started: () => void = () => undefined;
-    const ready = new Promise<void>((resolve) => { started = () => { isReady = true; resolve(); }; });
+    const ready = new Promise<void>((resolve) => {
+      started = () => {
+        isReady = true;
+        resolve();
+      };
+    });
     const worker: Worker = { process: child, jobs: new Map(), served: 0, dead: false, ready };
-    try { if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice); } catch { /* not permitted here: the limits still hold */ }
+    try {
+      if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice);
+    } catch {
+      /* not permitted here: the limits still hold */
+    }
     child.on('message', (reply: JobReply | JobStep | JobRead | { ready: true }) => {
       if ('ready' in reply) return started();
       if ('step' in reply) return worker.jobs.has(reply.id) ? worker.restartClock?.() : undefined;
@@ -260,7 +299,11 @@ export class ChildPool {
       if (first && HAS_PROC) samples.push({ at: since, cpuMs: first.cpuMs });
     };
     start();
-    if (!shared) w.restartClock = () => { since = Date.now(); start(); };
+    if (!shared)
+      w.restartClock = () => {
+        since = Date.now();
+        start();
+      };
     w.watchdog = setInterval(() => {
       const at = Date.now();
       const now = usage(w.process.pid ?? -1);

@@ -17,7 +17,11 @@ export class RemoteFile {
   private readonly waiting = new Map<number, { resolve: (block: JobBlock) => void }>();
   private seq = 0;
 
-  constructor(private readonly id: number, readonly size: number, readonly type: string) {}
+  constructor(
+    private readonly id: number,
+    readonly size: number,
+    readonly type: string,
+  ) {}
 
   /** The parent's answer to one of this file's reads. */
   answer(block: JobBlock): void {
@@ -46,7 +50,7 @@ export class RemoteFile {
     // never depends on them, so until the parser reads the file's start that look costs no request.
     if (start === 0) this.parsing = true;
     if (!this.parsing && start >= this.size - TRAILING_TAG_BYTES) return new Uint8Array(end - start);
-    const found = this.held(start, end) ?? await this.ask(start, end);
+    const found = this.held(start, end) ?? (await this.ask(start, end));
     // An MP4's index read box by box would cost a request per box: it is asked for whole.
     const index = end - start === 8 ? indexBoxLength(found) : undefined;
     if (index !== undefined && !this.held(start, Math.min(start + index, this.size))) await this.ask(start, Math.min(start + index, this.size));
@@ -103,9 +107,10 @@ export async function rangedMediaDuration(file: RemoteFile, { mimeType }: Ranged
     await file.tail(OGG_TAIL_BYTES);
   }
   const blocks = file.blocks.all;
-  const duration = format.duration
-    ?? (format.container === 'Ogg' ? oggDuration(blocks, file.size, format.codec, format.sampleRate) : undefined)
-    ?? (isMovie(format.container) ? movieHeaderDuration(blocks) : undefined);
+  const duration =
+    format.duration ??
+    (format.container === 'Ogg' ? oggDuration(blocks, file.size, format.codec, format.sampleRate) : undefined) ??
+    (isMovie(format.container) ? movieHeaderDuration(blocks) : undefined);
   return { container: format.container, duration };
 }
 

@@ -9,7 +9,12 @@ export class TimingError extends Error {}
 
 export const CUE_LIMITS = { lineChars: 42, lines: 2, maxSeconds: 7, minSeconds: 1 } as const;
 
-export interface Cue { start: number; end: number; lines: string[]; speaker?: string }
+export interface Cue {
+  start: number;
+  end: number;
+  lines: string[];
+  speaker?: string;
+}
 
 /** A segment's words: its own timings, or its span shared out by the length of each word. */
 function wordsOf(segment: Segment, index: number): Word[] {
@@ -76,7 +81,9 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
 }
 
 export function renderSrt(t: Transcript): string {
-  return buildCues(t).map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`).join('\n');
+  return buildCues(t)
+    .map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`)
+    .join('\n');
 }
 
 export function renderVtt(t: Transcript): string {
@@ -102,7 +109,12 @@ export function renderTtml(t: Transcript, language: string): string {
   const head = agents.length
     ? `  <head>\n    <metadata>\n${agents.map((a) => `      <ttm:agent xml:id="${agentId(a)}" type="person"><ttm:name type="full">${escapeXml(a)}</ttm:name></ttm:agent>\n`).join('')}    </metadata>\n  </head>\n`
     : '';
-  const body = cues.map((c) => `      <p begin="${timestamp(c.start, '.')}" end="${timestamp(c.end, '.')}"${c.speaker ? ` ttm:agent="${agentId(c.speaker)}"` : ''}>${c.lines.map(escapeXml).join('<br/>')}</p>\n`).join('');
+  const body = cues
+    .map(
+      (c) =>
+        `      <p begin="${timestamp(c.start, '.')}" end="${timestamp(c.end, '.')}"${c.speaker ? ` ttm:agent="${agentId(c.speaker)}"` : ''}>${c.lines.map(escapeXml).join('<br/>')}</p>\n`,
+    )
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="${escapeXml(language)}">
 ${head}  <body>

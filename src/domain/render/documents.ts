@@ -10,23 +10,25 @@ export async function renderDocx(paragraphs: Paragraph[], title: string): Promis
   const doc = new Document({
     creator: 'order-service',
     title,
-    sections: [{
-      children: [
-        new DocxParagraph({ heading: 'Heading1', children: [new TextRun(title)] }),
-        ...paragraphs.map((p) => {
-          const { lead, rest } = leadingMarks(p);
-          const runs = [
-            ...lead.map((m) => new TextRun({ text: `[${m}] `, color: MARK_COLOR })),
-            ...(p.speaker ? [new TextRun({ text: `${p.speaker}: `, bold: true })] : []),
-            ...rest.map((r, i) => {
-              const space = i < rest.length - 1 ? ' ' : '';
-              return 'mark' in r ? new TextRun({ text: `[${r.mark}]${space}`, color: MARK_COLOR }) : new TextRun(`${r.text}${space}`);
-            }),
-          ];
-          return new DocxParagraph({ spacing: { after: 200 }, children: runs });
-        }),
-      ],
-    }],
+    sections: [
+      {
+        children: [
+          new DocxParagraph({ heading: 'Heading1', children: [new TextRun(title)] }),
+          ...paragraphs.map((p) => {
+            const { lead, rest } = leadingMarks(p);
+            const runs = [
+              ...lead.map((m) => new TextRun({ text: `[${m}] `, color: MARK_COLOR })),
+              ...(p.speaker ? [new TextRun({ text: `${p.speaker}: `, bold: true })] : []),
+              ...rest.map((r, i) => {
+                const space = i < rest.length - 1 ? ' ' : '';
+                return 'mark' in r ? new TextRun({ text: `[${r.mark}]${space}`, color: MARK_COLOR }) : new TextRun(`${r.text}${space}`);
+              }),
+            ];
+            return new DocxParagraph({ spacing: { after: 200 }, children: runs });
+          }),
+        ],
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }
@@ -59,7 +61,11 @@ export function renderPdf(paragraphs: Paragraph[], title: string): Promise<Buffe
         }),
       ];
       pieces.forEach((piece, i) => {
-        pdf.font(piece.font).fontSize(11).fillColor(piece.color).text(piece.text, { continued: i < pieces.length - 1 });
+        pdf
+          .font(piece.font)
+          .fontSize(11)
+          .fillColor(piece.color)
+          .text(piece.text, { continued: i < pieces.length - 1 });
       });
       pdf.moveDown(0.6);
     }

@@ -10,7 +10,11 @@ import { renderHtml, renderRtf, renderText } from './text.js';
 
 export { TimingError } from './captions.js';
 
-export interface RenderedFile { body: Buffer; contentType: string; extension: string }
+export interface RenderedFile {
+  body: Buffer;
+  contentType: string;
+  extension: string;
+}
 
 export interface RenderOptions {
   title: string;
@@ -25,16 +29,37 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
   let body: Buffer;
   switch (format) {
-    case 'docx': body = await renderDocx(paragraphs(), options.title); break;
-    case 'pdf': body = await renderPdf(paragraphs(), options.title); break;
-    case 'doc': body = utf8(renderRtf(paragraphs(), options.title)); break;
-    case 'text': body = utf8(renderText(paragraphs())); break;
-    case 'html': body = utf8(renderHtml(paragraphs(), options.title)); break;
-    case 'json': body = utf8(RESULT_KIND_DEFINITIONS[kind].needs === 'words' ? renderAlignment(t) : renderJson(t)); break;
-    case 'json2': body = utf8(renderJson2(t)); break;
-    case 'srt': body = utf8(renderSrt(t)); break;
-    case 'vtt': body = utf8(renderVtt(t)); break;
-    case 'ttml': case 'dfxp': body = utf8(renderTtml(t, options.language ?? '')); break;
+    case 'docx':
+      body = await renderDocx(paragraphs(), options.title);
+      break;
+    case 'pdf':
+      body = await renderPdf(paragraphs(), options.title);
+      break;
+    case 'doc':
+      body = utf8(renderRtf(paragraphs(), options.title));
+      break;
+    case 'text':
+      body = utf8(renderText(paragraphs()));
+      break;
+    case 'html':
+      body = utf8(renderHtml(paragraphs(), options.title));
+      break;
+    case 'json':
+      body = utf8(RESULT_KIND_DEFINITIONS[kind].needs === 'words' ? renderAlignment(t) : renderJson(t));
+      break;
+    case 'json2':
+      body = utf8(renderJson2(t));
+      break;
+    case 'srt':
+      body = utf8(renderSrt(t));
+      break;
+    case 'vtt':
+      body = utf8(renderVtt(t));
+      break;
+    case 'ttml':
+    case 'dfxp':
+      body = utf8(renderTtml(t, options.language ?? ''));
+      break;
   }
   return { body, ...FILE_TYPES[format] };
 }

@@ -6,7 +6,10 @@ import type { Segment, Transcript } from '../transcript.js';
 export type Timestamping = 'not_required' | 'every_10_seconds' | 'every_30_seconds' | 'every_2_minutes' | 'change_of_speaker';
 
 export type Run = { mark: string } | { text: string };
-export interface Paragraph { speaker?: string; runs: Run[] }
+export interface Paragraph {
+  speaker?: string;
+  runs: Run[];
+}
 
 const INTERVALS: Partial<Record<Timestamping, number>> = { every_10_seconds: 10, every_30_seconds: 30, every_2_minutes: 120 };
 
@@ -66,9 +69,5 @@ export function leadingMarks(p: Paragraph): { lead: string[]; rest: Run[] } {
 /** A paragraph as one line of plain text: `[00:00:10] Speaker: words [00:00:20] words …`. */
 export function paragraphText(p: Paragraph): string {
   const { lead, rest } = leadingMarks(p);
-  return [
-    ...lead.map((m) => `[${m}]`),
-    ...(p.speaker ? [`${p.speaker}:`] : []),
-    ...rest.map((r) => ('mark' in r ? `[${r.mark}]` : r.text)),
-  ].join(' ');
+  return [...lead.map((m) => `[${m}]`), ...(p.speaker ? [`${p.speaker}:`] : []), ...rest.map((r) => ('mark' in r ? `[${r.mark}]` : r.text))].join(' ');
 }

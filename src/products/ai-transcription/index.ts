@@ -33,7 +33,11 @@ export const aiTranscription = defineProduct({
     applies: (p) => typeof p.spoken_language === 'string',
     skill: (p) => `translation:${String(p.spoken_language)}>${p.language}`,
     reviewSkill: (p) => `review:${p.language}`,
-    editor: 'transcript', mediaParam: 'url', sourceFile: 'source', draft: 'source', pay: 'minute',
+    editor: 'transcript',
+    mediaParam: 'url',
+    sourceFile: 'source',
+    draft: 'source',
+    pay: 'minute',
     rules: () => ({ timestamping: 'not_required' }),
   },
   creationFields: ['seconds', 'ai_transcripts_minutes_left'],
@@ -44,11 +48,15 @@ export const aiTranscription = defineProduct({
   price: (prices, _request, measured) => Math.max(prices.minimum_cents, perMinute(measured.seconds, prices.per_minute_cents)),
   subscriptionRate: (prices) => prices.per_minute_cents,
   turnaroundHours: () => DELIVERY_HOURS,
-  results: () => [{ kind: 'transcription', field: 'transcription_url' }, { kind: 'captions', field: 'captions_url' }],
+  results: () => [
+    { kind: 'transcription', field: 'transcription_url' },
+    { kind: 'captions', field: 'captions_url' },
+  ],
   recordFields: (params) => ({ language: params.language }),
-  callbackFields: (context) => statusCallback(context, (finished) => ({
-    language: context.params.language,
-    transcription_url: finished ? context.url('transcription') : '',
-    captions_url: finished ? context.url('captions') : '',
-  })),
+  callbackFields: (context) =>
+    statusCallback(context, (finished) => ({
+      language: context.params.language,
+      transcription_url: finished ? context.url('transcription') : '',
+      captions_url: finished ? context.url('captions') : '',
+    })),
 });

@@ -29,9 +29,15 @@ export const captions = defineProduct({
   },
   price: (prices, request, measured) => transcriptionPriceCents(prices, request, measured.seconds),
   turnaroundHours,
-  results: () => [{ kind: 'captions', field: 'captions_url' }, { kind: 'transcription', field: 'transcription_url' }],
+  results: () => [
+    { kind: 'captions', field: 'captions_url' },
+    { kind: 'transcription', field: 'transcription_url' },
+  ],
   recordFields: (params) => transcriptRecordFields(params, TRANSCRIPT_RECORD_FIELDS),
-  callbackFields: (context) => finishedOnlyCallback(context, () => ({
-    captions_url: context.url('captions'), transcription_url: context.url('transcription'), language: context.params.language,
-  })),
+  callbackFields: (context) =>
+    finishedOnlyCallback(context, () => ({
+      captions_url: context.url('captions'),
+      transcription_url: context.url('transcription'),
+      language: context.params.language,
+    })),
 });

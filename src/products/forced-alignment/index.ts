@@ -45,8 +45,9 @@ export const forcedAlignment = defineProduct({
   turnaroundHours: () => 1,
   results: () => [{ kind: 'forced_alignment', field: 'forced_alignment_transcription_url' }],
   recordFields: (params) => ({ language: params.language }),
-  callbackFields: (context) => statusCallback(context, (finished) => ({
-    language: context.params.language,
-    forced_alignment_transcription_url: finished ? context.url('forced_alignment') : '',
-  })),
+  callbackFields: (context) =>
+    statusCallback(context, (finished) => ({
+      language: context.params.language,
+      forced_alignment_transcription_url: finished ? context.url('forced_alignment') : '',
+    })),
 });

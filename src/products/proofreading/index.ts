@@ -2,7 +2,16 @@
 // refunded, or with auto_retranscribe handed to a new human transcription order (a child workflow).
 import { z } from 'zod';
 import { booleanParam, callbackUrlParam, commentParam, enumParam, httpUrl, languageParam } from '../params.js';
-import { cents, perMinute, perMinuteByTurnaround, settleTurnaround, statusCallback, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
+import {
+  cents,
+  perMinute,
+  perMinuteByTurnaround,
+  settleTurnaround,
+  statusCallback,
+  transcriptRecordFields,
+  turnaroundHours,
+  transcriptWork,
+} from '../shared.js';
 import { countWords } from '../../documents/measure.js';
 import { defineProduct, type ResultField } from '../types.js';
 
@@ -45,7 +54,11 @@ export const proofreading = defineProduct({
   handOff: {
     to: 'transcription',
     params: (p) => ({
-      url: p.audio_url, language: p.language, text_format: p.text_format, timestamping: p.timestamping, turnaround_time: p.turnaround_time,
+      url: p.audio_url,
+      language: p.language,
+      text_format: p.text_format,
+      timestamping: p.timestamping,
+      turnaround_time: p.turnaround_time,
       ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
     }),
     refundNote: 'the supplied transcript failed the quality check',
@@ -78,11 +91,12 @@ export const proofreading = defineProduct({
     was_retranscribed: order.retranscribedOrderId !== null,
     retranscribed_order_id: order.retranscribedOrderId,
   }),
-  callbackFields: (context) => statusCallback(context, (finished) => ({
-    was_retranscribed: String(context.order.retranscribedOrderId !== null),
-    // Multipart has no null: an order that was not handed on sends an empty string.
-    retranscribed_order_id: context.order.retranscribedOrderId === null ? '' : String(context.order.retranscribedOrderId),
-    proofread_transcription_url: finished ? context.url('proofread_transcription') : '',
-    ...(finished && context.params.captions ? { proofread_captions_url: context.url('proofread_captions') } : {}),
-  })),
+  callbackFields: (context) =>
+    statusCallback(context, (finished) => ({
+      was_retranscribed: String(context.order.retranscribedOrderId !== null),
+      // Multipart has no null: an order that was not handed on sends an empty string.
+      retranscribed_order_id: context.order.retranscribedOrderId === null ? '' : String(context.order.retranscribedOrderId),
+      proofread_transcription_url: finished ? context.url('proofread_transcription') : '',
+      ...(finished && context.params.captions ? { proofread_captions_url: context.url('proofread_captions') } : {}),
+    })),
 });

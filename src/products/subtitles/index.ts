@@ -22,8 +22,8 @@ export const subtitles = defineProduct({
   async measure(request, tools) {
     return { seconds: await tools.mediaSeconds(request.url, 'url'), words: 0 };
   },
-  price: (prices, request, measured) => Math.max(prices.minimum_cents,
-    perMinute(measured.seconds, prices.per_minute_cents + (request.additional_review ? prices.review_per_minute_cents : 0))),
+  price: (prices, request, measured) =>
+    Math.max(prices.minimum_cents, perMinute(measured.seconds, prices.per_minute_cents + (request.additional_review ? prices.review_per_minute_cents : 0))),
   turnaroundHours: (request) => (request.additional_review ? 144 : 120),
   results: () => [{ kind: 'subtitles', field: 'subtitles_url' }],
   recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),

@@ -1,15 +1,27 @@
 // Operation 1: human transcription of a media file, fulfilled by a person with order-ops.
 import { z } from 'zod';
 import { booleanParam, checkSpan, transcriptionParams } from '../params.js';
-import { cents, finishedOnlyCallback, mediaSpan, perMinute, perMinuteByTurnaround, settleTurnaround, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
+import {
+  cents,
+  finishedOnlyCallback,
+  mediaSpan,
+  perMinute,
+  perMinuteByTurnaround,
+  settleTurnaround,
+  transcriptRecordFields,
+  turnaroundHours,
+  transcriptWork,
+} from '../shared.js';
 import { defineProduct } from '../types.js';
 
 const LABEL = 'human transcription';
 
-const transcriptionRequest = z.strictObject({
-  ...transcriptionParams(LABEL),
-  strict: booleanParam.default(false),
-}).superRefine(checkSpan);
+const transcriptionRequest = z
+  .strictObject({
+    ...transcriptionParams(LABEL),
+    strict: booleanParam.default(false),
+  })
+  .superRefine(checkSpan);
 
 export const transcriptionPrices = z.object({
   per_minute_cents: perMinuteByTurnaround,
@@ -49,7 +61,9 @@ export const transcription = defineProduct({
   turnaroundHours,
   results: () => [{ kind: 'transcription', field: 'transcription_url' }],
   recordFields: (params) => transcriptRecordFields(params, TRANSCRIPT_RECORD_FIELDS),
-  callbackFields: (context) => finishedOnlyCallback(context, () => ({
-    transcription_url: context.url('transcription'), language: context.params.language,
-  })),
+  callbackFields: (context) =>
+    finishedOnlyCallback(context, () => ({
+      transcription_url: context.url('transcription'),
+      language: context.params.language,
+    })),
 });

@@ -22,7 +22,8 @@ const translationPrices = z.object({
 async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts: string): Promise<Measured> {
   const file: FetchedFile = await tools.fetchFile(url, 'url');
   if (file.fileClass === 'media') return { seconds: await tools.mediaSeconds(url, 'url'), words: 0, params: { source: 'media' } };
-  if (file.fileClass === 'document') return { seconds: 0, words: await tools.documentWords(file, 'url'), params: { source: 'document' }, keep: { source: file } };
+  if (file.fileClass === 'document')
+    return { seconds: 0, words: await tools.documentWords(file, 'url'), params: { source: 'document' }, keep: { source: file } };
   throw new RequestError(`url: ${accepts}`);
 }
 
@@ -37,13 +38,14 @@ export const translation = defineProduct({
   work: translationWork('translation', 'word'),
   creationFields: ['seconds', 'words'],
   prices: translationPrices,
-  measure: (request, tools) => measureDocumentOrMedia(request.url, tools,
-    'translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file'),
+  measure: (request, tools) =>
+    measureDocumentOrMedia(request.url, tools, 'translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file'),
   price(prices, request, measured) {
     const review = request.additional_review;
-    const cost = measured.params?.source === 'media'
-      ? perMinute(measured.seconds, prices.media_per_minute_cents + (review ? prices.media_review_per_minute_cents : 0))
-      : perThousandWords(measured.words, prices.per_1000_words_cents + (review ? prices.review_per_1000_words_cents : 0));
+    const cost =
+      measured.params?.source === 'media'
+        ? perMinute(measured.seconds, prices.media_per_minute_cents + (review ? prices.media_review_per_minute_cents : 0))
+        : perThousandWords(measured.words, prices.per_1000_words_cents + (review ? prices.review_per_1000_words_cents : 0));
     return Math.max(prices.minimum_cents, cost);
   },
   // Three days, and one more for the expert's review.

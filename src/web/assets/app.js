@@ -27,28 +27,42 @@
     var els = pending();
     if (els.length === 0) return;
     if (document.hidden) return schedule();
-    var ids = els.map(function (el) { return el.getAttribute('data-poll'); });
+    var ids = els.map(function (el) {
+      return el.getAttribute('data-poll');
+    });
     fetch('/account/orders/status.json?ids=' + encodeURIComponent(ids.join(',')), {
-      credentials: 'same-origin', headers: { accept: 'application/json' }, redirect: 'manual'
-    }).then(function (res) {
-      var type = res.headers.get('content-type') || '';
-      // A redirect (to sign-in) or a refusal: the session has ended; stop.
-      if (!res.ok || type.indexOf('json') < 0) return null;
-      return res.json().then(function (answer) {
-        els.forEach(function (el) {
-          var state = answer[el.getAttribute('data-poll')];
-          if (state) update(el, state);
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      redirect: 'manual',
+    }).then(
+      function (res) {
+        var type = res.headers.get('content-type') || '';
+        // A redirect (to sign-in) or a refusal: the session has ended; stop.
+        if (!res.ok || type.indexOf('json') < 0) return null;
+        return res.json().then(function (answer) {
+          els.forEach(function (el) {
+            var state = answer[el.getAttribute('data-poll')];
+            if (state) update(el, state);
+          });
+          schedule();
         });
-        schedule();
-      });
-    }, function () { schedule(INTERVAL * 5); }); // offline or restarting: try again later
+      },
+      function () {
+        schedule(INTERVAL * 5);
+      },
+    ); // offline or restarting: try again later
   }
 
   function schedule(delay) {
     if (!timer && pending().length) timer = setTimeout(poll, delay || INTERVAL);
   }
 
-  document.addEventListener('visibilitychange', function () { if (!document.hidden) schedule(); });
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { schedule(); });
+  document.addEventListener('visibilitychange', function () {
+    if (!document.hidden) schedule();
+  });
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', function () {
+      schedule();
+    });
   else schedule();
 })();

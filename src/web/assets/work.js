@@ -19,13 +19,27 @@
   if (player) {
     // A part starts where its audio starts.
     const start = Number(player.dataset.start) || 0;
-    if (start > 0) player.addEventListener('loadedmetadata', () => { if (player.currentTime < start) player.currentTime = start; }, { once: true });
-    player.addEventListener('timeupdate', () => { if (clockOut) clockOut.textContent = mark(player.currentTime); });
+    if (start > 0)
+      player.addEventListener(
+        'loadedmetadata',
+        () => {
+          if (player.currentTime < start) player.currentTime = start;
+        },
+        { once: true },
+      );
+    player.addEventListener('timeupdate', () => {
+      if (clockOut) clockOut.textContent = mark(player.currentTime);
+    });
     // The service refused the file (not audio or video by its content) or could not read it: say so.
-    player.addEventListener('error', () => { const problem = document.getElementById('player-problem'); if (problem) problem.hidden = false; });
+    player.addEventListener('error', () => {
+      const problem = document.getElementById('player-problem');
+      if (problem) problem.hidden = false;
+    });
   }
 
-  const seek = (seconds) => { if (player) player.currentTime = Math.max(0, seconds); };
+  const seek = (seconds) => {
+    if (player) player.currentTime = Math.max(0, seconds);
+  };
   const togglePlay = () => {
     if (!player) return;
     if (player.paused) {
@@ -63,7 +77,10 @@
   });
 
   for (const button of document.querySelectorAll('[data-seek]')) {
-    button.addEventListener('click', () => { seek(Number(button.dataset.seek)); text?.focus(); });
+    button.addEventListener('click', () => {
+      seek(Number(button.dataset.seek));
+      text?.focus();
+    });
   }
 
   // Page images: zoom in steps, the frame scrolls.
@@ -81,14 +98,17 @@
   const csrf = form.dataset.csrf;
   let saved = text.value;
   let saving = false;
-  const say = (message) => { if (status) status.textContent = message; };
+  const say = (message) => {
+    if (status) status.textContent = message;
+  };
   async function save() {
     if (saving || text.value === saved) return;
     saving = true;
     const sending = text.value;
     try {
       const response = await fetch(saveUrl, {
-        method: 'POST', credentials: 'same-origin',
+        method: 'POST',
+        credentials: 'same-origin',
         headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
         body: JSON.stringify({ text: sending }),
       });
@@ -113,6 +133,10 @@
     saved = text.value;
   };
   addEventListener('pagehide', flush);
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flush(); });
-  form.addEventListener('submit', () => { saved = text.value; });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flush();
+  });
+  form.addEventListener('submit', () => {
+    saved = text.value;
+  });
 })();

@@ -42,7 +42,16 @@ ${row('Finished', when(order.finishedAt))}
 ${order.parentOrderId !== null ? row('Replaces proofreading order', orderLink(order.parentOrderId)) : ''}
 ${row('Callback URL', callback)}
 ${Object.entries(order.params).map(([key, value]) => row(key.replace(/_/g, ' '), shown(value)))}
-${Object.values(order.inputFiles).length ? row('Input files', Object.values(order.inputFiles).map((f) => f.fileName).join(', ')) : ''}
+${
+  Object.values(order.inputFiles).length
+    ? row(
+        'Input files',
+        Object.values(order.inputFiles)
+          .map((f) => f.fileName)
+          .join(', '),
+      )
+    : ''
+}
 </dl></section>`;
 }
 
@@ -51,7 +60,8 @@ function attemptsTable(attempts: CallbackAttemptRow[]): Html {
   return html`<div class="table-wrap"><table id="callback-attempts" class="cards">
 <caption>Every callback attempt, oldest first</caption>
 <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Attempt</th><th scope="col">HTTP status</th><th scope="col">Duration</th><th scope="col">Answer</th><th scope="col">Outcome</th><th scope="col">Signature id (webhook-id)</th></tr></thead>
-<tbody>${attempts.map((a) => html`<tr data-attempt="${a.attempt}">
+<tbody>${attempts.map(
+    (a) => html`<tr data-attempt="${a.attempt}">
 <td data-label="Time">${when(a.createdAt)}</td>
 <td data-label="Event">${a.event.replace(/_/g, ' ')}</td>
 <td data-label="Attempt">${a.attempt}</td>
@@ -60,12 +70,16 @@ function attemptsTable(attempts: CallbackAttemptRow[]): Html {
 <td data-label="Answer" data-field="answer">${a.outcome === 'ok' ? 'ok' : truncate(customerDetail(a.detail ?? ''), 160)}</td>
 <td data-label="Outcome" data-field="outcome">${a.outcome.replace(/_/g, ' ')}</td>
 <td data-label="Signature id" data-field="webhook-id"><code>${a.webhookId ?? '—'}</code></td>
-</tr>`)}</tbody></table></div>`;
+</tr>`,
+  )}</tbody></table></div>`;
 }
 
 async function renderOrder(deps: ApiDeps, res: Response, signed: Signed, order: OrderRow, messages: { notice?: string; alert?: string; status?: number }) {
   const [ledger, attempts, files, tasks] = await Promise.all([
-    orderLedger(deps.db, signed.account.id, order.id), callbackAttemptsOf(deps.db, order.id), filesOf(deps.db, order.id), tasksOfOrder(deps.db, order.id),
+    orderLedger(deps.db, signed.account.id, order.id),
+    callbackAttemptsOf(deps.db, order.id),
+    filesOf(deps.db, order.id),
+    tasksOfOrder(deps.db, order.id),
   ]);
   const progress = order.status === 'paid' ? await workProgress(deps.temporal, order.id) : undefined;
   const label = statusLabel(order);

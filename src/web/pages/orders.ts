@@ -87,12 +87,21 @@ ${pager(page > 1 ? link(page - 1) : undefined, rows.length > PAGE_SIZE ? link(pa
 
   // The live status of the listed orders: `{ "<id>": { status, status_html, files_html, settled } }`; another account's ids are absent.
   router.get('/orders/status.json', async (req, res) => {
-    const ids = [...new Set(queryString(req.query.ids).split(',').map((s) => orderIdOf(s.trim())).filter((id) => id !== undefined))].slice(0, 100);
+    const ids = [
+      ...new Set(
+        queryString(req.query.ids)
+          .split(',')
+          .map((s) => orderIdOf(s.trim()))
+          .filter((id) => id !== undefined),
+      ),
+    ].slice(0, 100);
     const rows = await ordersByIds(deps.db, signedIn(res).account.id, ids);
-    const answer = Object.fromEntries(rows.map((o) => {
-      const label = statusLabel(o);
-      return [o.id, { status: label, status_html: statusHtml(o).text, files_html: filesHtml(o).text, settled: isSettled(label) }];
-    }));
+    const answer = Object.fromEntries(
+      rows.map((o) => {
+        const label = statusLabel(o);
+        return [o.id, { status: label, status_html: statusHtml(o).text, files_html: filesHtml(o).text, settled: isSettled(label) }];
+      }),
+    );
     res.set('Cache-Control', 'no-store').json(answer);
   });
 

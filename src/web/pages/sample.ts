@@ -12,8 +12,17 @@ import { alert, csrfInput, layout, notice } from '../layout.js';
 import { productName } from '../orderView.js';
 import { signedIn } from '../session.js';
 
-interface Choice { product: string; event: string; url: string }
-interface Sent { url: string; product: ProductKey; event: SampleEvent; outcome: AttemptOutcome }
+interface Choice {
+  product: string;
+  event: string;
+  url: string;
+}
+interface Sent {
+  url: string;
+  product: ProductKey;
+  event: SampleEvent;
+  outcome: AttemptOutcome;
+}
 
 function resultSection(deps: ApiDeps, sent: Sent): Html {
   const { outcome } = sent;

@@ -3,7 +3,14 @@
 // only on request, by POST, and rotatable).
 import { Router, type Response } from 'express';
 import type { ApiDeps } from '../../api/context.js';
-import { CANCELED_CALLBACKS_SINCE, rotateApiToken, rotateWebhookSecret, setCallbackSettings, webhookSecretsOf, type WebhookSecrets } from '../../db/accounts.js';
+import {
+  CANCELED_CALLBACKS_SINCE,
+  rotateApiToken,
+  rotateWebhookSecret,
+  setCallbackSettings,
+  webhookSecretsOf,
+  type WebhookSecrets,
+} from '../../db/accounts.js';
 import type { AccountRow } from '../../db/schema.js';
 import { decryptToken } from '../../domain/tokens.js';
 import { httpUrl } from '../../products/params.js';
@@ -46,8 +53,15 @@ ${notice(view.notice)}${alert(view.alert)}
 </form></section>
 <section aria-labelledby="secret-heading"><h2 id="secret-heading">Callback signing secret</h2>
 <p>Callbacks are signed (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>); verify them with this secret.</p>
-${view.secrets ? html`<p>Signing secret: <code data-field="webhook-secret">${view.secrets.current}</code></p>${view.secrets.previous
-    ? html`<p>The previous secret, <code data-field="previous-webhook-secret">${view.secrets.previous.secret}</code>, also signs until ${when(view.secrets.previous.until)}.</p>` : ''}` : ''}
+${
+  view.secrets
+    ? html`<p>Signing secret: <code data-field="webhook-secret">${view.secrets.current}</code></p>${
+        view.secrets.previous
+          ? html`<p>The previous secret, <code data-field="previous-webhook-secret">${view.secrets.previous.secret}</code>, also signs until ${when(view.secrets.previous.until)}.</p>`
+          : ''
+      }`
+    : ''
+}
 <div class="actions">${button('show-secret', 'secret/show', 'Show signing secret')} ${button('rotate-secret', 'secret/rotate', 'Rotate signing secret')}</div>
 </section>
 <section aria-labelledby="token-heading"><h2 id="token-heading">API token</h2>
@@ -104,7 +118,8 @@ export function settingsRouter(deps: ApiDeps): Router {
     const { token, sessionsEnded } = await rotateApiToken(deps.db, deps.secretKey, account.id, sessionId);
     deps.log('api token rotated', { accountId: account.id, by: 'account area', sessionsEnded });
     show(res, 200, {
-      token, notice: `A new API token was made; the old one is refused from now on. ${sessionsEnded === 0 ? 'No other session was signed in.' : `${sessionsEnded} other session${sessionsEnded === 1 ? ' was' : 's were'} signed out.`}`,
+      token,
+      notice: `A new API token was made; the old one is refused from now on. ${sessionsEnded === 0 ? 'No other session was signed in.' : `${sessionsEnded} other session${sessionsEnded === 1 ? ' was' : 's were'} signed out.`}`,
     });
   });
   return router;

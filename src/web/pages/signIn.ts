@@ -26,8 +26,14 @@ ${csrfInput(csrf)}
 
 export function signInRouter(deps: ApiDeps): Router {
   return signInRoutes(deps, {
-    path: '/account', sessionCookie: SESSION_COOKIE, signInCookie: 'order_sign_in', tokenField: 'api_token', home: '/account/orders',
-    page: signInPage, invalidToken: 'That API token is not valid', signedInMessage: 'account signed in',
+    path: '/account',
+    sessionCookie: SESSION_COOKIE,
+    signInCookie: 'order_sign_in',
+    tokenField: 'api_token',
+    home: '/account/orders',
+    page: signInPage,
+    invalidToken: 'That API token is not valid',
+    signedInMessage: 'account signed in',
     owner: async (token) => {
       const account = await findAccountByToken(deps.db, deps.secretKey, token);
       return account ? { owner: { accountId: account.id }, log: { accountId: account.id } } : undefined;

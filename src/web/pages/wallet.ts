@@ -20,10 +20,17 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 export function ledgerCsv(rows: LedgerRow[]): string {
   const header = ['date_utc', 'kind', 'order_id', 'amount_usd', 'ai_minutes', 'balance_after_usd', 'note'];
   // Amounts are written as numbers (a minus sign is not a formula); the text fields go through csvField.
-  const lines = rows.map((e) => [
-    csvField(formatUtc(e.createdAt)), csvField(e.kind), csvField(e.orderId), dollars(e.amountCents), csvField(e.aiMinutes),
-    dollars(e.balanceAfterCents), csvField(e.note),
-  ].join(','));
+  const lines = rows.map((e) =>
+    [
+      csvField(formatUtc(e.createdAt)),
+      csvField(e.kind),
+      csvField(e.orderId),
+      dollars(e.amountCents),
+      csvField(e.aiMinutes),
+      dollars(e.balanceAfterCents),
+      csvField(e.note),
+    ].join(','),
+  );
   return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }
 
@@ -44,7 +51,8 @@ export function walletRouter(deps: ApiDeps): Router {
 <div class="table-wrap"><table id="ledger" class="cards">
 <caption>Top-ups, charges, refunds and grants, newest first${page > 1 ? html` (page ${page})` : ''}</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Kind</th><th scope="col">Order</th><th scope="col">Amount</th><th scope="col">AI minutes</th><th scope="col">Balance after</th><th scope="col">Note</th></tr></thead>
-<tbody>${rows.slice(0, PAGE_SIZE).map((e) => html`<tr data-entry="${e.id}">
+<tbody>${rows.slice(0, PAGE_SIZE).map(
+      (e) => html`<tr data-entry="${e.id}">
 <td data-label="Date">${when(e.createdAt)}</td>
 <td data-label="Kind" data-field="kind">${e.kind}</td>
 <td data-label="Order">${e.orderId !== null ? orderLink(e.orderId) : '—'}</td>
@@ -52,22 +60,29 @@ export function walletRouter(deps: ApiDeps): Router {
 <td data-label="AI minutes">${e.aiMinutes || '—'}</td>
 <td data-label="Balance after" data-field="balance-after">${usd(e.balanceAfterCents)}</td>
 <td data-label="Note">${e.note ?? ''}</td>
-</tr>`)}</tbody></table></div>
+</tr>`,
+    )}</tbody></table></div>
 ${rows.length === 0 ? html`<p>No entries yet.</p>` : ''}
-${pager(page > 1 ? `/account/wallet${page > 2 ? `?page=${page - 1}` : ''}` : undefined,
-  rows.length > PAGE_SIZE ? `/account/wallet?page=${page + 1}` : undefined, 'Newer entries', 'Older entries')}`;
+${pager(
+  page > 1 ? `/account/wallet${page > 2 ? `?page=${page - 1}` : ''}` : undefined,
+  rows.length > PAGE_SIZE ? `/account/wallet?page=${page + 1}` : undefined,
+  'Newer entries',
+  'Older entries',
+)}`;
     sendPage(res, 200, layout({ title: 'Wallet', csrf, current: 'wallet', body }));
   });
 
   router.get('/wallet.csv', async (_req, res) => {
     const { account } = signedIn(res);
     const csv = ledgerCsv(await ledgerOf(deps.db, account.id));
-    res.set({
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="wallet-${account.id}-ledger.csv"`,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    }).send(csv);
+    res
+      .set({
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="wallet-${account.id}-ledger.csv"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(csv);
   });
   return router;
 }

@@ -13,14 +13,24 @@ export function earningsRouter(deps: ApiDeps): Router {
   router.get('/earnings', async (_req, res) => {
     const { worker, csrf } = signedWorker(res);
     const { totalCents, entries } = await earningsOf(deps.db, worker.id);
-    sendPage(res, 200, layout({
-      area: 'work', title: 'Earnings', csrf, current: 'earnings',
-      body: html`<h1>Earnings</h1>
+    sendPage(
+      res,
+      200,
+      layout({
+        area: 'work',
+        title: 'Earnings',
+        csrf,
+        current: 'earnings',
+        body: html`<h1>Earnings</h1>
 <p>Total earned: <strong id="total-earned">${usd(totalCents)}</strong>. Work is paid when a reviewer approves it.</p>
-${entries.length ? html`<table><thead><tr><th scope="col">Approved</th><th scope="col">Order</th><th scope="col">Task</th><th scope="col">Amount</th></tr></thead><tbody>
+${
+  entries.length
+    ? html`<table><thead><tr><th scope="col">Approved</th><th scope="col">Order</th><th scope="col">Task</th><th scope="col">Amount</th></tr></thead><tbody>
 ${entries.map((e) => html`<tr><td>${when(e.createdAt)}</td><td>${e.orderId}</td><td>${e.taskId}</td><td>${usd(e.cents)}</td></tr>`)}</tbody></table>`
-  : html`<p>Nothing yet.</p>`}`,
-    }));
+    : html`<p>Nothing yet.</p>`
+}`,
+      }),
+    );
   });
   return router;
 }

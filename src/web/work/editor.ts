@@ -58,8 +58,10 @@ function segments(page: TaskPage): Html {
     return html``;
   }
   if (!timed.length) return html``;
-  return html`<nav aria-label="Draft segments" class="segments"><ol>${timed.map((s) =>
-    html`<li><button type="button" data-seek="${s.start}">${formatMark(s.start!)} ${s.speaker ? `${s.speaker}: ` : ''}${s.text.slice(0, 80)}</button></li>`)}</ol></nav>`;
+  return html`<nav aria-label="Draft segments" class="segments"><ol>${timed.map(
+    (s) =>
+      html`<li><button type="button" data-seek="${s.start}">${formatMark(s.start!)} ${s.speaker ? `${s.speaker}: ` : ''}${s.text.slice(0, 80)}</button></li>`,
+  )}</ol></nav>`;
 }
 
 function beside(page: TaskPage): Html {
@@ -70,7 +72,11 @@ function beside(page: TaskPage): Html {
   if (page.plan.editor === 'ocr' && (page.hasSourceImage || page.sourcePages)) {
     const base = `${WORK_PATH}/tasks/${page.task.id}/source`;
     const images = page.sourcePages
-      ? Array.from({ length: page.sourcePages }, (_, i) => html`<img class="page-image" loading="lazy" src="${base}/pages/${i + 1}" alt="The page to type: page ${i + 1} of ${page.sourcePages}, order ${page.order.id}">`)
+      ? Array.from(
+          { length: page.sourcePages },
+          (_, i) =>
+            html`<img class="page-image" loading="lazy" src="${base}/pages/${i + 1}" alt="The page to type: page ${i + 1} of ${page.sourcePages}, order ${page.order.id}">`,
+        )
       : [html`<img class="page-image" src="${base}" alt="The page to type, order ${page.order.id}">`];
     return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">${page.sourcePages ? 'Pages' : 'Page'}</h2>
 <p><button type="button" data-zoom="-1">Zoom out</button> <button type="button" data-zoom="1">Zoom in</button></p>
@@ -83,7 +89,8 @@ const textLabel = (plan: WorkPlan) => (plan.editor === 'translation' ? 'Translat
 
 function diff(before: string, after: string): Html {
   return html`<section aria-labelledby="diff-title"><h2 id="diff-title">Changes against the draft</h2><p class="diff">${wordDiff(before, after).map((part) =>
-    part.op === 'same' ? html`${part.text} ` : part.op === 'add' ? html`<ins>${part.text}</ins> ` : html`<del>${part.text}</del> `)}</p></section>`;
+    part.op === 'same' ? html`${part.text} ` : part.op === 'add' ? html`<ins>${part.text}</ins> ` : html`<del>${part.text}</del> `,
+  )}</p></section>`;
 }
 
 export function taskPage(page: TaskPage): string {
@@ -93,21 +100,30 @@ export function taskPage(page: TaskPage): string {
   const reviewing = task.stage !== 'work';
   const label = textLabel(plan);
   const title = `${STAGE_NAMES[task.stage]}: ${productLabel(task.product)}, order ${task.orderId}`;
-  const problems = page.problems?.length ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>` : '';
-  const form = !page.holds ? html`<p>This task is waiting in the queue.</p><form method="post" action="${base}/claim">${csrfInput(csrf)}<button type="submit">Claim</button></form>`
+  const problems = page.problems?.length
+    ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
+    : '';
+  const form = !page.holds
+    ? html`<p>This task is waiting in the queue.</p><form method="post" action="${base}/claim">${csrfInput(csrf)}<button type="submit">Claim</button></form>`
     : html`<form id="work-form" method="post" action="${base}/${reviewing ? 'review' : 'submit'}" data-save-url="${base}/save" data-csrf="${csrf}">
 ${csrfInput(csrf)}
 <p><label for="work-text">${label}</label>
 <textarea id="work-text" name="text" rows="18" spellcheck="true">${text}</textarea></p>
 <p id="save-status" role="status"></p>
-${reviewing ? html`<p><label for="note">Note for the worker (needed to send back)</label>
+${
+  reviewing
+    ? html`<p><label for="note">Note for the worker (needed to send back)</label>
 <textarea id="note" name="note" rows="3"></textarea></p>
 <p><button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="send_back">Send back</button></p>`
-    : html`<p><button type="submit">Submit</button></p>`}
+    : html`<p><button type="submit">Submit</button></p>`
+}
 </form>
 <form method="post" action="${base}/release">${csrfInput(csrf)}<button type="submit" class="secondary">Give the task back</button></form>`;
   return layout({
-    area: 'work', title, csrf, current: 'queue',
+    area: 'work',
+    title,
+    csrf,
+    current: 'queue',
     body: html`<h1>${title}</h1>
 <p class="meta">${task.partNo > 0 ? `Part ${task.partNo}: ${clock(task.spanStart)}–${clock(task.spanEnd)}. ` : ''}Skill ${task.skill}. Time left ${timeLeft(task.deadline)}. Pay ${usd(task.payCents)}.
 ${plan.rules.timestamping !== 'not_required' ? ` Timestamps: ${plan.rules.timestamping.replace(/_/g, ' ')}.` : ''}${plan.rules.numberOfSpeakers ? ` Speakers: ${plan.rules.numberOfSpeakers.replace(/_/g, ' ')}.` : ''}</p>

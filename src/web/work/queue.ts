@@ -41,9 +41,11 @@ function taskTitle(task: TaskRow): string {
 }
 
 function rows(tasks: TaskRow[], action: (t: TaskRow) => Html): Html {
-  return html`${tasks.map((t) => html`<tr>
+  return html`${tasks.map(
+    (t) => html`<tr>
 <td><a href="${WORK_PATH}/tasks/${t.id}">${taskTitle(t)}</a></td><td>${t.skill}</td><td>${taskSize(t)}</td>
-<td>${timeLeft(t.deadline)}</td><td>${usd(t.payCents)}</td><td>${action(t)}</td></tr>`)}`;
+<td>${timeLeft(t.deadline)}</td><td>${usd(t.payCents)}</td><td>${action(t)}</td></tr>`,
+  )}`;
 }
 
 const HEAD = html`<thead><tr><th scope="col">Task</th><th scope="col">Skill</th><th scope="col">Length</th><th scope="col">Time left</th><th scope="col">Pay</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>`;
@@ -71,18 +73,28 @@ export function queueRouter(deps: ApiDeps): Router {
     const { waiting, claimed } = await queueFor(deps, worker);
     const flash = takeFlash(req, res, deps.publicBaseUrl);
     const refused = flash ? REFUSED[flash] : undefined;
-    sendPage(res, 200, layout({
-      area: 'work', title: 'Queue', csrf, current: 'queue',
-      body: html`<h1>Queue</h1>
+    sendPage(
+      res,
+      200,
+      layout({
+        area: 'work',
+        title: 'Queue',
+        csrf,
+        current: 'queue',
+        body: html`<h1>Queue</h1>
 <p>Signed in as ${worker.name}. Skills: ${worker.skills.join(', ')}.</p>
 ${notice(flash && !refused ? FLASH[flash] : undefined)}${alert(refused)}
 <form method="post" action="${WORK_PATH}/claim-next">${csrfInput(csrf)}<button type="submit">Claim next task</button></form>
 <h2>Your tasks</h2>
 ${claimed.length ? html`<table>${HEAD}<tbody>${rows(claimed, (t) => html`<a href="${WORK_PATH}/tasks/${t.id}">Open</a>`)}</tbody></table>` : html`<p>You hold no task.</p>`}
 <h2>Tasks you can take</h2>
-${waiting.length ? html`<table>${HEAD}<tbody>${rows(waiting, (t) => html`<form method="post" action="${WORK_PATH}/tasks/${t.id}/claim">${csrfInput(csrf)}<button type="submit" aria-label="Claim ${taskTitle(t)}">Claim</button></form>`)}</tbody></table>`
-  : html`<p>No task waits for your skills.</p>`}`,
-    }));
+${
+  waiting.length
+    ? html`<table>${HEAD}<tbody>${rows(waiting, (t) => html`<form method="post" action="${WORK_PATH}/tasks/${t.id}/claim">${csrfInput(csrf)}<button type="submit" aria-label="Claim ${taskTitle(t)}">Claim</button></form>`)}</tbody></table>`
+    : html`<p>No task waits for your skills.</p>`
+}`,
+      }),
+    );
   });
 
   router.post('/claim-next', async (req, res) => {

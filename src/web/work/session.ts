@@ -8,10 +8,15 @@ import { requireRealmSession, type SessionRealm } from '../session.js';
 export const WORK_SESSION_COOKIE = 'work_session';
 export const WORK_PATH = '/work';
 
-export interface SignedWorker { worker: WorkerRow; csrf: string; sessionId: string }
+export interface SignedWorker {
+  worker: WorkerRow;
+  csrf: string;
+  sessionId: string;
+}
 
 const workRealm: SessionRealm<WorkerRow> = {
-  cookie: WORK_SESSION_COOKIE, signInPath: `${WORK_PATH}/sign-in`,
+  cookie: WORK_SESSION_COOKIE,
+  signInPath: `${WORK_PATH}/sign-in`,
   // A disabled worker's sessions end with the next request.
   load: async (db, session) => (session.workerId != null ? getWorker(db, session.workerId).then((w) => (workerIsEnabled(w) ? w : undefined)) : undefined),
 };

@@ -11,7 +11,8 @@ import { requireWorker, signedWorker, WORK_PATH, WORK_SESSION_COOKIE } from './s
 
 function signInPage(csrf: string, message?: string): string {
   return layout({
-    area: 'work', title: 'Sign in',
+    area: 'work',
+    title: 'Sign in',
     body: html`<h1>Sign in to the workbench</h1>
 <p>Sign in with the worker token your operator gave you.</p>
 ${alert(message)}
@@ -26,8 +27,14 @@ ${csrfInput(csrf)}
 
 export function workSignInRouter(deps: ApiDeps): Router {
   return signInRoutes(deps, {
-    path: WORK_PATH, sessionCookie: WORK_SESSION_COOKIE, signInCookie: 'work_sign_in', tokenField: 'sign_in_token', home: `${WORK_PATH}/queue`,
-    page: signInPage, invalidToken: 'That worker token is not valid', signedInMessage: 'worker signed in',
+    path: WORK_PATH,
+    sessionCookie: WORK_SESSION_COOKIE,
+    signInCookie: 'work_sign_in',
+    tokenField: 'sign_in_token',
+    home: `${WORK_PATH}/queue`,
+    page: signInPage,
+    invalidToken: 'That worker token is not valid',
+    signedInMessage: 'worker signed in',
     owner: async (token) => {
       const worker = await findWorkerByToken(deps.db, deps.secretKey, token);
       return worker ? { owner: { workerId: worker.id }, log: { workerId: worker.id } } : undefined;

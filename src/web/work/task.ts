@@ -6,7 +6,16 @@ import { z } from 'zod';
 import type { ApiDeps } from '../../api/context.js';
 import { FetchError } from '../../net/outbound.js';
 import {
-  releaseTask, reviewWork, saveWork, servedWorkFile, sourcePdfPage, sourcePdfPages, submitWork, SubmissionProblemsError, taskForWorker, TaskRefusedError,
+  releaseTask,
+  reviewWork,
+  saveWork,
+  servedWorkFile,
+  sourcePdfPage,
+  sourcePdfPages,
+  submitWork,
+  SubmissionProblemsError,
+  taskForWorker,
+  TaskRefusedError,
 } from '../../orders/workbench.js';
 import { DocumentRefusedError } from '../../documents/limits.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
@@ -20,7 +29,8 @@ import { signedWorker, WORK_PATH } from './session.js';
 const text = z.string({ error: 'text: must be text' }).max(2_000_000, 'text: longer than 2,000,000 characters');
 const reviewForm = z.object({
   decision: z.enum(['approve', 'send_back'], { error: 'decision: approve or send_back' }),
-  text, note: z.string().max(10_000).optional(),
+  text,
+  note: z.string().max(10_000).optional(),
 });
 
 export function taskRouter(deps: ApiDeps): Router {
@@ -40,8 +50,16 @@ export function taskRouter(deps: ApiDeps): Router {
       sourceText = editorText(await deps.documentReader.importDocument(await deps.files.get(source.key), source.fileName)).replace(/\n\n/g, '\n');
     }
     return {
-      task, order, plan, csrf, holds, hasMedia: !!plan.mediaParam, hasSourceImage: sourceIsImage,
-      ...(sourceText !== undefined ? { sourceText } : {}), ...(sourcePages !== undefined ? { sourcePages } : {}), ...extra,
+      task,
+      order,
+      plan,
+      csrf,
+      holds,
+      hasMedia: !!plan.mediaParam,
+      hasSourceImage: sourceIsImage,
+      ...(sourceText !== undefined ? { sourceText } : {}),
+      ...(sourcePages !== undefined ? { sourcePages } : {}),
+      ...extra,
     };
   }
 
@@ -105,7 +123,7 @@ export function taskRouter(deps: ApiDeps): Router {
     try {
       file = await servedWorkFile(deps, order, name);
     } catch (err) {
-      if (err instanceof FetchError) throw new PageError(502, 'The media cannot be read from the customer\'s server now; try again later.');
+      if (err instanceof FetchError) throw new PageError(502, "The media cannot be read from the customer's server now; try again later.");
       throw err;
     }
     if (!file) throw new PageError(404, `This task has no ${name} file.`);
@@ -134,7 +152,10 @@ export function taskRouter(deps: ApiDeps): Router {
  * sniffed into another, and a CSP sandbox, so that even opened on its own it is no page of this origin.
  */
 const customerFileHeaders = (type: string) => ({
-  'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox', 'Cross-Origin-Resource-Policy': 'same-origin',
+  'Content-Type': type,
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': 'sandbox',
+  'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'private, max-age=3600',
 });
 
