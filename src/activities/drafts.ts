@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps.js';
 import { engineWork, spokenLanguageOf } from './engineWork.js';
 import { noteEngineFinding } from '../db/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
+import { languagesOf } from '../products/shared.js';
 import { editorText } from '../domain/workbench.js';
 import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
@@ -79,9 +80,10 @@ export function createDraftActivities(deps: ActivityDeps) {
   /** The source (a document, or the media's speech) machine-translated segment by segment, times and speakers kept. */
   async function translationDraft(order: OrderRow): Promise<string> {
     const params = order.params as Record<string, string>;
-    const [from, to] = [languageCodeOf(params.translate_from), languageCodeOf(params.translate_to)];
+    const languages = languagesOf(params);
+    const [from, to] = [languageCodeOf(languages.source), languageCodeOf(languages.result)];
     const translator = from && to ? engines.translators?.covering(from, to) : undefined;
-    const pair = `${params.translate_from} to ${params.translate_to}`;
+    const pair = `${languages.source} to ${languages.result}`;
     if (!translator) {
       await noteEngineFinding(db, order.id, `No machine translation draft: no engine translates ${pair}.`);
       return '';

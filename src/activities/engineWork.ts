@@ -7,17 +7,14 @@ import { engineDeadlineMs, type EngineProgress } from '../contracts/orders.js';
 import { ISO_639_1 } from '../domain/languages.js';
 import type { OrderRow } from '../db/schema.js';
 import { workPlanOfOrder } from '../products/registry.js';
+import { languagesOf } from '../products/shared.js';
 import { MediaRefusedError, orderMedia } from '../orders/orderMedia.js';
 
 /** The failure type of an order whose media is not audio or video by its bytes. */
 export const MEDIA_REFUSED = 'MediaRefused';
 
-/** The language spoken in an order's media: the order's language, or what a translation is from. */
-export function spokenLanguageOf(order: OrderRow): string | undefined {
-  const params = order.params as Record<string, unknown>;
-  const name = params.language ?? params.translate_from;
-  return typeof name === 'string' ? name : undefined;
-}
+/** The language spoken in an order's media (languagesOf's source). */
+export const spokenLanguageOf = (order: OrderRow): string | undefined => languagesOf(order.params).source;
 
 export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | 'outbound' | 'audioExtractor'>) {
   const { db, files } = deps;

@@ -3,7 +3,7 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import { engineWork, MEDIA_REFUSED } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
-import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding } from '../db/orders.js';
+import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, setPlannedWork } from '../db/orders.js';
 import type { EngineProgress, ResultFile, WorkPlan } from '../contracts/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
@@ -148,7 +148,10 @@ export function createEngineActivities(deps: ActivityDeps) {
     const learnt = { spoken_language: languageNameOf(spoken) };
     await addOrderParams(db, order.id, learnt);
     await assignOrder(db, order.id, 'operator');
-    return workPlanOfOrder({ product: order.product, params: { ...order.params, ...learnt } });
+    // The plan for the learnt language, from the product (the placement's had no people in it).
+    const work = workPlanOfOrder({ product: order.product, params: { ...order.params, ...learnt } });
+    if (work) await setPlannedWork(db, order.id, work);
+    return work;
   }
 
   return {

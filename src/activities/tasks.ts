@@ -12,6 +12,7 @@ import { renderJson2 } from '../domain/render/json.js';
 import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { payForTask } from '../products/payRates.js';
+import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 
@@ -41,7 +42,7 @@ export function createTaskActivities(deps: ActivityDeps) {
           : payForTask(payRates, {
               product: order.product,
               stage: input.stage,
-              language: params.language ?? params.translate_to ?? '',
+              language: languagesOf(order.params).result ?? '',
               turnaround: params.turnaround_time,
               seconds: input.span.end - input.span.start,
               words: input.partNo > 0 ? 0 : order.words,
@@ -133,7 +134,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         const rate = wordEditRate(wordsOf(draft), wordsOf(text));
         await setDraftEditRate(db, orderId, rate);
         // Labelled by the result's language (a translation's target), as TTML's xml:lang.
-        draftEditRate.observe({ product: order.product, language: String(order.params.translate_to ?? order.params.language ?? '') }, rate);
+        draftEditRate.observe({ product: order.product, language: languagesOf(order.params).result ?? '' }, rate);
       }
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));

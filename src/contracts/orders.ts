@@ -38,6 +38,21 @@ export interface OrderToPlace {
   onReject?: 'refund' | 'hand_off';
 }
 
+/**
+ * What placement fixed for an order from its product and parameters: kept on the order row
+ * (`orders.plan`, migration 0012) for the activities, the web and the CLI, and carried in the
+ * workflow's input. Rows from before it have none: their plan is worked out from the product.
+ */
+export type OrderPlan = Pick<OrderToPlace, 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'>;
+
+export const fixedPlanOf = ({ fulfilment, resultKinds, turnaroundHours, work, onReject }: OrderToPlace): OrderPlan => ({
+  fulfilment,
+  resultKinds,
+  turnaroundHours,
+  ...(work ? { work } : {}),
+  ...(onReject ? { onReject } : {}),
+});
+
 /** The workbench pipeline of one order, as its product declares it for the order's parameters. */
 export interface WorkPlan {
   /** The skill a worker needs (`transcription:english`, `translation:english>french`, `ocr:english`). */

@@ -1,8 +1,9 @@
 // Order records, their result files and callback attempts.
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
+import type { WorkPlan } from '../contracts/orders.js';
 
 export interface StoredFile {
   kind: string;
@@ -152,6 +153,18 @@ export async function addOrderParams(db: Db, orderId: number, learnt: Record<str
     .update(orders)
     .set({ params: sql`${orders.params} || ${JSON.stringify(learnt)}::jsonb` })
     .where(eq(orders.id, orderId));
+}
+
+/**
+ * The workbench plan an engine's hand-off gives an order (a translator for speech no engine
+ * translates), kept in its plan. Rows from before plans were kept stay without one: their plan is
+ * worked out from the parameters the hand-off learnt (addOrderParams).
+ */
+export async function setPlannedWork(db: Db, orderId: number, work: WorkPlan): Promise<void> {
+  await db
+    .update(orders)
+    .set({ plan: sql`${orders.plan} || ${JSON.stringify({ work })}::jsonb` })
+    .where(and(eq(orders.id, orderId), isNotNull(orders.plan)));
 }
 
 export async function keepInputFile(db: Db, orderId: number, name: string, file: InputFile): Promise<void> {

@@ -1,5 +1,6 @@
 // Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
 import type { TaskStage } from '../contracts/tasks.js';
+import type { OrderPlan } from '../contracts/orders.js';
 import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -45,6 +46,8 @@ export const orders = pgTable('orders', {
   engineNotedAt: ts('engine_noted_at'),
   /** How much of the machine draft the people changed (migration 0011). */
   draftEditRate: doublePrecision('draft_edit_rate'),
+  /** What placement fixed from the product and parameters (migration 0012); null on older rows. */
+  plan: jsonb('plan').$type<OrderPlan>(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 

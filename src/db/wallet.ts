@@ -3,7 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, orders, type OrderRow } from './schema.js';
-import type { OrderToPlace } from '../contracts/orders.js';
+import { fixedPlanOf, type OrderToPlace } from '../contracts/orders.js';
 import { AccountNotFoundError, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import { splitSubscription } from '../domain/pricing.js';
 import { forgetAccount } from './accountCache.js';
@@ -50,6 +50,7 @@ async function chargeInTx(tx: Tx, input: OrderToPlace): Promise<PaidOrder> {
       assignee: input.fulfilment === 'engine' ? 'engine' : 'operator',
       inputFiles: input.inputFiles ?? {},
       parentOrderId: input.parentOrderId ?? null,
+      plan: fixedPlanOf(input),
       paidAt,
       deliveryEstimate: new Date(paidAt.getTime() + input.turnaroundHours * 3_600_000),
     })

@@ -15,7 +15,7 @@ import { humanOcr } from './human-ocr/index.js';
 import type { ProductDefinition, ProductKey } from './types.js';
 import { parameterNames } from './requestFields.js';
 import { workPlanOf } from './shared.js';
-import type { WorkPlan } from '../contracts/orders.js';
+import type { OrderPlan, WorkPlan } from '../contracts/orders.js';
 
 export type { ProductDefinition, ProductKey } from './types.js';
 
@@ -44,29 +44,40 @@ export function productOf(key: string): ProductDefinition {
   return PRODUCTS[key];
 }
 
-/** An order's workbench plan, from its product and its parameters; undefined when no person does it. */
-export function workPlanOfOrder(order: { product: string; params: Record<string, unknown> }): WorkPlan | undefined {
+/**
+ * An order's workbench plan: the one fixed at placement (or at an engine's hand-off to a translator),
+ * kept on the order; for rows from before plans were kept, worked out from the product and its
+ * parameters, as it was then. Undefined when no person does the order.
+ */
+export function workPlanOfOrder(order: PlannedOrder): WorkPlan | undefined {
+  if (order.plan) return order.plan.work;
   return workPlanOf(productOf(order.product).work, order.params);
 }
 
 /** The order's kept input file its plan names as the source (a document, a page image, a supplied transcript). */
-export function keptSourceOf<F>(order: { product: string; params: Record<string, unknown>; inputFiles: Record<string, F> }): F | undefined {
+export function keptSourceOf<F>(order: PlannedOrder & { inputFiles: Record<string, F> }): F | undefined {
   const name = workPlanOfOrder(order)?.sourceFile;
   return name ? order.inputFiles[name] : undefined;
 }
 
-/** Whether the order's results include cues (captions, subtitles), which need times to render. */
+/** An order as the plan's readers need it: a row of `orders`, or what is being placed. */
+type PlannedOrder = { product: string; params: Record<string, unknown>; plan?: OrderPlan | null };
+
 /** The URL of the media an order's engines and workers hear: its engine job's audio, or its work plan's media. */
-export function mediaUrlOf(order: { product: string; params: Record<string, unknown> }): string | undefined {
+export function mediaUrlOf(order: PlannedOrder): string | undefined {
   const param = productOf(order.product).engineJob?.audioParam ?? workPlanOfOrder(order)?.mediaParam;
   const url = param ? order.params[param] : undefined;
   return typeof url === 'string' ? url : undefined;
 }
 
-export function resultsNeedCues(order: { product: string; params: Record<string, unknown> }): boolean {
-  return productOf(order.product)
-    .results(order.params)
-    .some((r) => isResultKind(r.kind) && RESULT_KIND_DEFINITIONS[r.kind].needs === 'cues');
+/** Whether the order's results include cues (captions, subtitles), which need times to render. */
+export function resultsNeedCues(order: PlannedOrder): boolean {
+  const kinds =
+    order.plan?.resultKinds ??
+    productOf(order.product)
+      .results(order.params)
+      .map((r) => r.kind);
+  return kinds.some((kind) => isResultKind(kind) && RESULT_KIND_DEFINITIONS[kind].needs === 'cues');
 }
 
 /** The price table: a section per product, each validated by its product's own schema. */

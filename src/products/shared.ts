@@ -157,8 +157,21 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
   };
 }
 
-/** The BCP 47 tag of an order's result text (a translation's target, else the order's language); '' when none is known. */
+/** An order's languages by role, by name as the API takes them (`english`): the one definition every layer reads. */
+export interface OrderLanguages {
+  /** What is heard or read: the spoken language an engine found, a translation's source, else the order's language. */
+  source: string | undefined;
+  /** What the result is written in: a translation's target, else the order's language (an AI order's chosen one). */
+  result: string | undefined;
+}
+
+export function languagesOf(params: Record<string, unknown>): OrderLanguages {
+  const named = (...keys: string[]) => keys.map((key) => params[key]).find((value): value is string => typeof value === 'string' && value !== '');
+  return { source: named('spoken_language', 'translate_from', 'language'), result: named('translate_to', 'language') };
+}
+
+/** The BCP 47 tag of an order's result text; '' when none is known. */
 export function resultLanguageTag(params: Record<string, unknown>): string {
-  const name = params.translate_to ?? params.language;
-  return (typeof name === 'string' && languageCodeOf(name)) || '';
+  const name = languagesOf(params).result;
+  return (name && languageCodeOf(name)) || '';
 }

@@ -8,6 +8,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
+import { getOrder } from '../../src/db/orders.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
@@ -96,6 +97,8 @@ describe('with an OpenAI-compatible engine', () => {
     const french = await aiOrder(token, 'french');
     const task = await waitFor(async () => (await tasksOfOrder(service.database.db, french))[0], "the translator's task", 30_000);
     expect(task).toMatchObject({ skill: 'translation:spanish>french', stage: 'work', draft: '[00:00:00] Hola a todos.' });
+    // The hand-off's plan is kept on the order beside the placement's (which had no people in it).
+    expect((await getOrder(service.database.db, french))!.plan).toMatchObject({ fulfilment: 'engine', work: { skill: 'translation:spanish>french' } });
     expect((await service.ops('GET', `/ops/orders/${french}`)).body).toMatchObject({
       status: 'paid',
       working_on: 'operator',

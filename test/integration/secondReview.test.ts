@@ -12,6 +12,7 @@ import { recordHistory } from '../helpers/histories.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
+import { getOrder } from '../../src/db/orders.js';
 
 const LETTER = 'Dear customer,\n\nyour order is ready. We thank you for your patience and hope to see you again soon.';
 
@@ -76,6 +77,12 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     const orderId = await placeTranslation(account.token, true, 'reviewed-twice');
     await translateAndApprove(orderId);
 
+    // The plan fixed at placement is kept on the order, its review stages with it.
+    expect((await getOrder(service.database.db, orderId))!.plan).toMatchObject({
+      fulfilment: 'operator',
+      resultKinds: ['translation'],
+      work: { reviews: ['review', 'second_review'] },
+    });
     const second = await taskOf(orderId, 'second-review-1');
     expect(second).toMatchObject({ stage: 'second_review', status: 'waiting', skill: 'review:french' });
     expect(callbacksTo('reviewed-twice')).toEqual([]); // not finished before the second review
@@ -116,7 +123,11 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     expect(String(earnings.body)).toContain(`,rex,${orderId},${secondReview.id},`);
 
     // order-ops show lists it; the account area's timeline shows it, naming no worker.
-    const shown = (await service.ops('GET', `/ops/orders/${orderId}`)).body as { tasks: Array<{ stage: string; status: string; pay_cents: number }> };
+    const shown = (await service.ops('GET', `/ops/orders/${orderId}`)).body as {
+      work: { stages: string[] };
+      tasks: Array<{ stage: string; status: string; pay_cents: number }>;
+    };
+    expect(shown.work.stages).toEqual(['work', 'review', 'second_review']);
     expect(shown.tasks.map((t) => [t.stage, t.status])).toEqual([
       ['work', 'submitted'],
       ['review', 'approved'],

@@ -2,7 +2,8 @@
 // body of every event, exactly as the spec lists them (no more and no fewer).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_LIST, PRODUCTS, priceTableSchema, type ProductKey } from '../../src/products/registry.js';
+import { PRODUCT_LIST, PRODUCTS, priceTableSchema, resultsNeedCues, workPlanOfOrder, type ProductKey } from '../../src/products/registry.js';
+import { languagesOf, resultLanguageTag } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
 import type { CallbackEvent } from '../../src/contracts/orders.js';
 
@@ -227,5 +228,27 @@ describe('product specifics', () => {
     expect(() => PRODUCTS.transcription.settle!({ language: 'french', turnaround_time: '12_hours', strict: true })).toThrow(/not available for french/);
     expect(PRODUCTS.captions.settle!({ language: 'greek', turnaround_time: '1_days' })).toMatchObject({ turnaround_time: '5_days' });
     expect(PRODUCTS.transcription_proofreading.settle!({ language: 'dutch', turnaround_time: '1_days' })).toMatchObject({ turnaround_time: '3_days' });
+  });
+});
+
+describe("an order's languages and its plan, one definition each", () => {
+  it('names the source and the result language by role', () => {
+    expect(languagesOf({ language: 'french' })).toEqual({ source: 'french', result: 'french' });
+    expect(languagesOf({ translate_from: 'english', translate_to: 'german' })).toEqual({ source: 'english', result: 'german' });
+    // An AI order whose engine heard another language than the one chosen: heard spanish, written in english.
+    expect(languagesOf({ language: 'english', spoken_language: 'spanish' })).toEqual({ source: 'spanish', result: 'english' });
+    expect(languagesOf({})).toEqual({ source: undefined, result: undefined });
+    expect(resultLanguageTag({ translate_from: 'english', translate_to: 'german' })).toBe('de');
+  });
+
+  it('reads the plan kept on the order; an order without one has it worked out from its product', () => {
+    const params = { url: 'http://media/a.wav', translate_from: 'english', translate_to: 'german', additional_review: true };
+    const worked = workPlanOfOrder({ product: 'subtitles', params });
+    expect(worked?.reviews).toEqual(['review', 'second_review']);
+    const kept = { ...worked!, reviews: ['review' as const] };
+    expect(
+      workPlanOfOrder({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144, work: kept } }),
+    ).toBe(kept);
+    expect(resultsNeedCues({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144 } })).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type
 import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
-import { isProductKey } from '../../products/registry.js';
+import { isProductKey, workPlanOfOrder } from '../../products/registry.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
@@ -180,6 +180,7 @@ export function opsRouter(deps: ApiDeps): Router {
     const engine = state?.workingOn === 'engine' ? await engineProgress(handle) : undefined;
     const files = await filesOf(deps.db, order.id);
     const attempts = await callbackAttemptsOf(deps.db, order.id);
+    const work = workPlanOfOrder(order);
     res.json({
       ...summary(order),
       finished_at: order.finishedAt && formatUtc(order.finishedAt),
@@ -189,6 +190,10 @@ export function opsRouter(deps: ApiDeps): Router {
       files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
       callback_attempts: attempts.length,
       last_callback: lastCallback(attempts),
+      // The people's part of the order's plan (kept on it since placement), then its tasks so far.
+      ...(work
+        ? { work: { skill: work.skill, review_skill: work.reviewSkill, stages: ['work', ...(work.reviews ?? ['review'])], pay_unit: work.payUnit } }
+        : {}),
       tasks: (await tasksOfOrder(deps.db, order.id)).map((t) => taskView(t)),
     });
   });
