@@ -1,6 +1,6 @@
 // The media probe against a real HTTP server: durations, the byte cap and broken transfers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +153,8 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
   let server: ReturnType<typeof createServer>;
   let url: string;
   let lateRequests = 0;
+  /** The honest file's first answer, held open after its first bytes until the test lets it go. */
+  let held: ServerResponse | undefined;
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === '/endless-zeros.mp3') {
@@ -165,10 +167,13 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
         res.on('drain', pump);
         return pump();
       }
-      // An honest file whose body arrives late, so that its probe is in the reader when it is killed.
+      // An honest file: the first answer sends a few bytes, too few to parse, and holds the rest, so
+      // that its probe is in the reader when the reader is killed; the second answers at once.
       lateRequests++;
-      res.writeHead(200, { 'content-type': 'audio/wav' }).flushHeaders();
-      setTimeout(() => res.end(wavFile(5)), 600);
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      if (lateRequests > 1) return void res.end(wavFile(5));
+      res.write(wavFile(5).subarray(0, 20));
+      held = res;
     });
     url = await listen(server);
   });
@@ -178,20 +183,29 @@ describe('media probes in the sandbox: a reader that spins is stopped, and the p
     await strict.close();
   });
 
-  // The scenario needs the honest file's bytes to reach the reader before the spinner is killed
-  // (a race of a few hundred ms): on two cores shared with the rest of the suite it is retried.
-  it('refuses the spinning file, naming the field, and measures the honest one beside it', { retry: 2 }, async () => {
+  it('refuses the spinning file, naming the field, and measures the honest one beside it', async () => {
     lateRequests = 0;
     const limits = { maxBytes: 4 * 1024 ** 3, timeoutMs: 20_000 };
-    const honest = probeMediaDuration(client, strict, `${url}/late.wav`, 'audio_url', limits);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The honest probe is handed to the shared reader (its first bytes on their way) before the spinner starts.
+    let handedOver!: () => void;
+    const inReader = new Promise<void>((resolve) => (handedOver = resolve));
+    const watched = {
+      mediaDurationByRanges: strict.mediaDurationByRanges,
+      mediaDuration: (...args: Parameters<typeof strict.mediaDuration>) => {
+        if (!args[2]) handedOver();
+        return strict.mediaDuration(...args);
+      },
+    };
+    const honest = probeMediaDuration(client, watched, `${url}/late.wav`, 'audio_url', limits);
+    await inReader;
     const started = Date.now();
     await expect(probeMediaDuration(client, strict, `${url}/endless-zeros.mp3`, 'url', limits)).rejects.toThrow(
       new MediaError('url: the media file takes too long to read (more than 0.2 s of work)'),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
+    held?.end();
     expect(await honest).toBe(5);
-    expect(lateRequests).toBe(2); // the first read was lost with the killed reader
+    expect(lateRequests).toBe(2); // the first read was lost with the killed reader, and read again alone
   });
 });
 
