@@ -110,6 +110,7 @@ async function main(role: Role): Promise<void> {
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
       // The API's roles read files with every quote: their readers start now, not at the first one.
       documentReader: createDocumentSandbox({ ...config.sandbox, warm: role !== 'worker' }),
+      taskLeaseMs: config.workbench.leaseMs,
     };
     stops.push(() => deps.documentReader.close());
 

@@ -31,4 +31,6 @@ export interface ActivityDeps {
   outbound: OutboundClient;
   /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */
   documentReader: DocumentReader;
+  /** A claim left without a save this long returns to the queue (TASK_LEASE_MINUTES, as the workers have it). */
+  taskLeaseMs: number;
 }

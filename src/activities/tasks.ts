@@ -32,7 +32,8 @@ export function planOf(order: OrderRow) {
 export function createTaskActivities(deps: ActivityDeps) {
   const { db, files, documentReader, payRates } = deps;
   return {
-    async openTask(input: TaskInput): Promise<void> {
+    /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
+    async openTask(input: TaskInput): Promise<{ leaseMs: number }> {
       const order = await orderOf(deps, input.orderId);
       const params = order.params as Record<string, string>;
       // A task sent back is the same work again: paid once, with the work it fixes.
@@ -65,6 +66,7 @@ export function createTaskActivities(deps: ActivityDeps) {
         claimedBy: input.assignedTo ?? null,
       });
       log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+      return { leaseMs: deps.taskLeaseMs };
     },
 
     /** Whether the worker may still be given work: a send-back goes to its worker only then, else to the queue. */

@@ -2,7 +2,8 @@
 // the order, `task-<order>-<name>`. The claim lives here, so that two workers racing get exactly
 // one claim (the update validator runs in the workflow's single thread and sees the first claim
 // taken). Autosaves go to the database; the lease timer reads their count there and returns a
-// task nobody saved for `leaseMs` to the queue, its draft kept.
+// task nobody saved for the lease's length to the queue, its draft kept. The length is the workers'
+// TASK_LEASE_MINUTES, answered by openTask; tasks opened before it answered keep their input's.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
@@ -34,6 +35,8 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
   /** Changes with every claim and release: a lease timer of an earlier claim stops. */
   let claimEpoch = 0;
   let outcome: TaskOutcome | undefined;
+  /** How long a claim lasts without a save (set once the task is open). */
+  let leaseMs = input.leaseMs;
   const state = (): TaskState => ({ status, claimedBy });
 
   const holds = (workerId: number) => {
@@ -117,7 +120,7 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
   );
 
   try {
-    await records.openTask(input);
+    leaseMs = (await records.openTask(input))?.leaseMs ?? input.leaseMs;
     await watchLeases();
     await wf.condition(wf.allHandlersFinished);
     return outcome!;
@@ -140,14 +143,14 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
       const epoch = claimEpoch;
       // A claim sets the saves to zero; before that patch, the lease read the count at each claim.
       let seenSaves = wf.patched('lease-counts-from-claim') ? 0 : (await records.taskLease({ taskId })).saves;
-      let wait = input.leaseMs;
+      let wait = leaseMs;
       for (;;) {
         if (await wf.condition(() => claimEpoch !== epoch || status !== 'claimed', wait)) break;
         const lease = await records.taskLease({ taskId });
         if (claimEpoch !== epoch || status !== 'claimed') break;
         if (lease.saves > seenSaves) {
           seenSaves = lease.saves;
-          wait = Math.max(1_000, input.leaseMs - lease.msSinceSave);
+          wait = Math.max(1_000, leaseMs - lease.msSinceSave);
           continue;
         }
         wf.log.info('task lease expired: back in the queue', { taskId, orderId: input.orderId, workerId: claimedBy });

@@ -61,6 +61,8 @@ export interface ServiceOptions {
   sandbox?: Partial<Omit<SandboxSettings, 'limits'>> & { limits?: Partial<DocumentLimits> };
   /** The workbench's lease and part length; default: as `npm start` (120 minutes, 360 seconds). */
   workbench?: Partial<WorkbenchSettings>;
+  /** The workers' lease, where it differs from the API's (`workbench.leaseMs`). */
+  taskLeaseMs?: number;
   /** Limits on customer media; default 50 MiB, 10 hours, 2 s to measure. */
   media?: Partial<MediaLimits>;
   /** How many tasks one worker may hold at once; default: as `npm start` (2). */
@@ -142,6 +144,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     audioExtractor: ffmpegExtractor(),
     outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: true, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
+    // The workers' lease (TASK_LEASE_MINUTES as the workers have it); the API's is `workbench.leaseMs`.
+    taskLeaseMs: opts.taskLeaseMs ?? opts.workbench?.leaseMs ?? 120 * 60_000,
   };
   app = createApp({
     ...deps,

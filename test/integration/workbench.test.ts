@@ -95,9 +95,9 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect(page).not.toContain(media.url);
   });
 
-  it('an idle claim expires (lease short here): back in the queue with its draft for the next worker', async () => {
-    // A service of its own: its lease is seconds long.
-    const short = await startService({ engine, workbench: { leaseMs: LEASE_MS } });
+  it("an idle claim expires (lease short here): back in the queue with its draft for the next worker; the lease is the workers' setting", async () => {
+    // A service of its own: its workers' lease is seconds long; the API that places the order has the default two hours.
+    const short = await startService({ engine, taskLeaseMs: LEASE_MS });
     try {
       await expireLease(short);
     } finally {

@@ -178,6 +178,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async openTask(input) {
       await record('openTask', input);
+      return { leaseMs: input.leaseMs };
     },
     async workerEnabled(input) {
       await record('workerEnabled', input);

@@ -69,6 +69,7 @@ beforeAll(async () => {
     media: { maxBytes: 1024 * 1024, maxSeconds: 36_000, timeoutMs: 2000 },
     outbound: createOutboundClient({ allowCidrs: ['127.0.0.0/8'], log: () => {} }),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: false }),
+    taskLeaseMs: LEASE_MS,
   };
   accountId = (await createAccount(database.db, secretKey, { name: 'workbench', balanceCents: 1_000_000 })).accountId;
   for (const [name, skills] of [
