@@ -28,6 +28,8 @@ const USAGE = `usage:
   order-ops release TASK_ID [--reason TEXT]                          (a claimed task back to the queue; its draft is kept)
   order-ops reassign TASK_ID WORKER_ID                               (the task to another worker with the skill)
   order-ops earnings [--since ISO_DATE]                              (workers' approved earnings as CSV)
+  order-ops patches                                                  (JSON lines: each workflow patch, and the open workflows
+                                                                      started before it; none left: it may be deprecated)
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
 
 class UsageError extends Error {}
@@ -187,6 +189,11 @@ async function run(argv: string[]): Promise<void> {
       if (values.pass === (values.fix !== undefined)) throw new UsageError('qc needs exactly one of --pass or --fix KIND=PATH');
       const body = values.pass ? { pass: true } : { fix: await uploadFiles(values.fix ?? []) };
       return print(await call('POST', `/ops/orders/${id}/qc`, body));
+    }
+    case 'patches': {
+      const { patches } = (await call('GET', '/ops/patches')) as { patches: unknown[] };
+      for (const patch of patches) print(patch);
+      return;
     }
     case 'callbacks': {
       const { attempts } = (await call('GET', `/ops/orders/${orderId(rest[0])}/callbacks`)) as { attempts: unknown[] };

@@ -32,6 +32,7 @@ import {
 } from '../contracts/orders.js';
 import { resultKindsProblem } from '../domain/resultKinds.js';
 import { alignerTiming, runQualityCheckTask, runWorkbench, suppliedTranscriptPasses, type WorkbenchOrder } from './workbench.js';
+import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -53,7 +54,7 @@ const chargeAsActivity = wf.proxyActivities<Activities>({ startToCloseTimeout: '
 // the ledger's UNIQUE (order_id, kind) makes that a no-op when the first attempt had committed.
 const chargeLocally = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: chargeRetry });
 /** Orders placed before the local charge replay with the activity they were charged by. */
-const chargeWallet = (order: OrderToPlace) => (wf.patched('charge-local-activity') ? chargeLocally : chargeAsActivity).chargeWallet(order);
+const chargeWallet = (order: OrderToPlace) => (patched('chargeLocalActivity') ? chargeLocally : chargeAsActivity).chargeWallet(order);
 
 // Handing an order to a person must not give up: the order would be left with nobody on it.
 const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
@@ -254,13 +255,13 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
   // Orders that were paid before this change replay without the timer.
-  if (wf.patched('late-order-timer') && placed) {
+  if (patched('lateOrderTimer') && placed) {
     const estimate = placed.deliveryEstimate;
     void watchDeliveryEstimate(estimate).catch((err) => wf.log.error('the order could not be marked late', { orderId: order.id, error: String(err) }));
   }
   if (order.fulfilment === 'engine') {
     void runEngine().catch((err) => wf.log.error('engine work could not be settled', { orderId: order.id, error: String(err) }));
-  } else if (order.work && input.workbench && wf.patched('workbench')) {
+  } else if (order.work && input.workbench && patched('workbench')) {
     // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
     workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline: workDeadline() };
     void runWork(workbench).catch((err) => wf.log.error("the people's work could not be delivered", { orderId: order.id, error: String(err) }));
@@ -278,7 +279,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       worked = await CancellationScope.cancellable(async () => {
         workScope = CancellationScope.current();
         // Proofreading: a supplied transcript that fails the automatic check never reaches a person.
-        if (order.fulfilment === 'proofreading' && wf.patched('automatic-transcript-check') && !(await suppliedTranscriptPasses(job))) return undefined;
+        if (order.fulfilment === 'proofreading' && patched('automaticTranscriptCheck') && !(await suppliedTranscriptPasses(job))) return undefined;
         return runWorkbench(job);
       });
     } catch (err) {
@@ -378,12 +379,12 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
       // is never listed for a person before the workflow accepts their work.
       workingOn = 'operator';
       // Speech no engine translates: a translator in the workbench, from the engine's transcript.
-      if (outcome.translator && input.workbench && wf.patched('ai-translation-in-workbench')) {
+      if (outcome.translator && input.workbench && patched('aiTranslationInWorkbench')) {
         workbench = { order: { ...order, work: outcome.translator }, settings: input.workbench, deadline: workDeadline() };
         await runWork(workbench);
         return;
       }
-      if (wf.patched('hand-over-from-workflow')) await handOver.handToOperator({ orderId: order.id, reason: outcome.reason ?? 'no engine is configured' });
+      if (patched('handOverFromWorkflow')) await handOver.handToOperator({ orderId: order.id, reason: outcome.reason ?? 'no engine is configured' });
       return;
     }
     await wf.condition(() => !busy);
@@ -433,7 +434,7 @@ async function deliverCallback(orderId: number, event: CallbackEvent): Promise<v
   try {
     // Since the back-off, the activity spreads the attempts over more than a day; workflows started
     // before it replay without the field and keep their random pauses.
-    await callbacks.deliverCallback({ orderId, event, ...(wf.patched('callback-backoff') ? { schedule: 'backoff' as const } : {}) });
+    await callbacks.deliverCallback({ orderId, event, ...(patched('callbackBackoff') ? { schedule: 'backoff' as const } : {}) });
   } catch (err) {
     // Every attempt is recorded by the activity; the order itself stays settled.
     wf.log.warn('callback delivery gave up', { orderId, event, error: String((err as Error).cause ?? err) });

@@ -20,6 +20,7 @@ import {
   type TaskStatus,
 } from '../contracts/tasks.js';
 import { skillCovers } from '../domain/workbench.js';
+import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -142,7 +143,7 @@ export async function taskWorkflow(input: TaskInput): Promise<TaskOutcome> {
       }
       const epoch = claimEpoch;
       // A claim sets the saves to zero; before that patch, the lease read the count at each claim.
-      let seenSaves = wf.patched('lease-counts-from-claim') ? 0 : (await records.taskLease({ taskId })).saves;
+      let seenSaves = patched('leaseCountsFromClaim') ? 0 : (await records.taskLease({ taskId })).saves;
       let wait = leaseMs;
       for (;;) {
         if (await wf.condition(() => claimEpoch !== epoch || status !== 'claimed', wait)) break;

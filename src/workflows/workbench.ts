@@ -8,6 +8,7 @@ import { engineTaskQueue, type OrderToPlace, type WorkbenchSettings, type WorkPl
 import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
 import { taskWorkflow } from './task.js';
+import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -98,7 +99,7 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
 
   for (const stage of reviewStagesOf(order)) {
     // Histories from before second reviews replay without one (the patch's marker is not in them).
-    if (stage === 'second_review' && !wf.patched('second-review')) continue;
+    if (stage === 'second_review' && !patched('secondReview')) continue;
     const names = ROUND_NAMES[stage];
     for (let round = 1; ; round++) {
       const review = await task(`${names.review}-${round}`, { stage, skill: order.work.reviewSkill, draftText: text, baseText: draft });
@@ -107,7 +108,7 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
       // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
       // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
       const author = parts[0]!.workerId;
-      const toAuthor = !wf.patched('send-back-to-enabled-worker') || (await records.workerEnabled({ workerId: author }));
+      const toAuthor = !patched('sendBackToEnabledWorker') || (await records.workerEnabled({ workerId: author }));
       const fix = await task(`${names.fix}-${round}`, {
         stage: 'work',
         skill: order.work.skill,
@@ -151,7 +152,7 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
  * not time the words (best effort: the text's marks, shared out by length, serve then).
  */
 export async function alignerTiming({ order }: WorkbenchOrder, text: string): Promise<{ timedKey?: string }> {
-  if (order.work.timing !== 'aligner' || !wf.patched('timing-by-aligner')) return {};
+  if (order.work.timing !== 'aligner' || !patched('timingByAligner')) return {};
   try {
     const timedKey = await engineFor(order).timeWork({ orderId: order.id, text });
     return timedKey ? { timedKey } : {};

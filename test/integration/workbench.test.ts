@@ -11,6 +11,7 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { recordHistory } from '../helpers/histories.js';
+import { PATCHES } from '../../src/workflows/patches.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
 const LEASE_MS = 2_500;
@@ -183,6 +184,15 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect(csv.split('\r\n')[0]).toBe('approved_utc,worker_id,worker_name,order_id,task_id,amount_usd');
     expect(csv).toContain(`,${workers.bob!.worker_id},bob,${orderId},${taskId},`);
     expect(csv).toContain(`,${workers.rita!.worker_id},rita,${orderId},${reviewId},`);
+
+    // Every workflow patch, with the open workflows started before it (this run's all started after).
+    const patches = (await orderOps('patches'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(patches.map((p) => p.patch)).toEqual(Object.values(PATCHES).map((p) => p.id));
+    for (const p of patches)
+      expect(p).toMatchObject({ since: expect.stringMatching(/^2026-\d\d-\d\d$/), open_workflows_started_before: 0, may_deprecate: true });
     expect((await json('show', String(orderId))).tasks.map((t: { status: string }) => t.status)).toEqual(['submitted', 'approved']);
     if (engine === 'pglite') await recordHistory(service, orderId, 'transcription-workbench-finished');
     if (engine === 'pglite') await recordHistory(service, orderId, 'task-work-submitted', taskId);

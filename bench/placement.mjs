@@ -1,0 +1,222 @@
+// A human order's placement beside its floor, with customers arriving at a steady pace (an open
+// loop: each order starts on its schedule whether the one before has answered or not), and what one
+// human order costs Temporal behind its placement.
+// Usage: npm run build && npm run bench:placement [-- --seconds 20 --saturate-seconds 10 --engines]
+// One dev server (SQLite file, like `npm start`) serves the floors and the service (`node dist/main.js`
+// with TEMPORAL_ADDRESS on it), on the same cores:
+//   1. the floors saturated (concurrency 8 for --saturate-seconds): bare Update-with-Start whose
+//      update runs one no-op activity, and one no-op local activity (bench/floorWorkflows.mjs, worker
+//      in its own process); half the first's rate is the pace of what follows;
+//   2. at that pace for --seconds each: the floor with an activity, live human transcription orders
+//      (each opening its draft and task behind its placement), the floor again (the run's noise);
+//   3. live human transcription orders saturated, beside the floors' saturated rates;
+//   4. the Temporal work behind one order until its task waits for a person: workflow tasks,
+//      activities, local activities and child workflows, from the histories of the order's workflow
+//      and its children.
+// Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines.
+// Never part of `npm test`.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { startDevServer } from '../dist/temporal/devServer.js';
+import { freePort, quantile, startService, stopChild, waitForOutput } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    'saturate-seconds': { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '8' },
+    engines: { type: 'boolean', default: false },
+  },
+});
+const SECONDS = Number(values.seconds);
+const SATURATE = Number(values['saturate-seconds']);
+const C = Number(values.concurrency);
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const runId = Date.now().toString(36);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function summary(name, latencies, seconds, failures = 0) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const row = {
+    name,
+    count: sorted.length,
+    failures,
+    per_second: +(sorted.length / seconds).toFixed(1),
+    p50_ms: +quantile(sorted, 0.5).toFixed(1),
+    p95_ms: +quantile(sorted, 0.95).toFixed(1),
+    p99_ms: +quantile(sorted, 0.99).toFixed(1),
+    max_ms: +sorted.at(-1).toFixed(1),
+  };
+  console.log(JSON.stringify(row));
+  return row;
+}
+
+/** Closed loop: `C` at a time for `seconds`. */
+async function saturated(name, once) {
+  const latencies = [];
+  const until = performance.now() + SATURATE * 1000;
+  let i = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await once(i++);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return summary(name, latencies, (performance.now() - started) / 1000);
+}
+
+/** Open loop: one start every 1/rate s for `seconds`, each on its schedule; latencies from the schedule. */
+async function paced(name, rate, once) {
+  const latencies = [];
+  let failures = 0;
+  const count = Math.round(rate * SECONDS);
+  const t0 = performance.now() + 50;
+  const inFlight = [];
+  for (let i = 0; i < count; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    inFlight.push(
+      once(i).then(
+        () => latencies.push(performance.now() - due),
+        () => (failures += 1),
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  return summary(name, latencies, SECONDS, failures);
+}
+
+/** Workflow tasks, activities, local activities and children in one workflow's history so far. */
+async function temporalWork(client, workflowId) {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const count = (attribute) => events.filter((e) => e[attribute]).length;
+  // Local activities leave a marker (their payloads are encrypted: the marker's name tells).
+  const localActivities = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+  const children = events
+    .filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+    .map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId);
+  return {
+    workflowTasks: count('workflowTaskCompletedEventAttributes'),
+    activities: count('activityTaskScheduledEventAttributes'),
+    localActivities,
+    children,
+    events: events.length,
+  };
+}
+
+const stops = [];
+try {
+  const tmp = await mkdtemp(join(tmpdir(), 'order-placement-'));
+  stops.push(() => rm(tmp, { recursive: true, force: true }));
+  const dev = await startDevServer({
+    cliPath: process.env.TEMPORAL_CLI_PATH ?? here('../.temporal/bin/temporal'),
+    port: await freePort(),
+    dbFile: join(tmp, 'temporal.db'),
+    namespace: 'default',
+  });
+  stops.push(() => dev.stop());
+  const env = values.engines ? {} : { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none' };
+  const service = await startService({ concurrency: C, temporalAddress: dev.address, env });
+  stops.push(() => service.stop());
+
+  const taskQueue = `floor-${runId}`;
+  const worker = spawn(process.execPath, [here('floorWorker.mjs')], {
+    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  stops.push(() => stopChild(worker));
+  await waitForOutput(worker, 'running', 'floorWorker');
+  const connection = await Connection.connect({ address: dev.address });
+  stops.push(() => connection.close());
+  const client = new Client({ connection, namespace: 'default' });
+  let n = 0;
+  const uws = (kind) => async () => {
+    const start = new WithStartWorkflowOperation('floorWorkflow', {
+      workflowId: `floor-${runId}-${kind}-${n++}`,
+      taskQueue,
+      args: [kind],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
+  };
+  const placed = [];
+  const live = async () => {
+    const { order_id: id } = await service.order('live');
+    placed.push(id);
+  };
+  /** Until no task has opened for 3 s: the orders before have their work in the queue, nothing inherited. */
+  const settle = async () => {
+    let last = -1;
+    for (;;) {
+      const { tasks } = await service.ops('GET', '/ops/tasks?status=waiting');
+      if (tasks.length === last) return;
+      last = tasks.length;
+      await sleep(3000);
+    }
+  };
+
+  // Warm-up, unmeasured.
+  for (let i = 0; i < 20; i++) await Promise.all([uws('activity')(), uws('local')(), live()]);
+  await settle();
+
+  const floorActivity = await saturated('floor, saturated: bare Update-with-Start + no-op activity', uws('activity'));
+  const floorLocal = await saturated('floor, saturated: bare Update-with-Start + no-op local activity', uws('local'));
+  const rate = floorActivity.per_second / 2;
+  console.error(`pace: ${rate.toFixed(1)} orders/s (half the floor's saturated rate), ${SECONDS} s each`);
+  const bareA = await paced(`floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity (A)`, rate, uws('activity'));
+  await settle();
+  const first = placed.length;
+  const human = await paced(`service at ${rate.toFixed(1)}/s: live human transcription order`, rate, live);
+  const paced_ids = placed.slice(first);
+  await settle();
+  const bareB = await paced(`floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity (B)`, rate, uws('activity'));
+  const liveSaturated = await saturated('service, saturated: live human transcription order', live);
+  await settle();
+
+  // What one order costs Temporal until its task waits (a few orders from the paced run, their work settled).
+  const works = [];
+  for (const id of paced_ids.slice(0, 5)) {
+    const order = await temporalWork(client, `order-${id}`);
+    const children = await Promise.all(order.children.map((wid) => temporalWork(client, wid)));
+    works.push({
+      workflowTasks: order.workflowTasks + children.reduce((s, c) => s + c.workflowTasks, 0),
+      activities: order.activities + children.reduce((s, c) => s + c.activities, 0),
+      localActivities: order.localActivities + children.reduce((s, c) => s + c.localActivities, 0),
+      children: order.children.length,
+      events: order.events + children.reduce((s, c) => s + c.events, 0),
+    });
+  }
+  console.log(JSON.stringify({ temporal_work_per_order_until_its_task_waits: works }));
+
+  const x = (a, b) => `${(a / b).toFixed(2)}×`;
+  const bare = { p50_ms: Math.min(bareA.p50_ms, bareB.p50_ms), p99_ms: Math.min(bareA.p99_ms, bareB.p99_ms) };
+  console.log(`\n| at ${rate.toFixed(1)} orders/s, open loop | p50 ms | p95 ms | p99 ms | failures |\n|---|---|---|---|---|`);
+  for (const r of [bareA, human, bareB]) console.log(`| ${r.name} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.failures} |`);
+  console.log(
+    `\nhuman order / floor (the better of A and B): p50 ${x(human.p50_ms, bare.p50_ms)} (goal ≤ 1.1×), p99 ${x(human.p99_ms, bare.p99_ms)} (goal ≤ 1.25×)`,
+  );
+  console.log(`\n| saturated, concurrency ${C} | per s | p50 ms |\n|---|---|---|`);
+  for (const r of [floorActivity, floorLocal, liveSaturated]) console.log(`| ${r.name} | ${r.per_second} | ${r.p50_ms} |`);
+  console.log(
+    `\nhuman order saturated / floor with an activity: ${x(liveSaturated.per_second, floorActivity.per_second)}; / floor with a local activity: ${x(liveSaturated.per_second, floorLocal.per_second)}`,
+  );
+  const w = works[0];
+  if (w)
+    console.log(
+      `one order until its task waits: ${w.workflowTasks} workflow tasks, ${w.activities} activities, ${w.localActivities} local activities, ${w.children} child workflows, ${w.events} history events`,
+    );
+} finally {
+  for (const stop of stops.reverse()) await stop().catch((err) => console.error(String(err)));
+}

@@ -1,0 +1,51 @@
+// Every patch of the workflows in one list: the id (its marker in histories), the day it shipped,
+// what it changed, and the histories that replay the code before it. The plan for each is the
+// patching-api sample's: `patched(id)` → `deprecatePatch(id)` once no open workflow started before
+// the patch can still reach it → the old branch removed once no open workflow has the marker either.
+// `order-ops patches` counts, per patch, the open order and task workflows started before it: a
+// patch whose count is zero on a deployment may be deprecated there (docs/decisions.md, Patches).
+import * as wf from '@temporalio/workflow';
+
+export interface PatchInfo {
+  /** The marker's id: never changes. */
+  id: string;
+  /** The day it shipped (UTC): workflows started before it run the old branch. */
+  since: string;
+  /** What the new branch does. */
+  change: string;
+}
+
+export const PATCHES = {
+  handOverFromWorkflow: {
+    id: 'hand-over-from-workflow',
+    since: '2026-11-22',
+    change: 'the workflow hands an engine order it cannot fulfil to a person before the database lists it',
+  },
+  chargeLocalActivity: { id: 'charge-local-activity', since: '2026-11-23', change: 'the charge runs as a local activity in the accepting workflow task' },
+  lateOrderTimer: { id: 'late-order-timer', since: '2026-11-23', change: 'a timer at the delivery estimate marks an order still open late' },
+  callbackBackoff: { id: 'callback-backoff', since: '2026-11-24', change: 'callback attempts spread by jittered exponential back-off' },
+  workbench: { id: 'workbench', since: '2026-11-25', change: 'orders with a work plan run the workbench (drafts, tasks, reviews)' },
+  leaseCountsFromClaim: {
+    id: 'lease-counts-from-claim',
+    since: '2026-11-25',
+    change: "a task's lease counts saves from its claim, not from the database's count",
+  },
+  timingByAligner: { id: 'timing-by-aligner', since: '2026-11-25', change: "the approved text of an 'aligner' plan is timed by the forced-alignment engine" },
+  automaticTranscriptCheck: {
+    id: 'automatic-transcript-check',
+    since: '2026-11-25',
+    change: "a proofreading order's supplied transcript is checked against the engine's first",
+  },
+  aiTranslationInWorkbench: {
+    id: 'ai-translation-in-workbench',
+    since: '2026-11-25',
+    change: 'an AI order in a language no engine translates the speech into goes to a translator',
+  },
+  sendBackToEnabledWorker: { id: 'send-back-to-enabled-worker', since: '2026-11-26', change: 'a send-back to a worker disabled meanwhile waits in the queue' },
+  secondReview: { id: 'second-review', since: '2026-11-26', change: 'additional_review runs a second review stage after the first approves' },
+} as const satisfies Record<string, PatchInfo>;
+
+export type PatchName = keyof typeof PATCHES;
+
+/** Whether this workflow runs the code of `name` (Temporal's `patched`, by the patch's listed id). */
+export const patched = (name: PatchName): boolean => wf.patched(PATCHES[name].id);
