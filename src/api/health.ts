@@ -2,9 +2,8 @@
 // its work answers within a short deadline — the database (`SELECT 1`), Temporal (`GetSystemInfo`)
 // and, in a role with a worker, the workers poll (state RUNNING). docs/operations.md.
 import { createServer, type Server } from 'node:http';
-import { sql } from 'drizzle-orm';
 import type { RequestHandler } from 'express';
-import type { Db } from '../db/connection.js';
+import { pingDatabase, type Db } from '../db/connection.js';
 
 /** One readiness check: resolves when ready, throws (a short reason) when not. */
 export type ReadinessCheck = () => Promise<void>;
@@ -29,7 +28,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 
 export function databaseCheck(db: Db, timeoutMs = READINESS_TIMEOUT_MS): ReadinessCheck {
   return async () => {
-    await withTimeout(db.execute(sql`SELECT 1`), timeoutMs, 'the database');
+    await withTimeout(pingDatabase(db), timeoutMs, 'the database');
   };
 }
 

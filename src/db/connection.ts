@@ -68,3 +68,8 @@ function splitStatements(text: string): string[] {
     .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
     .filter((s) => s.length > 0);
 }
+
+/** One round trip to the database (readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.execute(sql`SELECT 1`);
+}

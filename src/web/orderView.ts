@@ -3,7 +3,7 @@ import type { OrderRow } from '../db/schema.js';
 import { RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import { isProductKey, productOf } from '../products/registry.js';
 import { html, type Html } from './html.js';
-import { statusLabel } from './queries.js';
+import { statusLabel } from '../domain/statusLabels.js';
 
 export function productName(key: string): string {
   const label = isProductKey(key) ? productOf(key).label : key;

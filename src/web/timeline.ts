@@ -6,7 +6,7 @@ import { usd, when } from './format.js';
 import { html, type Html } from './html.js';
 import { kindName, orderLink } from './orderView.js';
 import type { WorkProgress } from './progress.js';
-import type { LedgerRow } from './queries.js';
+import type { LedgerRow } from '../db/accountArea.js';
 
 interface Entry {
   at: Date | null;

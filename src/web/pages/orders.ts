@@ -12,7 +12,8 @@ import { queryString, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, layout, pager } from '../layout.js';
 import { filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
-import { findOrders, isSettled, ordersByIds, statusLabel, STATUS_LABELS, type OrderFilter, type StatusLabel } from '../queries.js';
+import { findOrders, ordersByIds, type OrderFilter } from '../../db/accountArea.js';
+import { isSettled, statusLabel, STATUS_LABELS, type StatusLabel } from '../../domain/statusLabels.js';
 import { signedIn } from '../session.js';
 
 const PAGE_SIZE = 20;

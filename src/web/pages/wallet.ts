@@ -8,7 +8,7 @@ import { queryString, usd, when } from '../format.js';
 import { html } from '../html.js';
 import { layout, pager } from '../layout.js';
 import { orderLink } from '../orderView.js';
-import { ledgerOf, type LedgerRow } from '../queries.js';
+import { ledgerOf, type LedgerRow } from '../../db/accountArea.js';
 import { signedIn } from '../session.js';
 
 const PAGE_SIZE = 50;

@@ -1,20 +1,8 @@
 // The account area's reads, always scoped to the signed-in account.
 import { and, desc, eq, inArray, isNull, ne, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/connection.js';
-import { ledgerEntries, orders, type OrderRow } from '../db/schema.js';
-
-/** The status labels a person sees (and filters by); "in progress": an engine is at work. */
-export const STATUS_LABELS = ['paid', 'in progress', 'finished', 'refunded', 'canceled', 'in quality check', 'retranscribed'] as const;
-export type StatusLabel = (typeof STATUS_LABELS)[number];
-
-export function statusLabel(order: Pick<OrderRow, 'status' | 'assignee' | 'qcStatus'>): string {
-  if (order.status === 'paid') return order.assignee === 'engine' ? 'in progress' : 'paid';
-  if (order.status === 'finished') return order.qcStatus === 'pending' ? 'in quality check' : 'finished';
-  return order.status.replace(/_/g, ' ');
-}
-
-/** No more changes to show: polling stops. */
-export const isSettled = (label: string): boolean => ['finished', 'refunded', 'canceled', 'retranscribed'].includes(label);
+import type { Db } from './connection.js';
+import { ledgerEntries, orders, type OrderRow } from './schema.js';
+import type { StatusLabel } from '../domain/statusLabels.js';
 
 function statusCondition(label: StatusLabel): SQL {
   switch (label) {
