@@ -1,5 +1,5 @@
 // The layer table of docs/architecture.md, checked (npm run lint:layers, part of npm test): each
-// layer imports only the layers above it.
+// layer imports only the layers above it, and siblings (api, web) never each other.
 const LAYERS = [
   ['contracts and shared utilities', '^src/(contracts/|runtime/|log\\.ts$|metrics\\.ts$)'],
   ['domain', '^src/domain/'],
@@ -13,24 +13,37 @@ const LAYERS = [
   ['activities', '^src/activities/'],
   ['workflow', '^src/workflows/'],
   ['temporal', '^src/temporal/'],
-  ['api', '^src/api/(?!app\\.ts$)'],
-  ['web', '^src/web/'],
+  // What the API and the pages share over HTTP (result files, token buckets, zod messages).
+  ['http', '^src/http/'],
+  // Siblings over the use cases: the API and the pages for people never import each other.
+  [
+    ['api', '^src/api/'],
+    ['web', '^src/web/'],
+  ],
   // The composition roots: the process roles, the CLI, and the HTTP app that mounts api and web.
-  ['roles', '^src/(main\\.ts|config\\.ts|cli/|api/app\\.ts)'],
+  ['roles', '^src/(main\\.ts|config\\.ts|cli/|app\\.ts)'],
 ];
 
+/** Each level: one layer, or siblings (a list of layers). */
+const levels = LAYERS.map((level) => (Array.isArray(level[0]) ? level : [level]));
+const below = (i) =>
+  levels
+    .slice(i + 1)
+    .flat()
+    .map(([, path]) => `(${path})`);
+
 module.exports = {
-  forbidden: LAYERS.slice(0, -1).map(([name, path], i) => ({
-    name: `layer: ${name}`,
-    comment: `${name} imports only the layers above it (docs/architecture.md)`,
-    severity: 'error',
-    from: { path },
-    to: {
-      path: LAYERS.slice(i + 1)
-        .map(([, below]) => `(${below})`)
-        .join('|'),
-    },
-  })),
+  forbidden: levels.flatMap((level, i) =>
+    level.map(([name, path]) => ({
+      name: `layer: ${name}`,
+      comment: `${name} imports only the layers above it, not its siblings (docs/architecture.md)`,
+      severity: 'error',
+      from: { path },
+      to: {
+        path: [...below(i), ...level.filter(([other]) => other !== name).map(([, sibling]) => `(${sibling})`)].join('|') || '^$',
+      },
+    })),
+  ),
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,

@@ -17,7 +17,7 @@ import { buildEngines, needsLocalProcess, type EngineChoices } from './engines/s
 import type { EngineSettings } from './engines/types.js';
 import { installedOcrLanguages } from './documents/ocr.js';
 import { translatorsFrom } from './engines/translators.js';
-import { createApp } from './api/app.js';
+import { createApp } from './app.js';
 import { createOutboundClient, privateAddressHint } from './net/outbound.js';
 import { createHttpServer } from './api/httpServer.js';
 import { createDocumentSandbox } from './documents/sandbox/index.js';

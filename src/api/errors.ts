@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { AccountNotFoundError, FAILURE_TYPES, InsufficientFundsError, OrderStateError, PaymentUnconfirmedError, RequestError } from '../contracts/failures.js';
 import { FetchError } from '../net/outbound.js';
+import { describeZodError } from '../http/zodErrors.js';
 
 export function errorObject(mode: string, error: string) {
   return { mode, status: 'error', error };
@@ -14,18 +15,6 @@ function requestMode(req: Request): string {
   const fromBody = (req.body as Record<string, unknown> | undefined)?.mode;
   const mode = typeof fromBody === 'string' ? fromBody : req.query?.mode;
   return typeof mode === 'string' ? mode : '';
-}
-
-/** `field: message` for the first few issues; unknown parameters are named. */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys') return `unknown parameter${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
-      const path = issue.path.join('.');
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join('; ');
 }
 
 /** An order workflow's typed refusal (insufficient funds, wrong state) is the caller's error. */

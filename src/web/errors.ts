@@ -2,7 +2,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from 'zod';
 import { RequestError } from '../contracts/failures.js';
-import { describeZodError } from '../api/errors.js';
+import { describeZodError } from '../http/zodErrors.js';
 import { FetchError } from '../net/outbound.js';
 import { html } from './html.js';
 import { alert, layout, type Area } from './layout.js';

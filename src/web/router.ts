@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
-import type { ApiDeps } from '../api/context.js';
+import type { WebDeps } from './context.js';
 import { PageError, webErrorHandler } from './errors.js';
 import { requireSession } from './session.js';
 import { signInRouter } from './pages/signIn.js';
@@ -37,7 +37,7 @@ export function assets(): RequestHandler {
   };
 }
 
-export function accountArea(deps: ApiDeps): Router {
+export function accountArea(deps: WebDeps): Router {
   const router = Router();
   router.get('/assets/:name', assets());
   router.use(signInRouter(deps));

@@ -4,7 +4,7 @@
 // token in a hidden `csrf` field; SameSite=Lax keeps the cookie off cross-site POSTs as well.
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ApiDeps } from '../api/context.js';
+import type { WebDeps } from './context.js';
 import type { AccountRow, AccountSessionRow } from '../db/schema.js';
 import { getAccount } from '../db/accounts.js';
 import { findSession } from '../db/sessions.js';
@@ -84,7 +84,7 @@ export function sameToken(given: unknown, expected: string): boolean {
 export interface SessionRealm<Who> {
   cookie: string;
   signInPath: string;
-  load(db: ApiDeps['db'], session: AccountSessionRow): Promise<Who | undefined>;
+  load(db: WebDeps['db'], session: AccountSessionRow): Promise<Who | undefined>;
 }
 
 /**
@@ -93,7 +93,7 @@ export interface SessionRealm<Who> {
  * header of a script's request) is refused (403).
  */
 export function requireRealmSession<Who>(
-  deps: ApiDeps,
+  deps: WebDeps,
   realm: SessionRealm<Who>,
   locals: (who: Who, csrf: string, sessionId: string) => object,
 ): RequestHandler {
@@ -118,6 +118,6 @@ const accountRealm: SessionRealm<AccountRow> = {
 };
 
 /** The signed-in account, or a 303 to the sign-in page; a POST without the session's CSRF token is refused (403). */
-export function requireSession(deps: ApiDeps): RequestHandler {
+export function requireSession(deps: WebDeps): RequestHandler {
   return requireRealmSession(deps, accountRealm, (account, csrf, sessionId) => ({ account, csrf, sessionId }) satisfies Signed);
 }

@@ -3,8 +3,8 @@
 // back), a double-submit CSRF cookie before there is a session, the sign-in rate limit per address.
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { ApiDeps } from '../api/context.js';
-import { DEFAULT_SIGN_IN_PER_MINUTE, TokenBuckets } from '../api/rateLimit.js';
+import type { WebDeps } from './context.js';
+import { DEFAULT_SIGN_IN_PER_MINUTE, TokenBuckets } from '../http/tokenBuckets.js';
 import { createSession, deleteSession, expireSessions, findSession, type SessionOwner } from '../db/sessions.js';
 import type { AccountSessionRow } from '../db/schema.js';
 import { errorPage, sendPage } from './errors.js';
@@ -31,7 +31,7 @@ export interface SignInArea {
   sessionIdOf(res: Response): string;
 }
 
-export function signInRoutes(deps: ApiDeps, area: SignInArea): Router {
+export function signInRoutes(deps: WebDeps, area: SignInArea): Router {
   const router = Router();
   const attempts = new TokenBuckets(deps.rateLimits?.signInPerMinute ?? DEFAULT_SIGN_IN_PER_MINUTE);
   const cookie = (req: Request, res: Response, name: string, value: string, maxAge: number) =>

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inject } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createApp } from '../../src/api/app.js';
+import { createApp } from '../../src/app.js';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/api/httpServer.js';
 import type { RateLimits } from '../../src/api/rateLimit.js';
 import { createAccount } from '../../src/db/accounts.js';

@@ -51,4 +51,27 @@ describe('the layer check', () => {
     expect(result.output).toContain('layer: domain');
     expect(result.output).toContain('src/domain/rule.ts → src/api/routes/create.ts');
   });
+
+  it('keeps api and web siblings: neither imports the other; both import the use cases; the app mounts both', async () => {
+    const shared = {
+      'src/orders/place.ts': 'export const place = 1;\n',
+      'src/api/routes/create.ts': "import { place } from '../../orders/place.js';\nexport const create = place;\n",
+      'src/web/pages/orders.ts': "import { place } from '../../orders/place.js';\nexport const page = place;\n",
+      'src/app.ts': "import { create } from './api/routes/create.js';\nimport { page } from './web/pages/orders.js';\nexport const app = [create, page];\n",
+    };
+    const fine = await cruise(shared);
+    expect(fine.output).toContain('no dependency violations');
+    const webOnApi = await cruise({
+      ...shared,
+      'src/web/pages/orders.ts': "import { create } from '../../api/routes/create.js';\nexport const page = create;\n",
+    });
+    expect(webOnApi.code).not.toBe(0);
+    expect(webOnApi.output).toContain('layer: web');
+    const apiOnWeb = await cruise({
+      ...shared,
+      'src/api/routes/create.ts': "import { page } from '../../web/pages/orders.js';\nexport const create = page;\n",
+    });
+    expect(apiOnWeb.code).not.toBe(0);
+    expect(apiOnWeb.output).toContain('layer: api');
+  });
 });

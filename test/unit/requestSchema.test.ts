@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCTS } from '../../src/products/registry.js';
-import { describeZodError } from '../../src/api/errors.js';
+import { describeZodError } from '../../src/http/zodErrors.js';
 
 const schema = PRODUCTS.transcription.request;
 const base = { url: 'https://media.example.com/a.mp3', language: 'english' };

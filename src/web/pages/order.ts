@@ -1,7 +1,7 @@
 // One order: its parameters, a timeline, every callback attempt, its result files, and the
 // form that delivers its last callback again.
 import { Router, type Response } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { resendLastCallback } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
 import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
@@ -75,7 +75,7 @@ function attemptsTable(attempts: CallbackAttemptRow[]): Html {
   )}</tbody></table></div>`;
 }
 
-async function renderOrder(deps: ApiDeps, res: Response, signed: Signed, order: OrderRow, messages: { notice?: string; alert?: string; status?: number }) {
+async function renderOrder(deps: WebDeps, res: Response, signed: Signed, order: OrderRow, messages: { notice?: string; alert?: string; status?: number }) {
   const [ledger, attempts, files, tasks] = await Promise.all([
     orderLedger(deps.db, signed.account.id, order.id),
     callbackAttemptsOf(deps.db, order.id),
@@ -100,7 +100,7 @@ ${attemptsTable(attempts)}
   sendPage(res, messages.status ?? 200, layout({ title: `Order ${order.id}`, csrf: signed.csrf, current: 'orders', body }));
 }
 
-export function orderRouter(deps: ApiDeps): Router {
+export function orderRouter(deps: WebDeps): Router {
   const router = Router();
   const findOrder = async (res: Response, raw: string) => {
     const id = orderIdOf(raw);

@@ -1,8 +1,8 @@
 // The account's orders: the filtered, paginated list, the status feed app.js polls, and the
 // result files served with the session (the same rendering as the API's file route).
 import { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
-import { checkResultKind, sendResultFile } from '../../api/routes/files.js';
+import type { WebDeps } from '../context.js';
+import { checkResultKind, sendResultFile } from '../../http/resultFiles.js';
 import { getAccountOrder } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
 import { RequestError } from '../../contracts/failures.js';
@@ -41,7 +41,7 @@ export function orderRow(o: OrderRow): Html {
 const select = (name: string, label: string, options: Array<[string, string]>, chosen: string) => html`<label for="${name}">${label}</label>
 <select id="${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`)}</select>`;
 
-export function ordersRouter(deps: ApiDeps): Router {
+export function ordersRouter(deps: WebDeps): Router {
   const router = Router();
 
   router.get('/orders', async (req, res) => {

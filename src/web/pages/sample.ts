@@ -1,7 +1,7 @@
 // Sample callback: a product's exact callback shape for an event, signed, sent to the saved
 // callback URL or one typed in; the page shows what the receiver answered.
 import { Router, type Response } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { SAMPLE_EVENTS, sampleCallbackFields, sendSampleCallback, type AttemptOutcome, type SampleEvent } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
 import { isProductKey, PRODUCT_LIST, type ProductKey } from '../../products/registry.js';
@@ -24,7 +24,7 @@ interface Sent {
   outcome: AttemptOutcome;
 }
 
-function resultSection(deps: ApiDeps, sent: Sent): Html {
+function resultSection(deps: WebDeps, sent: Sent): Html {
   const { outcome } = sent;
   const fields = sampleCallbackFields(deps.publicBaseUrl, sent.product, sent.event);
   return html`<section id="sample-result" aria-labelledby="result-heading"><h2 id="result-heading">Result</h2>
@@ -43,7 +43,7 @@ ${outcome.detail ? html`<dt>Why not</dt><dd data-field="detail">${truncate(custo
 </section>`;
 }
 
-function samplePage(deps: ApiDeps, res: Response, choice: Choice, messages: { alert?: string; sent?: Sent }): string {
+function samplePage(deps: WebDeps, res: Response, choice: Choice, messages: { alert?: string; sent?: Sent }): string {
   const { account, csrf } = signedIn(res);
   const option = (value: string, text: string, chosen: string) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`;
   const body = html`<h1>Sample callback</h1>
@@ -64,7 +64,7 @@ ${messages.sent ? resultSection(deps, messages.sent) : ''}`;
   return layout({ title: 'Sample callback', csrf, current: 'sample', body });
 }
 
-export function sampleRouter(deps: ApiDeps): Router {
+export function sampleRouter(deps: WebDeps): Router {
   const router = Router();
 
   router.get('/sample-callback', (_req, res) => {

@@ -2,7 +2,7 @@
 // outbound guard), canceled callbacks, the callback signing secret and the API token (each shown
 // only on request, by POST, and rotatable).
 import { Router, type Response } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import {
   CANCELED_CALLBACKS_SINCE,
   rotateApiToken,
@@ -72,7 +72,7 @@ ${view.token ? html`<p>API token: <code data-field="api-token">${view.token}</co
   return layout({ title: 'Settings', csrf, current: 'settings', body });
 }
 
-export function settingsRouter(deps: ApiDeps): Router {
+export function settingsRouter(deps: WebDeps): Router {
   const router = Router();
   const show = (res: Response, status: number, view: View) => {
     const { account, csrf } = signedIn(res);

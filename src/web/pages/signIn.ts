@@ -2,7 +2,7 @@
 // workbench). The token is only ever in a POST body: never in a URL, a log line, or a page sent
 // back (the form is not refilled).
 import type { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { findAccountByToken } from '../../db/accounts.js';
 import { html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
@@ -24,7 +24,7 @@ ${csrfInput(csrf)}
   });
 }
 
-export function signInRouter(deps: ApiDeps): Router {
+export function signInRouter(deps: WebDeps): Router {
   return signInRoutes(deps, {
     path: '/account',
     sessionCookie: SESSION_COOKIE,

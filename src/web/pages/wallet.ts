@@ -1,6 +1,6 @@
 // The wallet: balance, AI minutes, the ledger with its running balance, and the ledger as CSV.
 import { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { formatUtc } from '../../domain/time.js';
 import { csvField } from '../../domain/csv.js';
 import { sendPage } from '../errors.js';
@@ -34,7 +34,7 @@ export function ledgerCsv(rows: LedgerRow[]): string {
   return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }
 
-export function walletRouter(deps: ApiDeps): Router {
+export function walletRouter(deps: WebDeps): Router {
   const router = Router();
 
   router.get('/wallet', async (req, res) => {

@@ -1,6 +1,6 @@
 // What a worker has earned: each approved task once, credited when its order's work was approved.
 import { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { earningsOf } from '../../db/workers.js';
 import { sendPage } from '../errors.js';
 import { usd, when } from '../format.js';
@@ -8,7 +8,7 @@ import { html } from '../html.js';
 import { layout } from '../layout.js';
 import { signedWorker } from './session.js';
 
-export function earningsRouter(deps: ApiDeps): Router {
+export function earningsRouter(deps: WebDeps): Router {
   const router = Router();
   router.get('/earnings', async (_req, res) => {
     const { worker, csrf } = signedWorker(res);

@@ -1,7 +1,7 @@
 // The worker's queue: the tasks they may take (their skills, soonest deadline first) and the
 // tasks they hold; "Claim next task" takes the first one nobody else claimed first.
 import { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import type { TaskRow } from '../../db/schema.js';
 import type { TaskStage } from '../../contracts/tasks.js';
 import { claimNextTask, claimTask, queueFor, TaskRefusedError } from '../../orders/workbench.js';
@@ -65,7 +65,7 @@ const REFUSED: Record<string, string> = {
   'refused-held': 'You hold as many tasks as you may: submit one or give it back before you claim another.',
 };
 
-export function queueRouter(deps: ApiDeps): Router {
+export function queueRouter(deps: WebDeps): Router {
   const router = Router();
 
   router.get('/queue', async (req, res) => {

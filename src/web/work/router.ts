@@ -1,7 +1,7 @@
 // The workbench (/work): pages for the people who do the human work. Mounted by src/api/app.ts;
 // answers every /work path itself (HTML errors included).
 import { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { PageError, webErrorHandler } from '../errors.js';
 import { assets } from '../router.js';
 import { earningsRouter } from './earnings.js';
@@ -10,7 +10,7 @@ import { requireWorker, WORK_PATH } from './session.js';
 import { workSignInRouter } from './signIn.js';
 import { taskRouter } from './task.js';
 
-export function workbench(deps: ApiDeps): Router {
+export function workbench(deps: WebDeps): Router {
   const router = Router();
   router.get('/assets/:name', assets());
   router.use(workSignInRouter(deps));

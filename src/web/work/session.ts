@@ -1,6 +1,6 @@
 // The workbench's session realm: the account area's session code, with a worker behind the cookie.
 import type { RequestHandler, Response } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import type { WorkerRow } from '../../db/schema.js';
 import { getWorker, workerIsEnabled } from '../../db/workers.js';
 import { requireRealmSession, type SessionRealm } from '../session.js';
@@ -21,7 +21,7 @@ const workRealm: SessionRealm<WorkerRow> = {
   load: async (db, session) => (session.workerId != null ? getWorker(db, session.workerId).then((w) => (workerIsEnabled(w) ? w : undefined)) : undefined),
 };
 
-export function requireWorker(deps: ApiDeps): RequestHandler {
+export function requireWorker(deps: WebDeps): RequestHandler {
   return requireRealmSession(deps, workRealm, (worker, csrf, sessionId) => ({ worker, csrf, sessionId }) satisfies SignedWorker);
 }
 

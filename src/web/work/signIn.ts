@@ -2,7 +2,7 @@
 // (src/web/signInRoutes.ts): the token only in a POST body, a double-submit CSRF cookie before
 // there is a session, the sign-in rate limit per address.
 import type { Router } from 'express';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { findWorkerByToken } from '../../db/workers.js';
 import { html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
@@ -25,7 +25,7 @@ ${csrfInput(csrf)}
   });
 }
 
-export function workSignInRouter(deps: ApiDeps): Router {
+export function workSignInRouter(deps: WebDeps): Router {
   return signInRoutes(deps, {
     path: WORK_PATH,
     sessionCookie: WORK_SESSION_COOKIE,

@@ -3,7 +3,7 @@
 // from the service's copy: a worker never sees a customer's URL.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { ApiDeps } from '../../api/context.js';
+import type { WebDeps } from '../context.js';
 import { FetchError } from '../../net/outbound.js';
 import {
   releaseTask,
@@ -33,7 +33,7 @@ const reviewForm = z.object({
   note: z.string().max(10_000).optional(),
 });
 
-export function taskRouter(deps: ApiDeps): Router {
+export function taskRouter(deps: WebDeps): Router {
   const router = Router();
 
   async function pageOf(req: Request, res: Response, extra: Partial<TaskPage> = {}): Promise<TaskPage> {
@@ -160,7 +160,7 @@ const customerFileHeaders = (type: string) => ({
 });
 
 /** The blob, whole or one `Range: bytes=a-b` (the player seeks with these). */
-async function sendRange(req: Request, res: Response, deps: ApiDeps, key: string, type: string): Promise<void> {
+async function sendRange(req: Request, res: Response, deps: WebDeps, key: string, type: string): Promise<void> {
   const size = await deps.files.size(key);
   res.set({ ...customerFileHeaders(type), 'Accept-Ranges': 'bytes' });
   const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));

@@ -1,23 +1,24 @@
-// The Express application: body parsing for JSON, urlencoded and multipart fields, the routes,
-// and one error mapper.
+// The composition root of HTTP: one Express application that mounts the API (src/api/) and the pages
+// for people (src/web/), siblings that never import each other, with body parsing for JSON,
+// urlencoded and multipart fields, metrics, and the API's one error mapper.
 import express from 'express';
 import multer from 'multer';
-import type { ApiDeps } from './context.js';
-import { errorHandler, errorObject, readingBody } from './errors.js';
-import { DEFAULT_RATE_LIMITS, rateLimiter } from './rateLimit.js';
-import { createOrdersRouter } from './routes/create.js';
-import { recordsRouter } from './routes/records.js';
-import { languagesRouter } from './routes/languages.js';
-import { filesRouter } from './routes/files.js';
-import { opsRouter } from './routes/ops.js';
-import { workforceRouter } from './routes/workforce.js';
-import { codecRouter } from './routes/codec.js';
-import { openApiRouter } from './routes/openapi.js';
-import { accountArea } from '../web/router.js';
-import { workbench } from '../web/work/router.js';
-import { httpMetrics, metricsHandler, setQueueStatsSource } from '../metrics.js';
-import { queueStats } from '../db/tasks.js';
-import { databaseCheck, readyzHandler, temporalCheck } from './health.js';
+import type { ApiDeps } from './api/context.js';
+import { errorHandler, errorObject, readingBody } from './api/errors.js';
+import { DEFAULT_RATE_LIMITS, rateLimiter } from './api/rateLimit.js';
+import { createOrdersRouter } from './api/routes/create.js';
+import { recordsRouter } from './api/routes/records.js';
+import { languagesRouter } from './api/routes/languages.js';
+import { filesRouter } from './api/routes/files.js';
+import { opsRouter } from './api/routes/ops.js';
+import { workforceRouter } from './api/routes/workforce.js';
+import { codecRouter } from './api/routes/codec.js';
+import { openApiRouter } from './api/routes/openapi.js';
+import { accountArea } from './web/router.js';
+import { workbench } from './web/work/router.js';
+import { httpMetrics, metricsHandler, setQueueStatsSource } from './metrics.js';
+import { queueStats } from './db/tasks.js';
+import { databaseCheck, readyzHandler, temporalCheck } from './api/health.js';
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();

@@ -1,0 +1,87 @@
+// A finished order's result file as a download: the format asked (or the kind's first), rendered in
+// the document sandbox and cached, with an ETag, never as a page of this origin. Shared by the API's
+// file route (src/api/routes/files.ts) and the account area's links (src/web/), so both serve the
+// same bytes.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { RequestError } from '../contracts/failures.js';
+import type { Db } from '../db/connection.js';
+import { getOrderFile } from '../db/orders.js';
+import type { OrderRow } from '../db/schema.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
+import type { ResultFormat } from '../domain/formats.js';
+import type { Timestamping } from '../domain/render/layout.js';
+import type { RenderedFile } from '../domain/render/index.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../domain/resultKinds.js';
+import { productOf } from '../products/registry.js';
+import { resultLanguageTag } from '../products/shared.js';
+import type { FileStore } from '../storage/fileStore.js';
+import { RenderCache } from './renderCache.js';
+
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** One render cache per app (keyed by its deps), shared by the API route and the account area. */
+const caches = new WeakMap<object, RenderCache>();
+const cacheOf = (deps: object) => caches.get(deps) ?? caches.set(deps, new RenderCache(CACHE_BYTES)).get(deps)!;
+
+export function checkResultKind(kind: string): ResultKind {
+  if (!isResultKind(kind)) throw new RequestError(`kind: '${kind}' is not a result kind (${RESULT_KINDS.join(', ')})`);
+  return kind;
+}
+
+/**
+ * Answers with the order's `kind` file in `rawFormat` (default: the kind's first format), or 304
+ * for a matching If-None-Match. The caller has checked that the order is the caller's.
+ */
+export async function sendResultFile(
+  deps: { db: Db; files: FileStore; documentReader: DocumentReader },
+  req: Request,
+  res: Response,
+  order: OrderRow,
+  kind: ResultKind,
+  rawFormat: unknown,
+): Promise<void> {
+  const id = order.id;
+  if (
+    !productOf(order.product)
+      .results(order.params)
+      .some((r) => r.kind === kind)
+  ) {
+    throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
+  }
+  const definition = RESULT_KIND_DEFINITIONS[kind];
+  const format = checkFormat(kind, rawFormat);
+  const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
+  if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
+
+  const timestamping = (definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
+  const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
+  const language = resultLanguageTag(order.params);
+  // Everything the rendering depends on; a quality fix changes the content key.
+  const key = [file.blobKey, file.fileName, kind, format, timestamping, title, language].join('\n');
+  const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
+  res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
+  if (req.headers['if-none-match'] === etag) return void res.status(304).end();
+
+  const rendered = await cacheOf(deps).get(key, async () =>
+    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language }),
+  );
+  sendRendered(res, rendered, id, kind);
+}
+
+export function checkFormat(kind: ResultKind, rawFormat: unknown): ResultFormat {
+  const { formats } = RESULT_KIND_DEFINITIONS[kind];
+  const format = (rawFormat ?? formats[0]) as ResultFormat;
+  if (typeof rawFormat !== 'undefined' && !formats.includes(format)) {
+    throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(rawFormat)}`);
+  }
+  return format;
+}
+
+/** A download, never a page of this origin (an HTML result holds words people typed): nosniff and a CSP sandbox. */
+export function sendRendered(res: Response, rendered: RenderedFile, id: number, kind: ResultKind): void {
+  res
+    .set({ 'Content-Type': rendered.contentType, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox' })
+    .set('Content-Disposition', `attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${rendered.extension}"`)
+    .send(rendered.body);
+}

@@ -1,0 +1,35 @@
+// What the pages for people (the account area, the workbench) need: narrower than the API's deps,
+// and their own, so web/ and api/ stay siblings over src/orders/. The composition root (src/app.ts)
+// hands both the same object.
+import type { Client } from '@temporalio/client';
+import type { Db } from '../db/connection.js';
+import type { DocumentReader } from '../documents/sandbox/index.js';
+import type { AudioExtractor } from '../engines/audioRendition.js';
+import type { MediaLimits, OutboundClient } from '../net/outbound.js';
+import type { CallbackSettings } from '../orders/deliverCallback.js';
+import type { FileStore } from '../storage/fileStore.js';
+
+export interface WebDeps {
+  db: Db;
+  files: FileStore;
+  temporal: Client;
+  /** 32-byte service key: token lookups and session secrets. */
+  secretKey: Buffer;
+  /** Base of the result URLs and links shown, e.g. https://orders.example.com */
+  publicBaseUrl: string;
+  log: (message: string, meta: object) => void;
+  /** Sign-in attempts per client address and minute (default DEFAULT_SIGN_IN_PER_MINUTE). */
+  rateLimits?: { signInPerMinute?: number };
+  /** The SSRF-guarded client: resent and sample callbacks, the player's copy of an order's media. */
+  outbound: OutboundClient;
+  /** Renders result files and opens workers' files in bounded child processes. */
+  documentReader: DocumentReader;
+  /** Callback delivery settings: the account pages resend callbacks and send samples. */
+  callbacks: CallbackSettings;
+  /** Limits when the player's copy of an order's media is fetched. */
+  media: MediaLimits;
+  /** Extracts the audio of a video once per order (the player's first play of an order no engine heard yet). */
+  audioExtractor?: AudioExtractor;
+  /** How many tasks one worker may hold at once (orders/workbench.ts). */
+  maxHeldTasks?: number;
+}
