@@ -14,19 +14,7 @@ import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.j
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
-
-/**
- * An ordered language the engine gave at least this likelihood is taken as spoken even when it
- * heard another as likelier: synthetic or accented speech spreads the likelihood (espeak-ng's
- * Spanish: es 0.31, th 0.26), while speech truly in another language leaves the ordered one near 0.
- */
-const PLAUSIBLE_LANGUAGE = 0.1;
-
-/** How likely the engine found `code` (its names or codes as keys); undefined when it did not say. */
-function likelihoodOf(heard: EngineTranscript, code: string): number | undefined {
-  if (!heard.languageProbabilities) return undefined;
-  return Object.entries(heard.languageProbabilities).find(([name]) => languageCodeOf(name) === code)?.[1] ?? 0;
-}
+import { personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
 
 /** `unavailable`: no engine is configured, or the work needs a person (`reason`): the order waits for an operator. */
 export type EngineOutcome =
@@ -70,10 +58,8 @@ export function createEngineActivities(deps: ActivityDeps) {
   }
 
   /**
-   * The transcript in the ordered language, never a forced one: the engine names the language it
-   * hears; the same one is transcribed as it is, English is Whisper's own translation of another,
-   * another pair is machine-translated where a translator covers it, else needs a person
-   * (`needsPerson`). What was done is noted on the order.
+   * The transcript in the ordered language, never a forced one, as the language policy decides
+   * (spokenLanguagePlan, src/orders/spokenLanguage.ts); what was done is noted on the order.
    */
   async function transcribeInOrderedLanguage(
     orderId: number,
@@ -81,46 +67,30 @@ export function createEngineActivities(deps: ActivityDeps) {
     ordered: string,
   ): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
     const heard = await engines.speech!.transcribe(audio);
-    const spoken = languageCodeOf(heard.language);
     if (isSilent(heard)) return heard;
-    if (!spoken) {
-      // An engine that does not name the language: asked again in the ordered one, as before.
-      await noteEngineFinding(db, orderId, `The engine did not name the spoken language: transcribed as ${languageNameOf(ordered)}.`);
+    const spoken = languageCodeOf(heard.language);
+    const translator = spoken ? engines.translators?.covering(spoken, ordered) : undefined;
+    let plan = spokenLanguagePlan(heard, ordered, translator?.name);
+    if (plan.do === 'as-heard') return heard;
+    if (plan.do === 'transcribe-as-ordered') {
+      await noteEngineFinding(db, orderId, plan.note);
       return engines.speech!.transcribe({ ...audio, language: ordered });
     }
-    if (spoken === ordered) return heard;
-    // Unsure between languages (accents, short or synthetic speech): a plausible ordered language wins.
-    const likelihood = likelihoodOf(heard, ordered);
-    if (likelihood !== undefined && likelihood >= PLAUSIBLE_LANGUAGE) {
-      const p = (code: string) => `${languageNameOf(code)} ${likelihoodOf(heard, code)!.toFixed(2)}`;
-      await noteEngineFinding(
-        db,
-        orderId,
-        `The engine was unsure of the spoken language (${p(spoken)}, ${p(ordered)}): transcribed as ${languageNameOf(ordered)}, as ordered.`,
-      );
-      return engines.speech!.transcribe({ ...audio, language: ordered });
-    }
-    const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
-    if (ordered === 'en') {
-      await noteEngineFinding(db, orderId, `${said}: delivered as the engine's English translation.`);
+    if (plan.do === 'english-translation') {
+      await noteEngineFinding(db, orderId, plan.note);
       log.info('spoken language differs: English translation by the engine', { orderId, spoken, ordered });
       return engines.speech!.translateToEnglish(audio);
     }
-    const translator = engines.translators?.covering(spoken, ordered);
-    if (translator) {
+    if (plan.do === 'machine-translation' && translator) {
       try {
         const texts = await translator.translate({
           texts: heard.segments.map((s) => s.text),
-          from: spoken,
+          from: plan.from,
           to: ordered,
           timeoutMs: audio.timeoutMs,
           ...(audio.signal ? { signal: audio.signal } : {}),
         });
-        await noteEngineFinding(
-          db,
-          orderId,
-          `${said}: delivered as ${translator.name}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`,
-        );
+        await noteEngineFinding(db, orderId, plan.note);
         log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
         // The words' times belong to the spoken words: the segments keep their times, not the words.
         return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
@@ -128,12 +98,13 @@ export function createEngineActivities(deps: ActivityDeps) {
         // The translator refused this text: a person translates it rather than the order being refunded.
         if (!(err instanceof EngineRejectedError)) throw err;
         log.warn('the machine translation was refused: a person translates', { orderId, spoken, ordered, translator: translator.name, error: err.message });
+        plan = personTranslates(plan.from, ordered);
       }
     }
-    const needsPerson = `${said}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.`;
-    await noteEngineFinding(db, orderId, needsPerson);
+    if (plan.do !== 'person') throw new Error(`unexpected language plan ${plan.do}`);
+    await noteEngineFinding(db, orderId, plan.note);
     log.warn('spoken language differs and no engine translates the pair: a person translates', { orderId, spoken, ordered });
-    return { needsPerson, heard, spoken };
+    return { needsPerson: plan.note, heard, spoken: plan.from };
   }
 
   /**

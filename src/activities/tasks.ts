@@ -9,12 +9,12 @@ import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { editorText, transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
+import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
-import { payForTask } from '../products/payRates.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
-import { draftEditRate, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+import { draftEditRate as draftEditRateMetric, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
   const order = await getOrder(deps.db, orderId);
@@ -35,19 +35,7 @@ export function createTaskActivities(deps: ActivityDeps) {
     /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
     async openTask(input: TaskInput): Promise<{ leaseMs: number }> {
       const order = await orderOf(deps, input.orderId);
-      const params = order.params as Record<string, string>;
-      // A task sent back is the same work again: paid once, with the work it fixes.
-      const payCents =
-        input.assignedTo !== undefined
-          ? 0
-          : payForTask(payRates, {
-              product: order.product,
-              stage: input.stage,
-              language: languagesOf(order.params).result ?? '',
-              turnaround: params.turnaround_time,
-              seconds: input.span.end - input.span.start,
-              words: input.partNo > 0 ? 0 : order.words,
-            });
+      const payCents = payForOpenedTask(payRates, order, input);
       await openTask(db, {
         id: input.taskId,
         orderId: input.orderId,
@@ -123,20 +111,14 @@ export function createTaskActivities(deps: ActivityDeps) {
      */
     async deliverWork({ orderId, text, draft, timedKey }: { orderId: number; text: string; draft?: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
-      const isTranscript = planOf(order).editor === 'transcript';
+      const { editor } = planOf(order);
+      const isTranscript = editor === 'transcript';
       // What the draft saved: how much of it the people changed (none to measure without a draft).
       if (draft?.trim()) {
-        // The words only: a transcript's marks and speaker labels are not what the draft saves.
-        const wordsOf = (t: string) =>
-          isTranscript
-            ? transcriptFromEditor(t)
-                .segments.map((s) => s.text)
-                .join('\n')
-            : t;
-        const rate = wordEditRate(wordsOf(draft), wordsOf(text));
+        const rate = draftEditRate(draft, text, editor);
         await setDraftEditRate(db, orderId, rate);
         // Labelled by the result's language (a translation's target), as TTML's xml:lang.
-        draftEditRate.observe({ product: order.product, language: languagesOf(order.params).result ?? '' }, rate);
+        draftEditRateMetric.observe({ product: order.product, language: languagesOf(order.params).result ?? '' }, rate);
       }
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { payForTask, payRatesSchema } from '../../src/products/payRates.js';
+import { draftEditRate, payForOpenedTask } from '../../src/orders/workPay.js';
 
 describe('payForTask', () => {
   const rates = payRatesSchema.parse({
@@ -20,5 +21,22 @@ describe('payForTask', () => {
     expect(payForTask(rates, { ...minutes, stage: 'work', language: 'english' })).toBe(400);
     expect(payForTask(rates, { ...minutes, stage: 'work', language: 'french', turnaround: '1_days' })).toBe(Math.round(45 * 1.25) * 10);
     expect(payForTask(rates, { ...minutes, stage: 'work', language: 'french', product: 'captions' })).toBe(0);
+  });
+});
+
+describe('payForOpenedTask and draftEditRate (src/orders/workPay.ts)', () => {
+  const rates = payRatesSchema.parse({ subtitles: { unit: 'minute', cents: 90, review_cents: 20, second_review_cents: 25 } });
+  const order = { product: 'subtitles', params: { translate_from: 'english', translate_to: 'german' }, words: 0 };
+  const span = { start: 0, end: 600 };
+
+  it('pays a task by its minutes and stage; a task sent back to its worker is paid with the work it fixes', () => {
+    expect(payForOpenedTask(rates, order, { stage: 'work', span, partNo: 0 })).toBe(900);
+    expect(payForOpenedTask(rates, order, { stage: 'second_review', span, partNo: 0 })).toBe(250);
+    expect(payForOpenedTask(rates, order, { stage: 'work', span, partNo: 0, assignedTo: 7 })).toBe(0);
+  });
+
+  it("measures the words people changed, not a transcript's marks and labels", () => {
+    expect(draftEditRate('[00:00:01] Speaker 1: hello there world', '[00:00:05] Speaker 2: hello there world', 'transcript')).toBe(0);
+    expect(draftEditRate('hello there world', 'hello here world', 'translation')).toBeCloseTo(1 / 3);
   });
 });
