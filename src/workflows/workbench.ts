@@ -25,7 +25,7 @@ export interface WorkbenchOrder {
  * deadline that grows with the audio and with the words (a scan's pages: 250 words a page, each at
  * most 30 s of OCR's CPU; a document's text translated). Only a deadline: heartbeats find a lost worker.
  */
-const engineFor = (order: OrderToPlace) =>
+export const engineFor = (order: OrderToPlace) =>
   wf.proxyActivities<Activities>({
     taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
     startToCloseTimeout: 120_000 + order.seconds * 2_000 + order.words * 120,
@@ -160,22 +160,5 @@ export async function alignerTiming({ order }: WorkbenchOrder, text: string): Pr
     if (wf.isCancellation(err)) throw err;
     wf.log.warn('the aligner did not time the approved text: its marks serve', { orderId: order.id, error: String((err as Error).cause ?? err) });
     return {};
-  }
-}
-
-/**
- * A proofreading order's automatic check (the supplied transcript against the engine's): false when
- * it fails. Best effort: without an engine, or when the check cannot be made, the people decide.
- */
-export async function suppliedTranscriptPasses({ order }: WorkbenchOrder): Promise<boolean> {
-  try {
-    return (await engineFor(order).checkSuppliedTranscript({ orderId: order.id })).verdict !== 'fail';
-  } catch (err) {
-    if (wf.isCancellation(err)) throw err;
-    wf.log.warn('the supplied transcript could not be checked automatically: the people decide', {
-      orderId: order.id,
-      error: String((err as Error).cause ?? err),
-    });
-    return true;
   }
 }

@@ -1,0 +1,18 @@
+// A timer at the delivery estimate, beside the order's life, never blocking it.
+import * as wf from '@temporalio/workflow';
+import { SEARCH_ATTRIBUTES } from '../../contracts/orders.js';
+import { records } from './activities.js';
+import type { OrderRun } from './state.js';
+
+/**
+ * Settled before the delivery estimate, the timer is cancelled (wf.condition's own scope) and
+ * nothing happens; still paid when it fires, the order is marked late once: search attribute
+ * OrderLate, a warning, and `late_at` in the database.
+ */
+export async function watchDeliveryEstimate(run: OrderRun, estimate: string): Promise<void> {
+  const settled = await wf.condition(() => !run.is('paid'), Math.max(1, Date.parse(estimate) - Date.now()));
+  if (settled || !run.is('paid')) return;
+  wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.late, value: true }]);
+  wf.log.warn('order is late: still open at its delivery estimate', { orderId: run.order.id, deliveryEstimate: estimate });
+  await records.markOrderLate({ orderId: run.order.id });
+}
