@@ -3,45 +3,28 @@
 // the current code while its draft is being made. The work and the first review are done on the new code,
 // which reaches the second review live (the `second-review` patch is new there), so the order in
 // flight gets the review its customer paid for.
-import { execSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { createActivities } from '../../src/activities/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orderWorkflowId, statusQuery } from '../../src/contracts/orders.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
-import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 import { reviewStagesOf } from '../../src/workflows/workbench.js';
 import { BEFORE_SECOND_REVIEW } from '../helpers/legCatalog.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { waitFor } from '../helpers/net.js';
+import { oldWorkflowCode, withOldWorker } from '../helpers/oldCode.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
 describeNeeding('gitHistory', 'a translation with additional_review placed before second reviews, finished after them', () => {
   let service: TestService;
   let docs: DocumentServer;
-  let oldCode: string;
-  let oldDir: string;
+  let old: { code: string; remove(): Promise<void> };
 
   beforeAll(async () => {
-    // Inside the checkout, so that the old files resolve this checkout's node_modules.
-    oldDir = await mkdtemp(join(process.cwd(), '.old-code-'));
-    execSync(`git archive ${BEFORE_SECOND_REVIEW} src | tar -x -C ${JSON.stringify(oldDir)}`);
-    [oldCode, service, docs] = await Promise.all([
-      bundleWorkflowCode({
-        workflowsPath: join(oldDir, 'src/workflows/index.ts'),
-        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
-      }).then((b) => b.code),
-      startService({ inProcessWorker: false }),
-      startDocumentServer(),
-    ]);
+    [old, service, docs] = await Promise.all([oldWorkflowCode(BEFORE_SECOND_REVIEW), startService({ inProcessWorker: false }), startDocumentServer()]);
   });
   afterAll(async () => {
-    await Promise.all([service?.close(), docs?.close()]);
-    if (oldDir) await rm(oldDir, { recursive: true, force: true });
+    await Promise.all([service?.close(), docs?.close(), old?.remove()]);
   });
 
   it('is charged by the old code; the new code runs the work, the review and the second review', async () => {
@@ -53,17 +36,8 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
     ]).then((made) => Promise.all(made.map((w) => WorkerSession.signIn(service.baseUrl, w.sign_in_token))));
     const taskOf = (orderId: number, name: string) => waitFor(async () => getTask(service.database.db, `task-${orderId}-${name}`), `task-${orderId}-${name}`);
 
-    const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-    const oldWorker = await Worker.create({
-      connection,
-      namespace: 'default',
-      taskQueue: service.taskQueue,
-      activities: createActivities(service.activityDeps),
-      workflowBundle: { code: oldCode },
-      dataConverter: payloadDataConverter(service.payloadKeys),
-    });
     const account = await service.createAccount(100);
-    const orderId = await oldWorker.runUntil(async () => {
+    const orderId = await withOldWorker(service, old.code, async () => {
       const placed = await service.post('/api/v4/translations', {
         api_token: account.token,
         mode: 'live',
@@ -78,7 +52,6 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
       expect(await service.temporal.workflow.getHandle(orderWorkflowId(id)).query(statusQuery)).toMatchObject({ status: 'paid' });
       return id;
     });
-    await connection.close();
 
     // The new code takes over the worker's task queue.
     await service.startWorker();

@@ -1,64 +1,37 @@
 // Deploying the workbench while orders run: an order placed and charged by the workflow code of the
 // last commit before it (built from git), then finished by `order-ops complete` on the current code.
 // The current code replays the old history (no `workbench` patch marker, no task) and goes on.
-import { execSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { createActivities } from '../../src/activities/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orderWorkflowId, statusQuery } from '../../src/contracts/orders.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
-import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 import { BEFORE_WORKBENCH } from '../helpers/legCatalog.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
+import { oldWorkflowCode, withOldWorker } from '../helpers/oldCode.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 describeNeeding('gitHistory', 'an order placed before the workbench, finished after it', () => {
   let service: TestService;
   let media: MediaServer;
-  let oldCode: string;
-  let oldDir: string;
+  let old: { code: string; remove(): Promise<void> };
 
   beforeAll(async () => {
-    // Inside the checkout, so that the old files resolve this checkout's node_modules.
-    oldDir = await mkdtemp(join(process.cwd(), '.old-code-'));
-    execSync(`git archive ${BEFORE_WORKBENCH} src | tar -x -C ${JSON.stringify(oldDir)}`);
-    [oldCode, service, media] = await Promise.all([
-      bundleWorkflowCode({
-        workflowsPath: join(oldDir, 'src/workflows/index.ts'),
-        logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
-      }).then((b) => b.code),
-      startService({ inProcessWorker: false }),
-      startMediaServer(),
-    ]);
+    [old, service, media] = await Promise.all([oldWorkflowCode(BEFORE_WORKBENCH), startService({ inProcessWorker: false }), startMediaServer()]);
   });
   afterAll(async () => {
-    await Promise.all([service?.close(), media?.close()]);
-    if (oldDir) await rm(oldDir, { recursive: true, force: true });
+    await Promise.all([service?.close(), media?.close(), old?.remove()]);
   });
 
   it('is charged by the old code and finished by the new one, with no task opened', async () => {
-    const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-    const oldWorker = await Worker.create({
-      connection,
-      namespace: 'default',
-      taskQueue: service.taskQueue,
-      activities: createActivities(service.activityDeps),
-      workflowBundle: { code: oldCode },
-      dataConverter: payloadDataConverter(service.payloadKeys),
-    });
     const account = await service.createAccount(10);
-    const orderId = await oldWorker.runUntil(async () => {
+    const orderId = await withOldWorker(service, old.code, async () => {
       const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'english' });
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       const id = placed.body.order_id as number;
       expect(await service.temporal.workflow.getHandle(orderWorkflowId(id)).query(statusQuery)).toMatchObject({ status: 'paid', workingOn: 'operator' });
       return id;
     });
-    await connection.close();
 
     // The new code takes over the worker's task queue.
     await service.startWorker();
