@@ -9,15 +9,9 @@
 //            request in the OpenAPI document), complete → callback, listing a page
 //            (`node dist/main.js` with TEMPORAL_ADDRESS on the same dev server).
 // Prints one JSON line per measurement, then a table with the ratios. Never part of `npm test`.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { startDevServer } from '../dist/temporal/devServer.js';
-import { freePort, measure, productExamples, startBareExpress, startService, stopChild, waitForOutput } from './lib.mjs';
+import { measure, productExamples, startBareExpress, startFloors, startService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +27,6 @@ const COUNT = Number(values.count);
 const FAST = Number(values['fast-count']);
 const PER_PRODUCT = Number(values['product-count']);
 const WARMUP = Number(values.warmup);
-const here = (file) => fileURLToPath(new URL(file, import.meta.url));
-const runId = Date.now().toString(36);
 
 const stops = [];
 const rows = {};
@@ -44,15 +36,7 @@ const run = async (key, name, count, once) => {
 };
 
 try {
-  const tmp = await mkdtemp(join(tmpdir(), 'order-floor-'));
-  stops.push(() => rm(tmp, { recursive: true, force: true }));
-  const dev = await startDevServer({
-    cliPath: process.env.TEMPORAL_CLI_PATH ?? here('../.temporal/bin/temporal'),
-    port: await freePort(),
-    dbFile: join(tmp, 'temporal.db'),
-    namespace: 'default',
-  });
-  stops.push(() => dev.stop());
+  const { dev, uws } = await startFloors(stops);
   console.error(`dev server ${dev.address}, concurrency ${C}, count ${COUNT}, fast-count ${FAST}`);
 
   // The service, against the same dev server; the speech engines stay out (operator only).
@@ -72,27 +56,7 @@ try {
       if (r.status !== 200) throw new Error(String(r.status));
     });
 
-  // Floors 2–3: the worker in its own process, the client here.
-  const taskQueue = `floor-${runId}`;
-  const worker = spawn(process.execPath, [here('floorWorker.mjs')], {
-    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  stops.push(() => stopChild(worker));
-  await waitForOutput(worker, 'running', 'floorWorker');
-  const connection = await Connection.connect({ address: dev.address });
-  stops.push(() => connection.close());
-  const client = new Client({ connection, namespace: 'default' });
-  const uws = (kind) => async (i) => {
-    const start = new WithStartWorkflowOperation('floorWorkflow', {
-      workflowId: `floor-${runId}-${kind}-${i}`,
-      taskQueue,
-      args: [kind],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-    await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
-  };
+  // Floors 2–3: bare Update-with-Start (startFloors: the worker in its own process, the client here).
 
   const { order, ops, complete, receiverUrl, base, token } = service;
   await run('express', 'floor: bare Express, same JSON', FAST, bare);

@@ -8,8 +8,11 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import pg from 'pg';
 import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
+import { startDevServer } from '../dist/temporal/devServer.js';
 
 export function wav(seconds) {
   const data = 8000 * seconds;
@@ -295,4 +298,45 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
     await stop();
     throw err;
   }
+}
+
+/**
+ * A Temporal dev server (SQLite file, as `npm start` runs it) in a temporary folder, and the floors'
+ * worker (bench/floorWorker.mjs) in its own process; `uws(kind)()` places one floor order: a bare
+ * Update-with-Start whose update runs one no-op activity (`activity`) or local activity (`local`).
+ * `stops` gets what stops them.
+ */
+export async function startFloors(stops) {
+  const tmp = await mkdtemp(join(tmpdir(), 'order-floor-'));
+  stops.push(() => rm(tmp, { recursive: true, force: true }));
+  const dev = await startDevServer({
+    cliPath: process.env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
+    port: await freePort(),
+    dbFile: join(tmp, 'temporal.db'),
+    namespace: 'default',
+  });
+  stops.push(() => dev.stop());
+  const runId = Date.now().toString(36);
+  const taskQueue = `floor-${runId}`;
+  const worker = spawn(process.execPath, [fileURLToPath(new URL('./floorWorker.mjs', import.meta.url))], {
+    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  stops.push(() => stopChild(worker));
+  await waitForOutput(worker, 'running', 'floorWorker');
+  const connection = await Connection.connect({ address: dev.address });
+  stops.push(() => connection.close());
+  const client = new Client({ connection, namespace: 'default' });
+  let n = 0;
+  const uws = (kind) => async () => {
+    const start = new WithStartWorkflowOperation('floorWorkflow', {
+      workflowId: `floor-${runId}-${kind}-${n++}`,
+      taskQueue,
+      args: [kind],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
+  };
+  return { dev, client, uws };
 }

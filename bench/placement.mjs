@@ -15,15 +15,8 @@
 //      and its children.
 // Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines.
 // Never part of `npm test`.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { startDevServer } from '../dist/temporal/devServer.js';
-import { freePort, quantile, startService, stopChild, waitForOutput } from './lib.mjs';
+import { quantile, startFloors, startService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -36,8 +29,6 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const SATURATE = Number(values['saturate-seconds']);
 const C = Number(values.concurrency);
-const here = (file) => fileURLToPath(new URL(file, import.meta.url));
-const runId = Date.now().toString(36);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function summary(name, latencies, seconds, failures = 0) {
@@ -117,40 +108,11 @@ async function temporalWork(client, workflowId) {
 
 const stops = [];
 try {
-  const tmp = await mkdtemp(join(tmpdir(), 'order-placement-'));
-  stops.push(() => rm(tmp, { recursive: true, force: true }));
-  const dev = await startDevServer({
-    cliPath: process.env.TEMPORAL_CLI_PATH ?? here('../.temporal/bin/temporal'),
-    port: await freePort(),
-    dbFile: join(tmp, 'temporal.db'),
-    namespace: 'default',
-  });
-  stops.push(() => dev.stop());
+  const { dev, client, uws } = await startFloors(stops);
   const env = values.engines ? {} : { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none' };
   const service = await startService({ concurrency: C, temporalAddress: dev.address, env });
   stops.push(() => service.stop());
 
-  const taskQueue = `floor-${runId}`;
-  const worker = spawn(process.execPath, [here('floorWorker.mjs')], {
-    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: dev.address, BENCH_TASK_QUEUE: taskQueue },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  stops.push(() => stopChild(worker));
-  await waitForOutput(worker, 'running', 'floorWorker');
-  const connection = await Connection.connect({ address: dev.address });
-  stops.push(() => connection.close());
-  const client = new Client({ connection, namespace: 'default' });
-  let n = 0;
-  const uws = (kind) => async () => {
-    const start = new WithStartWorkflowOperation('floorWorkflow', {
-      workflowId: `floor-${runId}-${kind}-${n++}`,
-      taskQueue,
-      args: [kind],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-    await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
-  };
   const placed = [];
   const live = async () => {
     const { order_id: id } = await service.order('live');
