@@ -44,6 +44,9 @@ export function productOf(key: string): ProductDefinition {
   return PRODUCTS[key];
 }
 
+/** An order as the plan's readers need it: a row of `orders`, or what is being placed. */
+type PlannedOrder = { product: string; params: Record<string, unknown>; plan?: OrderPlan | null };
+
 /**
  * An order's workbench plan: the one fixed at placement (or at an engine's hand-off to a translator),
  * kept on the order; for rows from before plans were kept, worked out from the product and its
@@ -59,9 +62,6 @@ export function keptSourceOf<F>(order: PlannedOrder & { inputFiles: Record<strin
   const name = workPlanOfOrder(order)?.sourceFile;
   return name ? order.inputFiles[name] : undefined;
 }
-
-/** An order as the plan's readers need it: a row of `orders`, or what is being placed. */
-type PlannedOrder = { product: string; params: Record<string, unknown>; plan?: OrderPlan | null };
 
 /** The URL of the media an order's engines and workers hear: its engine job's audio, or its work plan's media. */
 export function mediaUrlOf(order: PlannedOrder): string | undefined {
