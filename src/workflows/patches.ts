@@ -43,6 +43,7 @@ export const PATCHES = {
   },
   sendBackToEnabledWorker: { id: 'send-back-to-enabled-worker', since: '2026-11-26', change: 'a send-back to a worker disabled meanwhile waits in the queue' },
   secondReview: { id: 'second-review', since: '2026-11-26', change: 'additional_review runs a second review stage after the first approves' },
+  openTaskLocally: { id: 'open-task-locally', since: '2026-11-26', change: "a task's row is opened by a local activity in its first workflow task" },
 } as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;
