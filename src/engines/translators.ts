@@ -9,26 +9,11 @@ import { promisify } from 'node:util';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
-import { EngineFaultError, EngineRejectedError } from './types.js';
+import { EngineFaultError, EngineRejectedError, type TranslateRequest, type Translator, type Translators } from './types.js';
 
-export interface TranslateRequest {
-  texts: string[];
-  /** ISO 639-1 codes, e.g. 'en', 'es'. */
-  from: string;
-  to: string;
-  /** Deadline for the whole request, every batch included. */
-  timeoutMs: number;
-  /** Cancellation from the caller. */
-  signal?: AbortSignal;
-}
+export type { Translator, Translators } from './types.js';
 
-export interface Translator {
-  readonly name: string;
-  /** Whether it translates `from` into `to` (ISO 639-1 codes; a region such as 'pt-BR' falls back to 'pt' where the engine has no code for it). */
-  covers(from: string, to: string): boolean;
-  /** One output per input text, in the same order; a text's leading and trailing whitespace is kept. */
-  translate(req: TranslateRequest): Promise<string[]>;
-}
+
 
 // ---------------------------------------------------------------------------------------------
 // Texts cut into pieces and grouped into batches, so that every call to an engine is bounded.
@@ -323,12 +308,6 @@ export interface TranslatorsConfig {
   apertium?: boolean;
 }
 
-export interface Translators {
-  /** In the order they are asked. */
-  readonly all: readonly Translator[];
-  /** The first that covers the pair (the user's server before Apertium); undefined: a person translates. */
-  covering(from: string, to: string): Translator | undefined;
-}
 
 /** The translators of a worker, built once at its start; EngineFaultError when the user's server cannot list its languages. */
 export async function translatorsFrom(config: TranslatorsConfig): Promise<Translators> {

@@ -1,7 +1,6 @@
 // The seam between the order service and a speech engine: what a transcription request carries,
 // what comes back, and the two kinds of failure the caller must tell apart (retry or not).
 import type { SpeakerTurn } from '../domain/speakers.js';
-import type { Translators } from './translators.js';
 
 export interface EngineWord { text: string; start: number; end: number } // seconds
 export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
@@ -78,4 +77,32 @@ export interface EngineSettings {
   diarizer?: Diarizer;
   /** Machine translation: drafts of translations, AI transcripts ordered in another language than the spoken one. */
   translators?: Translators;
+}
+
+// ---- Machine translation (translators.ts: Apertium, a LibreTranslate-compatible server) ----
+
+export interface TranslateRequest {
+  texts: string[];
+  /** ISO 639-1 codes, e.g. 'en', 'es'. */
+  from: string;
+  to: string;
+  /** Deadline for the whole request, every batch included. */
+  timeoutMs: number;
+  /** Cancellation from the caller. */
+  signal?: AbortSignal;
+}
+
+export interface Translator {
+  readonly name: string;
+  /** Whether it translates `from` into `to` (ISO 639-1 codes; a region such as 'pt-BR' falls back to 'pt' where the engine has no code for it). */
+  covers(from: string, to: string): boolean;
+  /** One output per input text, in the same order; a text's leading and trailing whitespace is kept. */
+  translate(req: TranslateRequest): Promise<string[]>;
+}
+
+export interface Translators {
+  /** In the order they are asked. */
+  readonly all: readonly Translator[];
+  /** The first that covers the pair (the user's server before Apertium); undefined: a person translates. */
+  covering(from: string, to: string): Translator | undefined;
 }

@@ -25,11 +25,11 @@ import { runEngine } from './order/engine.js';
 import { stateFailure, updateFailure, validateFiles } from './order/failures.js';
 import { watchDeliveryEstimate } from './order/lateness.js';
 import { runWork } from './order/people.js';
-import { closeUndecidedQualityCheck } from './order/qualityCheck.js';
+import { closeUndecidedQualityCheck, runQualityCheck } from './order/qualityCheck.js';
 import { OrderRun, SETTLED } from './order/state.js';
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
-  const run = new OrderRun(input);
+  const run = new OrderRun(input, runQualityCheck);
   const { order } = input;
   wireHandlers(run);
 

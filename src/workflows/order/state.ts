@@ -18,12 +18,13 @@ import {
   type TransitionResult,
 } from '../../contracts/orders.js';
 import type { WorkbenchOrder } from '../workbench.js';
-import type { orderWorkflow } from '../order.js';
 import { records } from './activities.js';
 import { stateFailure, updateFailure } from './failures.js';
-import { runQualityCheck } from './qualityCheck.js';
 
 export const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
+
+/** What a finished order starts when it is picked for the quality check (order/qualityCheck.ts). */
+export type QualityCheckRunner = (run: OrderRun, job: WorkbenchOrder, text: string) => Promise<void>;
 
 export class OrderRun {
   status: OrderStatus = 'awaiting_payment';
@@ -45,7 +46,10 @@ export class OrderRun {
   /** Callbacks to send, in order. */
   readonly outbox: CallbackEvent[] = [];
 
-  constructor(readonly input: OrderWorkflowInput) {}
+  constructor(
+    readonly input: OrderWorkflowInput,
+    private readonly qualityCheckRunner: QualityCheckRunner,
+  ) {}
 
   get order(): OrderToPlace {
     return this.input.order;
@@ -108,7 +112,7 @@ export class OrderRun {
     this.moveTo('finished');
     this.outbox.push('finished');
     if (picked && this.workbench && this.deliveredText !== undefined) {
-      void runQualityCheck(this, this.workbench, this.deliveredText).catch((err) =>
+      void this.qualityCheckRunner(this, this.workbench, this.deliveredText).catch((err) =>
         wf.log.error('the quality check task failed', { orderId: this.order.id, error: String(err) }),
       );
     }
@@ -150,7 +154,7 @@ export class OrderRun {
 async function startChildOrder(child: OrderToPlace, parent: OrderWorkflowInput): Promise<void> {
   // A rejection retried after the child started finds it started: that is the hand-off done.
   await wf
-    .startChild<typeof orderWorkflow>('orderWorkflow', {
+    .startChild('orderWorkflow', {
       workflowId: orderWorkflowId(child.id),
       args: [{ ...parent, order: child, payment: { by: 'parent' } }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
