@@ -3,7 +3,11 @@
 // matches. Pure: no I/O.
 import type { EngineWord } from './types.js';
 
-export interface AlignedWord { word: string; begin: number; end: number }
+export interface AlignedWord {
+  word: string;
+  begin: number;
+  end: number;
+}
 export interface Alignment {
   /** Every whitespace-separated token of the known text, original spelling, in order. */
   words: AlignedWord[];
@@ -29,7 +33,11 @@ const CELL_BUDGET = 40_000_000;
 
 /** Lower case, diacritics removed (NFKD), punctuation and apostrophes dropped: "Don’t," → "dont". */
 export function normalise(word: string): string {
-  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return word
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /** Aligns the words of a known transcript to recognised words with timings. */

@@ -11,9 +11,14 @@ export function recognitionAligner(engine: SpeechEngine): Aligner {
     name: `recognition:${engine.name}`,
     async align(req: AlignRequest) {
       const heard = await engine.transcribe(req);
-      const alignment = alignTranscript(req.text, heard.segments.flatMap((s) => s.words));
+      const alignment = alignTranscript(
+        req.text,
+        heard.segments.flatMap((s) => s.words),
+      );
       if (!alignmentUsable(alignment)) {
-        throw new EngineRejectedError(`the text does not match the audio: ${alignment.matched} of ${alignment.total} words were heard (at least ${MIN_MATCHED_RATIO * 100}% are needed)`);
+        throw new EngineRejectedError(
+          `the text does not match the audio: ${alignment.matched} of ${alignment.total} words were heard (at least ${MIN_MATCHED_RATIO * 100}% are needed)`,
+        );
       }
       return alignment.words;
     },

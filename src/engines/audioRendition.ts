@@ -21,20 +21,58 @@ export function ffmpegExtractor(command = process.env.FFMPEG ?? 'ffmpeg'): Audio
   if (command === 'none' || spawnSync(command, ['-version'], { stdio: 'ignore' }).status !== 0) return undefined;
   return {
     name: 'ffmpeg',
-    extract: (input, output, seconds) => new Promise<void>((resolve, reject) => {
-      const args = ['-nostdin', '-v', 'error', '-y', '-i', input, '-map', '0:a:0', '-vn', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-vbr', 'constrained', '-application', 'voip', '-f', 'ogg', output];
-      // The limits apply to ffmpeg itself: the shell sets them, then becomes it.
-      const child = spawn('/bin/sh', ['-c', `ulimit -t ${CPU_SECONDS(seconds)} -v ${MEMORY_KB}; exec "$0" "$@"`, command, ...args],
-        { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 2000) stderr += chunk.toString('utf8'); });
-      const timer = setTimeout(() => { if (child.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, deadlineMs(seconds));
-      child.on('error', (err) => { clearTimeout(timer); reject(err); });
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        if (code === 0) resolve();
-        else reject(new Error(`ffmpeg could not extract the audio (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
-      });
-    }),
+    extract: (input, output, seconds) =>
+      new Promise<void>((resolve, reject) => {
+        const args = [
+          '-nostdin',
+          '-v',
+          'error',
+          '-y',
+          '-i',
+          input,
+          '-map',
+          '0:a:0',
+          '-vn',
+          '-ac',
+          '1',
+          '-c:a',
+          'libopus',
+          '-b:a',
+          '32k',
+          '-vbr',
+          'constrained',
+          '-application',
+          'voip',
+          '-f',
+          'ogg',
+          output,
+        ];
+        // The limits apply to ffmpeg itself: the shell sets them, then becomes it.
+        const child = spawn('/bin/sh', ['-c', `ulimit -t ${CPU_SECONDS(seconds)} -v ${MEMORY_KB}; exec "$0" "$@"`, command, ...args], {
+          detached: true,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          if (stderr.length < 2000) stderr += chunk.toString('utf8');
+        });
+        const timer = setTimeout(() => {
+          if (child.pid)
+            try {
+              process.kill(-child.pid, 'SIGKILL');
+            } catch {
+              /* gone */
+            }
+        }, deadlineMs(seconds));
+        child.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+        child.on('close', (code, signal) => {
+          clearTimeout(timer);
+          if (code === 0) resolve();
+          else reject(new Error(`ffmpeg could not extract the audio (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n').at(-1) ?? ''}`));
+        });
+      }),
   };
 }

@@ -35,7 +35,9 @@ function serverMessage(body: string): string {
     if (typeof data.error === 'object' && typeof data.error?.message === 'string') message = data.error.message;
     else if (typeof data.error === 'string') message = data.error;
     else if (typeof data.detail === 'string') message = data.detail;
-  } catch { /* not JSON: the text itself */ }
+  } catch {
+    /* not JSON: the text itself */
+  }
   message = message.replace(/\s+/g, ' ').trim();
   return message.length > 200 ? `${message.slice(0, 199)}…` : message;
 }
@@ -68,7 +70,13 @@ export function parseAnswer<T>(name: string, body: string, schema: z.ZodType<T>,
  * cancellation an AbortError (it wins over the deadline when both fired), the deadline and
  * anything else (the network) faults. `what` names the request: "the <what> timed out".
  */
-export function requestFailure(err: unknown, name: string, what: string, req: { timeoutMs: number; signal?: AbortSignal | undefined }, deadline: AbortSignal): Error {
+export function requestFailure(
+  err: unknown,
+  name: string,
+  what: string,
+  req: { timeoutMs: number; signal?: AbortSignal | undefined },
+  deadline: AbortSignal,
+): Error {
   if (err instanceof EngineRejectedError || err instanceof EngineFaultError) return err;
   if (req.signal?.aborted) {
     const reason: unknown = req.signal.reason;
@@ -97,11 +105,21 @@ export function audioForm(req: Pick<TranscribeRequest, 'audio' | 'contentType' |
 }
 
 /** The engine's answer in the shape of `answer`; its refusals (400, 413, 415, 422) are EngineRejectedError, other failures faults. */
-export async function postEngineForm<T>(endpoint: string, form: FormData, answer: z.ZodType<T>, label: string,
-  req: Pick<TranscribeRequest, 'timeoutMs' | 'signal'>): Promise<T> {
+export async function postEngineForm<T>(
+  endpoint: string,
+  form: FormData,
+  answer: z.ZodType<T>,
+  label: string,
+  req: Pick<TranscribeRequest, 'timeoutMs' | 'signal'>,
+): Promise<T> {
   const deadline = AbortSignal.timeout(req.timeoutMs);
   try {
-    const response = await fetch(endpoint, { method: 'POST', body: form, dispatcher: engineDispatcher, signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline });
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      body: form,
+      dispatcher: engineDispatcher,
+      signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline,
+    });
     const text = await readCapped(response, label, MAX_ANSWER_BYTES);
     if (!response.ok) throw statusError(label, response.status, text);
     return parseAnswer(label, text, answer, 'in the expected shape');

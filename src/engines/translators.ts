@@ -13,22 +13,30 @@ import { EngineFaultError, EngineRejectedError, type TranslateRequest, type Tran
 
 export type { Translator, Translators } from './types.js';
 
-
-
 // ---------------------------------------------------------------------------------------------
 // Texts cut into pieces and grouped into batches, so that every call to an engine is bounded.
 
 /** A piece of one text: its words (`core`) go to the engine, the whitespace around them does not. */
-interface Piece { text: number; lead: string; core: string; trail: string }
+interface Piece {
+  text: number;
+  lead: string;
+  core: string;
+  trail: string;
+}
 
-interface BatchLimits { maxChars: number; maxTexts: number }
+interface BatchLimits {
+  maxChars: number;
+  maxTexts: number;
+}
 
 /** Translates `req.texts` by batches of non-empty pieces, one batch after the other, and puts the texts back together. */
 async function inBatches(req: TranslateRequest, limits: BatchLimits, translateBatch: (cores: string[]) => Promise<string[]>): Promise<string[]> {
-  const pieces = req.texts.flatMap((text, index) => cut(text, limits.maxChars).map((part): Piece => {
-    const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(part) ?? [];
-    return { text: index, lead, core, trail };
-  }));
+  const pieces = req.texts.flatMap((text, index) =>
+    cut(text, limits.maxChars).map((part): Piece => {
+      const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(part) ?? [];
+      return { text: index, lead, core, trail };
+    }),
+  );
   const translated = new Map<Piece, string>();
   let batch: Piece[] = [];
   let chars = 0;
@@ -83,11 +91,16 @@ const baseOf = (code: string): string => code.trim().toLowerCase().split(/[-_]/)
 /** Characters per run of `apertium`: under a second of work (measured: ~0.2 s to start, then ~50 kB/s). */
 const APERTIUM_BATCH_CHARS = 32_000;
 /** Apertium's own three-letter codes (ISO 639-3) that have an ISO 639-1 code; two-letter ones are ISO 639-1 already. */
-const ISO_639_1 = new Map((
-  'afr af ara ar arg an bel be bos bs bre br bul bg cat ca ces cs cym cy dan da deu de ell el eng en epo eo ' +
-  'eus eu fin fi fra fr gle ga glg gl hin hi hrv hr ind id isl is ita it kaz kk kir ky mkd mk mlt mt msa ms ' +
-  'zlm ms nld nl nno nn nob nb nor no oci oc pol pl por pt ron ro rus ru slv sl spa es sqi sq srd sc srp sr ' +
-  'swe sv tat tt tur tr ukr uk urd ur uzb uz').match(/\S+ \S+/g)!.map((pair) => pair.split(' ') as [string, string]));
+const ISO_639_1 = new Map(
+  (
+    'afr af ara ar arg an bel be bos bs bre br bul bg cat ca ces cs cym cy dan da deu de ell el eng en epo eo ' +
+    'eus eu fin fi fra fr gle ga glg gl hin hi hrv hr ind id isl is ita it kaz kk kir ky mkd mk mlt mt msa ms ' +
+    'zlm ms nld nl nno nn nob nb nor no oci oc pol pl por pt ron ro rus ru slv sl spa es sqi sq srd sc srp sr ' +
+    'swe sv tat tt tur tr ukr uk urd ur uzb uz'
+  )
+    .match(/\S+ \S+/g)!
+    .map((pair) => pair.split(' ') as [string, string]),
+);
 /** A translation mode as `apertium -l` lists it: `eng-spa`, `spa-eng_US`, `oc_aran-ca`; debugging modes have more parts. */
 const MODE = /^([a-z]{2,3})(_\w+)?-([a-z]{2,3})(_\w+)?$/;
 
@@ -190,7 +203,9 @@ async function runApertium(command: string, mode: string, input: string, signal:
         failed ??= err;
         try {
           if (child.pid) process.kill(-child.pid, 'SIGKILL');
-        } catch { /* the group has already gone */ }
+        } catch {
+          /* the group has already gone */
+        }
       };
       const onAbort = () => fail(new Error('aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
@@ -199,7 +214,9 @@ async function runApertium(command: string, mode: string, input: string, signal:
         if (size > maxOutput) fail(new EngineFaultError(`apertium ${mode}: more than ${maxOutput} bytes of output`));
         else chunks.push(chunk);
       });
-      child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 2000) stderr += chunk.toString('utf8'); });
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (stderr.length < 2000) stderr += chunk.toString('utf8');
+      });
       child.on('error', (err) => reject(failed ?? new EngineFaultError(`apertium could not run: ${err.message}`)));
       child.on('close', (code, killedBy) => {
         signal.removeEventListener('abort', onAbort);
@@ -247,7 +264,13 @@ export async function libreTranslateTranslator(opts: LibreTranslateOptions): Pro
   async function call<T>(path: string, body: object | undefined, answer: z.ZodType<T>, signal: AbortSignal): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, { method: body ? 'POST' : 'GET', headers, dispatcher: engineDispatcher, signal, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const response = await fetch(`${base}${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers,
+      dispatcher: engineDispatcher,
+      signal,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await readCapped(response, name, MAX_ANSWER_BYTES);
     if (!response.ok) throw statusError(name, response.status, text, 'the translation server');
     return parseAnswer(name, text, answer, `in LibreTranslate's shape for ${path}`);
@@ -307,7 +330,6 @@ export interface TranslatorsConfig {
   /** Apertium where it is installed; false leaves it out. Default true. */
   apertium?: boolean;
 }
-
 
 /** The translators of a worker, built once at its start; EngineFaultError when the user's server cannot list its languages. */
 export async function translatorsFrom(config: TranslatorsConfig): Promise<Translators> {

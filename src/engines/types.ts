@@ -2,8 +2,17 @@
 // what comes back, and the two kinds of failure the caller must tell apart (retry or not).
 import type { SpeakerTurn } from '../domain/speakers.js';
 
-export interface EngineWord { text: string; start: number; end: number } // seconds
-export interface EngineSegment { start: number; end: number; text: string; words: EngineWord[] }
+export interface EngineWord {
+  text: string;
+  start: number;
+  end: number;
+} // seconds
+export interface EngineSegment {
+  start: number;
+  end: number;
+  text: string;
+  words: EngineWord[];
+}
 export interface EngineTranscript {
   segments: EngineSegment[];
   /** The language the engine transcribed in: the one asked for, or the one it heard. */
