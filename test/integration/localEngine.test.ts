@@ -14,7 +14,8 @@ import { recordHistory } from '../helpers/histories.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
 import { parseSync } from 'subtitle';
 import { ledgerEntries } from '../../src/db/schema.js';
-import { cpuRunsSenko, startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
+import { cpuRunsSenko, LOCAL_ENGINE_NICE, startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
+import { getPriority } from 'node:os';
 import { buildEngines } from '../../src/engines/settings.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { hasLeg } from '../helpers/legs.js';
@@ -55,6 +56,11 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { accountId, token, id: res.body.order_id as number };
   };
+
+  it('runs below the API and the workers in CPU priority: an order is placed and answered while it works', () => {
+    expect(getPriority(engine.process.pid!)).toBe(LOCAL_ENGINE_NICE);
+    expect(getPriority(process.pid)).toBeLessThan(LOCAL_ENGINE_NICE);
+  });
 
   it('transcribes generated English speech, with captions timed by its words', async () => {
     const speech = await speak(SAID);
