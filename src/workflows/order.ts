@@ -20,7 +20,7 @@ import {
   type QualityCheck,
 } from '../contracts/orders.js';
 import { patched } from './patches.js';
-import { chargeWallet, deliverCallback, records } from './order/activities.js';
+import { chargeWallet, deliverCallback } from './order/activities.js';
 import { runEngine } from './order/engine.js';
 import { stateFailure, updateFailure, validateFiles } from './order/failures.js';
 import { watchDeliveryEstimate } from './order/lateness.js';
@@ -144,14 +144,7 @@ function wireHandlers(run: OrderRun): void {
     qualityCheckUpdate,
     (decision) =>
       run.transition(async () => {
-        if ('fix' in decision) {
-          await records.applyQualityFix({ orderId: order.id, files: decision.fix });
-          run.qualityCheck = 'fixed';
-          run.outbox.push('quality_fix');
-        } else {
-          await records.closeQualityCheck({ orderId: order.id, result: 'passed' });
-          run.qualityCheck = 'passed';
-        }
+        await ('fix' in decision ? run.fixQualityCheck(decision.fix) : run.passQualityCheck());
         run.qualityCheckScope?.cancel();
       }),
     {

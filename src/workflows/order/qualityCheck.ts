@@ -25,22 +25,14 @@ export async function runQualityCheck(run: OrderRun, job: WorkbenchOrder, text: 
   const timing = fixed !== undefined ? await alignerTiming(job, fixed) : {};
   await wf.condition(() => !run.busy);
   if (run.qualityCheck !== 'pending') return;
-  await run.transition(async () => {
-    if (fixed !== undefined) {
-      await records.applyQualityFix({ orderId, files: await records.deliverWork({ orderId, text: fixed, ...timing }) });
-      run.qualityCheck = 'fixed';
-      run.outbox.push('quality_fix');
-    } else {
-      await records.closeQualityCheck({ orderId, result: 'passed' });
-      run.qualityCheck = 'passed';
-    }
-  });
+  await run.transition(async () =>
+    fixed !== undefined ? run.fixQualityCheck(await records.deliverWork({ orderId, text: fixed, ...timing })) : run.passQualityCheck(),
+  );
   await records.creditWorkers({ orderId });
 }
 
 /** Closes a check nobody decided within its window as passed. */
 export async function closeUndecidedQualityCheck(run: OrderRun): Promise<void> {
-  await records.closeQualityCheck({ orderId: run.order.id, result: 'passed' });
-  run.qualityCheck = 'passed';
+  await run.passQualityCheck();
   run.qualityCheckScope?.cancel();
 }

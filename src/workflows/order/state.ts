@@ -128,6 +128,19 @@ export class OrderRun {
     this.outbox.push(next);
   }
 
+  /** The quality check found errors: the fixed files replace the delivered ones, and a second callback goes. */
+  async fixQualityCheck(files: ResultFile[]): Promise<void> {
+    await records.applyQualityFix({ orderId: this.order.id, files });
+    this.qualityCheck = 'fixed';
+    this.outbox.push('quality_fix');
+  }
+
+  /** The quality check passed (approved as it stands, or undecided within its window). */
+  async passQualityCheck(): Promise<void> {
+    await records.closeQualityCheck({ orderId: this.order.id, result: 'passed' });
+    this.qualityCheck = 'passed';
+  }
+
   /** The supplied transcript is too poor to proofread: refunded, or handed on to a human transcription. */
   async rejectSuppliedTranscript(): Promise<void> {
     // Orders placed before onReject was on the order decide by the parameter, as they did.
