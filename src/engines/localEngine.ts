@@ -61,7 +61,11 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   );
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
-  if (child.pid) setPriority(child.pid, LOCAL_ENGINE_NICE);
+  try {
+    if (child.pid) setPriority(child.pid, LOCAL_ENGINE_NICE);
+  } catch {
+    // Gone already: the wait below reports its exit and output.
+  }
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);

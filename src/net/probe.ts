@@ -169,7 +169,7 @@ async function readByRanges(
   const head = await bodyOf(opened, HEAD_BYTES);
   const mimeType = contentTypeOf(opened.headers);
   const media = { size, ...(mimeType ? { mimeType } : {}) };
-  const key = `${size}:${mimeType ?? ''}:${digest(head)}`;
+  const key = readings ? `${size}:${mimeType ?? ''}:${digest(head)}` : '';
   try {
     // A file read before: its other ranges again, kept for the parse if any differs.
     const replayed: RangedRead[] = [];

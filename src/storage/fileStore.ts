@@ -13,8 +13,6 @@ export interface FileStore {
   stagingPath(): string;
   /** Moves a file written at a staging path into the store; its key and size. */
   putFile(path: string): Promise<{ key: string; size: number }>;
-  /** Where a blob is on this machine, for a local tool that reads files (ffmpeg). */
-  pathOf(key: string): string;
   get(key: string): Promise<Buffer>;
   has(key: string): Promise<boolean>;
   size(key: string): Promise<number>;
@@ -49,7 +47,6 @@ export function localFileStore(dir: string): FileStore {
       await rename(path, pathOf(key));
       return { key, size };
     },
-    pathOf,
     get: (key) => readFile(pathOf(key)),
     size: async (key) => (await stat(pathOf(key))).size,
     stream: (key, start, end) => createReadStream(pathOf(key), { start, end }),
