@@ -9,11 +9,12 @@ import { createDraftActivities } from './drafts.js';
 export type { ActivityDeps } from './deps.js';
 
 export function createActivities(deps: ActivityDeps) {
+  const drafts = createDraftActivities(deps);
   return {
     ...createOrderActivities(deps),
     ...createCallbackActivities(deps),
     ...createEngineActivities(deps),
-    ...createDraftActivities(deps),
-    ...createTaskActivities(deps),
+    ...drafts,
+    ...createTaskActivities(deps, drafts.draftTranscript),
   };
 }

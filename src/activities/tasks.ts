@@ -2,14 +2,14 @@
 // order's result files. The task workflow (src/workflows/task.ts) decides; these record.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
-import type { ResultFile } from '../contracts/orders.js';
+import type { ResultFile, WorkPlan } from '../contracts/orders.js';
 import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
 import { getOrder, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { editorText, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
@@ -29,32 +29,51 @@ export function planOf(order: OrderRow) {
   return plan;
 }
 
-export function createTaskActivities(deps: ActivityDeps) {
+/** The machine's draft of an order (drafts.ts), which opening its work starts from. */
+type DraftTranscript = (input: { orderId: number }) => Promise<string>;
+
+export function createTaskActivities(deps: ActivityDeps, draftTranscript: DraftTranscript) {
   const { db, files, documentReader, payRates } = deps;
-  return {
+  const openRow = async (order: OrderRow, input: TaskInput): Promise<void> => {
+    const payCents = payForOpenedTask(payRates, order, input);
+    await openTask(db, {
+      id: input.taskId,
+      orderId: input.orderId,
+      product: order.product,
+      stage: input.stage,
+      partNo: input.partNo,
+      spanStart: input.span.start,
+      spanEnd: input.span.end,
+      words: order.words,
+      skill: input.skill,
+      deadline: new Date(input.deadline),
+      draft: input.draftText,
+      baseText: input.baseText ?? null,
+      note: input.note ?? null,
+      payCents,
+      claimedBy: input.assignedTo ?? null,
+      workflowId: input.workflowId ?? null,
+    });
+    log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+  };
+  const activities = {
     /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
     async openTask(input: TaskInput): Promise<{ leaseMs: number }> {
-      const order = await orderOf(deps, input.orderId);
-      const payCents = payForOpenedTask(payRates, order, input);
-      await openTask(db, {
-        id: input.taskId,
-        orderId: input.orderId,
-        product: order.product,
-        stage: input.stage,
-        partNo: input.partNo,
-        spanStart: input.span.start,
-        spanEnd: input.span.end,
-        words: order.words,
-        skill: input.skill,
-        deadline: new Date(input.deadline),
-        draft: input.draftText,
-        baseText: input.baseText ?? null,
-        note: input.note ?? null,
-        payCents,
-        claimedBy: input.assignedTo ?? null,
-      });
-      log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+      await openRow(await orderOf(deps, input.orderId), input);
       return { leaseMs: deps.taskLeaseMs };
+    },
+
+    /**
+     * The work's tasks opened with the draft they start from (a part its share of it): the engine's
+     * transcript, the kept source's text, or nothing. Answers the whole draft (the edit rate's
+     * baseline) and the lease. A retry finds the rows already open.
+     */
+    async openWork({ tasks, draft }: { tasks: TaskInput[]; draft: WorkPlan['draft'] }): Promise<{ draft: string; leaseMs: number }> {
+      const orderId = tasks[0]!.orderId;
+      const text = draft === 'engine' ? await draftTranscript({ orderId }) : draft === 'source' ? await activities.sourceDraft({ orderId }) : '';
+      const order = await orderOf(deps, orderId);
+      for (const task of tasks) await openRow(order, { ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) });
+      return { draft: text, leaseMs: deps.taskLeaseMs };
     },
 
     /** Whether the worker may still be given work: a send-back goes to its worker only then, else to the queue. */
@@ -136,4 +155,5 @@ export function createTaskActivities(deps: ActivityDeps) {
       return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
     },
   };
+  return activities;
 }

@@ -1,7 +1,9 @@
 // Tasks of the workbench: each human stage of an order (the work on one part of its media, a
-// review, a quality check) is a child workflow of the order, `task-<order>-<name>`. Claims,
-// submissions, reviews and releases are updates on it; drafts are saved in the database
-// (src/db/tasks.ts) and renew the claim's lease there, so an autosave never touches Temporal.
+// review, a quality check), `task-<order>-<name>`, held by a workflow: the order's own since the
+// tasksHeldByOrder patch, before it a child workflow named as the task (the task row says which).
+// Claims, submissions, reviews and releases are updates on that workflow, naming the task; drafts
+// are saved in the database (src/db/tasks.ts) and renew the claim's lease there, so an autosave
+// never touches Temporal.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
 /**
@@ -36,6 +38,8 @@ export interface TaskInput {
   assignedTo?: number;
   note?: string;
   leaseMs: number;
+  /** The workflow holding the task, stored on its row; absent: the child workflow named `taskId`. */
+  workflowId?: string;
 }
 
 export interface TaskOutcome {
@@ -51,10 +55,19 @@ export interface TaskState {
   claimedBy: number | null;
 }
 
+/** Which task an update is for: a workflow holding several tasks (the order's) needs it; a task's own child workflow ignores it. */
+interface ForTask {
+  taskId?: string;
+}
 /** `skills`: the claiming worker's skills, as the API read them from the database. */
-export const claimTaskUpdate = defineUpdate<TaskState, [{ workerId: number; skills: string[] }]>('claimTask');
-export const submitTaskUpdate = defineUpdate<TaskState, [{ workerId: number; text: string }]>('submitTask');
-export const reviewTaskUpdate = defineUpdate<TaskState, [{ workerId: number; text: string; decision: 'approve' | 'send_back'; note?: string }]>('reviewTask');
+export type ClaimTask = ForTask & { workerId: number; skills: string[] };
+export type SubmitTask = ForTask & { workerId: number; text: string };
+export type ReviewTask = ForTask & { workerId: number; text: string; decision: 'approve' | 'send_back'; note?: string };
 /** An operator (or the worker) gives the task back; `to` reassigns it at once. */
-export const releaseTaskUpdate = defineUpdate<TaskState, [{ reason: string; to?: { workerId: number; skills: string[] } }]>('releaseTask');
-export const taskStateQuery = defineQuery<TaskState>('taskState');
+export type ReleaseTask = ForTask & { reason: string; to?: { workerId: number; skills: string[] } };
+export const claimTaskUpdate = defineUpdate<TaskState, [ClaimTask]>('claimTask');
+export const submitTaskUpdate = defineUpdate<TaskState, [SubmitTask]>('submitTask');
+export const reviewTaskUpdate = defineUpdate<TaskState, [ReviewTask]>('reviewTask');
+export const releaseTaskUpdate = defineUpdate<TaskState, [ReleaseTask]>('releaseTask');
+/** A task's state: on the order's workflow, of the task named; on a task's own, of it. */
+export const taskStateQuery = defineQuery<TaskState, [taskId?: string]>('taskState');

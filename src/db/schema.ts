@@ -171,6 +171,8 @@ export const tasks = pgTable('tasks', {
   leaseExpiries: integer('lease_expiries').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
   closedAt: ts('closed_at'),
+  /** The workflow holding the claim (migration 0013); null: a child workflow named as the task. */
+  workflowId: text('workflow_id'),
 });
 
 export type TaskRow = typeof tasks.$inferSelect;

@@ -1,5 +1,5 @@
-// The workbench's task rows. The task workflow (src/workflows/task.ts) decides claims and writes
-// them here through activities; the web layer reads the queue here and writes autosaves, which
+// The workbench's task rows. The workflow holding a task (its order's, or a child named as the task:
+// src/workflows/heldTask.ts) decides claims and writes them here through activities; the web layer reads the queue here and writes autosaves, which
 // are allowed only to the worker who holds the claim.
 import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -11,7 +11,7 @@ import { BARRED_BY } from '../domain/workbench.js';
 export type NewTask = Pick<
   TaskRow,
   'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'
-> & { claimedBy?: number | null };
+> & { claimedBy?: number | null; workflowId?: string | null };
 
 /** Creates the task's row once (a retried activity finds it). */
 export async function openTask(db: Db, task: NewTask): Promise<TaskRow> {

@@ -1,7 +1,7 @@
 // The workbench's use cases, between the task workflows and the adapters (the /work pages, the
 // operators' routes): the queue, claims, autosaves, submissions, reviews, releases, and the media a
-// worker hears. Claims, submissions and reviews are updates on the task's workflow, whose
-// validators decide; a refusal comes back as a TaskRefusedError with the workflow's reason.
+// worker hears. Claims, submissions and reviews are updates on the workflow holding the task (the
+// row names it), whose validators decide; a refusal comes back as a TaskRefusedError with the workflow's reason.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
@@ -53,12 +53,17 @@ export async function requireTask(db: Db, taskId: string): Promise<TaskRow> {
   return task;
 }
 
-async function update<A>(deps: WorkbenchDeps, taskId: string, run: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<A>): Promise<A> {
+/** An update on the workflow holding the task (the order's, or a child named as the task), naming the task. */
+async function update<A>(
+  deps: WorkbenchDeps,
+  task: TaskRow,
+  run: (handle: ReturnType<Client['workflow']['getHandle']>, taskId: string) => Promise<A>,
+): Promise<A> {
   try {
-    return await run(deps.temporal.workflow.getHandle(taskId));
+    return await run(deps.temporal.workflow.getHandle(task.workflowId ?? task.id), task.id);
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new TaskRefusedError(err.cause.message);
-    if (err instanceof WorkflowNotFoundError) throw new TaskRefusedError(`task ${taskId} is no longer open`);
+    if (err instanceof WorkflowNotFoundError) throw new TaskRefusedError(`task ${task.id} is no longer open`);
     throw err;
   }
 }
@@ -91,7 +96,7 @@ export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: 
   const tooMany = () =>
     new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
   if ((await heldBy(deps.db, worker.id)) >= max) throw tooMany();
-  const state = await update(deps, taskId, (h) => h.executeUpdate(claimTaskUpdate, { args: [{ workerId: worker.id, skills: worker.skills }] }));
+  const state = await update(deps, task, (h, id) => h.executeUpdate(claimTaskUpdate, { args: [{ taskId: id, workerId: worker.id, skills: worker.skills }] }));
   if ((await heldBy(deps.db, worker.id)) > max) {
     await releaseTask(deps, taskId, `worker ${worker.id} claimed past ${max} tasks at once`).catch(() => undefined);
     throw tooMany();
@@ -140,7 +145,7 @@ export async function submitWork(deps: WorkbenchDeps, worker: WorkerRow, taskId:
   await saveWork(deps, worker, taskId, text);
   const problems = await checkSubmission(deps.db, task, text);
   if (problems.length) throw new SubmissionProblemsError(problems);
-  return update(deps, taskId, (h) => h.executeUpdate(submitTaskUpdate, { args: [{ workerId: worker.id, text }] }));
+  return update(deps, task, (h, id) => h.executeUpdate(submitTaskUpdate, { args: [{ taskId: id, workerId: worker.id, text }] }));
 }
 
 export async function reviewWork(
@@ -149,9 +154,9 @@ export async function reviewWork(
   taskId: string,
   review: { decision: 'approve' | 'send_back'; text: string; note?: string },
 ): Promise<TaskState> {
-  await requireTask(deps.db, taskId);
+  const task = await requireTask(deps.db, taskId);
   await saveWork(deps, worker, taskId, review.text);
-  return update(deps, taskId, (h) => h.executeUpdate(reviewTaskUpdate, { args: [{ workerId: worker.id, ...review }] }));
+  return update(deps, task, (h, id) => h.executeUpdate(reviewTaskUpdate, { args: [{ taskId: id, workerId: worker.id, ...review }] }));
 }
 
 /** An operator releases a claim, or gives it to another worker (who needs the skill). */
@@ -164,7 +169,7 @@ export async function releaseTask(deps: WorkbenchDeps, taskId: string, reason: s
     await refuseOwnWork(deps.db, task, worker.id);
     to = { workerId: worker.id, skills: worker.skills };
   }
-  return update(deps, taskId, (h) => h.executeUpdate(releaseTaskUpdate, { args: [{ reason, ...(to ? { to } : {}) }] }));
+  return update(deps, task, (h, id) => h.executeUpdate(releaseTaskUpdate, { args: [{ taskId: id, reason, ...(to ? { to } : {}) }] }));
 }
 
 /** A worker may open a task they hold, or (reading only) one waiting in their queue. */

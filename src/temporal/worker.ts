@@ -69,6 +69,7 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     activities: {
       fulfilByEngine: activities.fulfilByEngine,
       draftTranscript: activities.draftTranscript,
+      openWork: activities.openWork,
       timeWork: activities.timeWork,
       checkSuppliedTranscript: activities.checkSuppliedTranscript,
     },

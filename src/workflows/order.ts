@@ -19,6 +19,8 @@ import {
   type OrderWorkflowInput,
   type QualityCheck,
 } from '../contracts/orders.js';
+import { taskStateQuery } from '../contracts/tasks.js';
+import { wireTaskUpdates } from './heldTask.js';
 import { patched } from './patches.js';
 import { chargeWallet, deliverCallback } from './order/activities.js';
 import { runEngine } from './order/engine.js';
@@ -85,6 +87,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 function wireHandlers(run: OrderRun): void {
   const { order, input } = run;
   wf.setHandler(statusQuery, () => run.state());
+  // The workbench's tasks this order holds: claims, submissions, reviews and releases name theirs.
+  wf.setHandler(taskStateQuery, (taskId) => run.desk.find(taskId).state());
+  wireTaskUpdates((taskId) => run.desk.find(taskId));
 
   wf.setHandler(
     placeOrderUpdate,

@@ -44,6 +44,11 @@ export const PATCHES = {
   sendBackToEnabledWorker: { id: 'send-back-to-enabled-worker', since: '2026-11-26', change: 'a send-back to a worker disabled meanwhile waits in the queue' },
   secondReview: { id: 'second-review', since: '2026-11-26', change: 'additional_review runs a second review stage after the first approves' },
   openTaskLocally: { id: 'open-task-locally', since: '2026-11-26', change: "a task's row is opened by a local activity in its first workflow task" },
+  tasksHeldByOrder: {
+    id: 'tasks-held-by-order',
+    since: '2026-11-26',
+    change: "the order's workflow holds its tasks (no child workflow per task), and the draft's activity opens the work's tasks",
+  },
 } as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;

@@ -1,7 +1,10 @@
 // The human stages of an order in the workbench, as its product's WorkPlan declares them: a
-// draft, the work (one task per part of long media, in parallel child workflows), the merge in
-// time order, then each review stage of the plan (a review; a second review where the customer paid
-// for one), each in rounds until its reviewer approves. Returns the approved text.
+// draft, the work (one task per part of long media, in parallel), the merge in time order, then each
+// review stage of the plan (a review; a second review where the customer paid for one), each in
+// rounds until its reviewer approves. Returns the approved text. The order's own workflow holds its
+// tasks (heldTask.ts), and the draft's activity opens the work's tasks: behind an order's placement
+// runs one activity and one workflow task. Orders placed before that hold each task in a child
+// workflow (task.ts) and open it after the draft.
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { engineTaskQueue, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
@@ -9,10 +12,13 @@ import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } fr
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
 import { taskWorkflow } from './task.js';
 import { patched } from './patches.js';
+import type { TaskDesk } from './heldTask.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
 const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+// Opening a task is one short insert: a local activity, inside the workflow task that asks for it.
+const opening = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
 
 export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
@@ -33,7 +39,7 @@ export const engineFor = (order: OrderToPlace) =>
     retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
   });
 
-/** The draft the first worker starts from; best effort: without it the editor starts empty. */
+/** The draft the first worker starts from; best effort: without it the editor starts empty. (Before tasksHeldByOrder.) */
 async function draftOf({ order }: WorkbenchOrder): Promise<string> {
   if (order.work.draft === 'none') return '';
   try {
@@ -55,6 +61,22 @@ export function reviewStagesOf(order: OrderToPlace & { work: WorkPlan }): Review
   return order.work.reviews ?? (order.params.additional_review === true ? ['review', 'second_review'] : ['review']);
 }
 
+/**
+ * The work's tasks opened with their draft (each part its share) by one activity: the engine's
+ * draft on the engine queue, the source's on this one, none by a local activity. Best effort: a
+ * draft that fails opens the tasks with an empty editor. Answers the whole draft and the lease.
+ */
+async function openWork({ order }: WorkbenchOrder, tasks: TaskInput[]): Promise<{ draft: string; leaseMs: number }> {
+  try {
+    if (order.work.draft === 'engine') return await engineFor(order).openWork({ tasks, draft: 'engine' });
+    if (order.work.draft === 'source') return await records.openWork({ tasks, draft: 'source' });
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
+  }
+  return opening.openWork({ tasks, draft: 'none' });
+}
+
 /** Task names of a review stage's rounds (`review-2`, `second-fix-1`): the first review's as they always were. */
 const ROUND_NAMES: Record<ReviewStage, { review: string; fix: string }> = {
   review: { review: 'review', fix: 'fix' },
@@ -62,39 +84,32 @@ const ROUND_NAMES: Record<ReviewStage, { review: string; fix: string }> = {
 };
 
 /** The approved text, and the draft the people started from (for the edit rate). */
-export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string; draft: string }> {
+export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise<{ text: string; draft: string }> {
   const { order, settings } = job;
-  const draft = await draftOf(job);
+  const held = patched('tasksHeldByOrder');
   const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
-  const task = (
-    name: string,
-    fields: Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span'> & Partial<TaskInput>,
-  ): Promise<TaskOutcome> => {
-    const taskId = taskWorkflowId(order.id, name);
-    return wf.executeChild(taskWorkflow, {
-      workflowId: taskId,
-      args: [
-        {
-          taskId,
-          orderId: order.id,
-          deadline: job.deadline,
-          leaseMs: settings.leaseMs,
-          words: order.words,
-          partNo: 0,
-          span: { start: 0, end: order.seconds },
-          ...fields,
-        },
-      ],
-    });
+  const task = (name: string, fields: TaskFields): Promise<TaskOutcome> => {
+    const input = taskInput(job, name, fields, held);
+    return held ? desk.hold(input).run(() => opening.openTask(input)) : wf.executeChild(taskWorkflow, { workflowId: input.taskId, args: [input] });
   };
 
-  const parts = await Promise.all(
-    spans.map((span, i) =>
-      spans.length === 1
-        ? task('work', { stage: 'work', skill: order.work.skill, draftText: draft })
-        : task(`part-${i + 1}`, { stage: 'work', skill: order.work.skill, partNo: i + 1, span, draftText: textInSpan(draft, span) }),
-    ),
+  const work = spans.map((span, i) =>
+    spans.length === 1
+      ? { name: 'work', stage: 'work' as const, skill: order.work.skill }
+      : { name: `part-${i + 1}`, stage: 'work' as const, skill: order.work.skill, partNo: i + 1, span },
   );
+  let draft: string;
+  let parts: TaskOutcome[];
+  if (held) {
+    const inputs = work.map(({ name, ...fields }) => taskInput(job, name, { ...fields, draftText: '' }, true));
+    const tasks = inputs.map((input) => desk.hold(input));
+    const opened = openWork(job, inputs);
+    parts = await Promise.all(tasks.map((t) => t.run(() => opened)));
+    draft = (await opened).draft;
+  } else {
+    draft = await draftOf(job);
+    parts = await Promise.all(work.map(({ name, ...fields }) => task(name, { ...fields, draftText: fields.span ? textInSpan(draft, fields.span) : draft })));
+  }
   let text = parts.length === 1 ? parts[0]!.text : mergeParts(parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
 
   for (const stage of reviewStagesOf(order)) {
@@ -123,27 +138,30 @@ export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string;
   return { text, draft };
 }
 
+type TaskFields = Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span' | 'workflowId'> & Partial<TaskInput>;
+
+/** A task of the order: on the whole of it unless a part is named; held by the order's workflow (`held`) or a child named as the task. */
+function taskInput({ order, settings, deadline }: WorkbenchOrder, name: string, fields: TaskFields, held: boolean): TaskInput {
+  const taskId = taskWorkflowId(order.id, name);
+  return {
+    taskId,
+    orderId: order.id,
+    deadline,
+    leaseMs: settings.leaseMs,
+    words: order.words,
+    partNo: 0,
+    span: { start: 0, end: order.seconds },
+    ...fields,
+    ...(held ? { workflowId: wf.workflowInfo().workflowId } : {}),
+  };
+}
+
 /** A finished order picked for the quality check: a reviewer approves it, edited or not. */
-export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string): Promise<TaskOutcome> {
-  const taskId = taskWorkflowId(job.order.id, 'qc');
-  return wf.executeChild(taskWorkflow, {
-    workflowId: taskId,
-    args: [
-      {
-        taskId,
-        orderId: job.order.id,
-        stage: 'qc',
-        skill: job.order.work.reviewSkill,
-        partNo: 0,
-        span: { start: 0, end: job.order.seconds },
-        words: job.order.words,
-        deadline: job.deadline,
-        draftText: finishedText,
-        baseText: finishedText,
-        leaseMs: job.settings.leaseMs,
-      },
-    ],
-  });
+export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string, desk: TaskDesk): Promise<TaskOutcome> {
+  const held = patched('tasksHeldByOrder');
+  const input = taskInput(job, 'qc', { stage: 'qc', skill: job.order.work.reviewSkill, draftText: finishedText, baseText: finishedText }, held);
+  if (held) return desk.hold(input).run(() => opening.openTask(input));
+  return wf.executeChild(taskWorkflow, { workflowId: input.taskId, args: [input] });
 }
 
 /**

@@ -10,6 +10,8 @@ export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'l
 export const BEFORE_WORKBENCH = 'df2236f';
 /** The last commit before second reviews (`additional_review`): the old code of their upgrade test. */
 export const BEFORE_SECOND_REVIEW = '5aa26a9';
+/** The last commit before the order's workflow held its tasks (each in a child workflow then). */
+export const BEFORE_TASKS_HELD_BY_ORDER = 'e1a6668';
 
 export interface LegInfo {
   /** What the title marker says: `[needs <label>]`. */

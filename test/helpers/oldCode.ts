@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../../src/activities/index.js';
+import { engineTaskQueue } from '../../src/contracts/orders.js';
 import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 import type { TestService } from './service.js';
 
@@ -25,19 +26,24 @@ export async function oldWorkflowCode(commit: string): Promise<{ code: string; r
   }
 }
 
-/** Runs `work` while a worker of the old `code` serves the service's task queue (with today's activities), then stops it. */
-export async function withOldWorker<T>(service: TestService, code: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` while a worker of the old `code` serves the service's task queue (with today's
+ * activities), then stops it. `engines`: today's activities serve the engine queue meanwhile too
+ * (else engine work waits for the new code's worker).
+ */
+export async function withOldWorker<T>(service: TestService, code: string, work: () => Promise<T>, opts: { engines?: boolean } = {}): Promise<T> {
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
   try {
-    const worker = await Worker.create({
+    const common = {
       connection,
       namespace: 'default',
-      taskQueue: service.taskQueue,
       activities: createActivities(service.activityDeps),
-      workflowBundle: { code },
       dataConverter: payloadDataConverter(service.payloadKeys),
-    });
-    return await worker.runUntil(work);
+    };
+    const worker = await Worker.create({ ...common, taskQueue: service.taskQueue, workflowBundle: { code } });
+    if (!opts.engines) return await worker.runUntil(work);
+    const engines = await Worker.create({ ...common, taskQueue: engineTaskQueue(service.taskQueue) });
+    return await engines.runUntil(worker.runUntil(work));
   } finally {
     await connection.close();
   }

@@ -104,6 +104,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     markOrderLate: [],
     // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
     openTask: [],
+    openWork: [],
     workerEnabled: [],
     recordTaskClaim: [],
     recordTaskRelease: [],
@@ -179,6 +180,10 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     async openTask(input) {
       await record('openTask', input);
       return { leaseMs: input.leaseMs };
+    },
+    async openWork(input) {
+      await record('openWork', input);
+      return { draft: '', leaseMs: input.tasks[0]!.leaseMs };
     },
     async workerEnabled(input) {
       await record('workerEnabled', input);

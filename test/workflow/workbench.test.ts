@@ -138,19 +138,23 @@ async function placeTranscription(taskQueue: string, seconds: number, extra: { q
   return { id, handle: noSkip.workflow.getHandle<typeof orderWorkflow>(orderWorkflowId(id)) };
 }
 
-/** The task's workflow, once its row exists (the task is open). */
+/** Once its row exists (the task is open): the task and the workflow holding it (its order's), as the API finds them. */
 async function openTask(orderId: number, name: string) {
   const taskId = taskWorkflowId(orderId, name);
   await waitFor(async () => (await getTask(database.db, taskId)) !== undefined, `task ${taskId}`);
-  return { taskId, handle: env.client.workflow.getHandle(taskId) };
+  const { workflowId } = (await getTask(database.db, taskId))!;
+  expect(workflowId).toBe(orderWorkflowId(orderId));
+  const handle = env.client.workflow.getHandle(workflowId!);
+  return { taskId, handle, state: () => handle.query(taskStateQuery, taskId) };
 }
 
-const claim = (task: { handle: ReturnType<typeof env.client.workflow.getHandle> }, who: keyof typeof workers) =>
-  task.handle.executeUpdate(claimTaskUpdate, { args: [{ workerId: workers[who].id, skills: workers[who].skills }] });
-const submit = (task: { handle: ReturnType<typeof env.client.workflow.getHandle> }, who: keyof typeof workers, text: string) =>
-  task.handle.executeUpdate(submitTaskUpdate, { args: [{ workerId: workers[who].id, text }] });
-const review = (task: { handle: ReturnType<typeof env.client.workflow.getHandle> }, text: string, decision: 'approve' | 'send_back', note?: string) =>
-  task.handle.executeUpdate(reviewTaskUpdate, { args: [{ workerId: workers.rita.id, text, decision, ...(note ? { note } : {}) }] });
+type OpenTask = Awaited<ReturnType<typeof openTask>>;
+const claim = (task: OpenTask, who: keyof typeof workers) =>
+  task.handle.executeUpdate(claimTaskUpdate, { args: [{ taskId: task.taskId, workerId: workers[who].id, skills: workers[who].skills }] });
+const submit = (task: OpenTask, who: keyof typeof workers, text: string) =>
+  task.handle.executeUpdate(submitTaskUpdate, { args: [{ taskId: task.taskId, workerId: workers[who].id, text }] });
+const review = (task: OpenTask, text: string, decision: 'approve' | 'send_back', note?: string) =>
+  task.handle.executeUpdate(reviewTaskUpdate, { args: [{ taskId: task.taskId, workerId: workers.rita.id, text, decision, ...(note ? { note } : {}) }] });
 
 async function refusal(update: Promise<unknown>): Promise<string> {
   const err = await update.then(
@@ -180,9 +184,9 @@ describe('the workbench on the time-skipping test server', () => {
       expect(await saveDraft(database.db, task.taskId, workers.ann.id, '[00:00:01] Speaker 1: half done')).toBe(true);
       // At the lease's end the save renews it; a lease later with no save, it expires.
       await env.sleep(LEASE_MS + MINUTE);
-      expect((await task.handle.query(taskStateQuery)).status).toBe('claimed');
+      expect((await task.state()).status).toBe('claimed');
       await env.sleep(LEASE_MS + MINUTE);
-      await waitFor(async () => (await task.handle.query(taskStateQuery)).status === 'waiting', 'the lease expiry');
+      await waitFor(async () => (await task.state()).status === 'waiting', 'the lease expiry');
       const row = (await getTask(database.db, task.taskId))!;
       expect(row).toMatchObject({ status: 'waiting', claimedBy: null, leaseExpiries: 1, draft: '[00:00:01] Speaker 1: half done' });
       // Ann's claim is gone: her save is refused; Bob takes the task with her draft and finishes it.
@@ -206,16 +210,16 @@ describe('the workbench on the time-skipping test server', () => {
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect((lost.reason as WorkflowUpdateFailedError).cause!.message).toMatch(/already claimed/);
-      const state = await task.handle.query(taskStateQuery);
+      const state = await task.state();
       expect(state.status).toBe('claimed');
       expect((await getTask(database.db, task.taskId))!.claimedBy).toBe(state.claimedBy);
       await handle.executeUpdate(completeUpdate, {
         args: [{ files: [{ kind: 'transcription', blobKey: await deps.files.put(Buffer.from('done')), fileName: 'done.txt' }] }],
       });
       expect(await handle.result()).toMatchObject({ status: 'finished' });
-      // Cancelled with the order (a closed workflow: nothing left running when this worker stops).
-      await expect(noSkip.workflow.getHandle(task.taskId).result()).rejects.toThrow();
+      // Closed with the order; held by the order's workflow: no child workflow was ever started for it.
       expect((await getTask(database.db, task.taskId))?.status).toBe('closed');
+      await expect(noSkip.workflow.getHandle(task.taskId).describe()).rejects.toThrow(/not found/i);
     });
   });
 
@@ -299,11 +303,15 @@ describe('the workbench on the time-skipping test server', () => {
       const { id, handle } = await placeTranscription(taskQueue, 60, { qualityCheckProbability: 1 });
       const work = await openTask(id, 'work');
       await claim(work, 'ann');
-      await work.handle.executeUpdate(releaseTaskUpdate, { args: [{ reason: 'test', to: { workerId: workers.bob.id, skills: workers.bob.skills } }] });
+      await work.handle.executeUpdate(releaseTaskUpdate, {
+        args: [{ taskId: work.taskId, reason: 'test', to: { workerId: workers.bob.id, skills: workers.bob.skills } }],
+      });
       expect(await getTask(database.db, work.taskId)).toMatchObject({ status: 'claimed', claimedBy: workers.bob.id });
       expect(
         await refusal(
-          work.handle.executeUpdate(releaseTaskUpdate, { args: [{ reason: 'x', to: { workerId: workers.rita.id, skills: workers.rita.skills } }] }),
+          work.handle.executeUpdate(releaseTaskUpdate, {
+            args: [{ taskId: work.taskId, reason: 'x', to: { workerId: workers.rita.id, skills: workers.rita.skills } }],
+          }),
         ),
       ).toMatch(/lacks the skill/);
       await submit(work, 'bob', '[00:00:00] Speaker 1: checked later');

@@ -15,7 +15,7 @@ export async function runWork(run: OrderRun, job: WorkbenchOrder): Promise<void>
       run.workScope = CancellationScope.current();
       // Proofreading: a supplied transcript that fails the automatic check never reaches a person.
       if (!(await passesAutomaticCheck(run, job))) return undefined;
-      return runWorkbench(job);
+      return runWorkbench(job, run.desk);
     });
   } catch (err) {
     if (!isCancellation(err)) wf.log.error('the workbench stopped; the order waits for an operator', { orderId, error: String(err) });

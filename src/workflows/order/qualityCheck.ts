@@ -12,7 +12,7 @@ export async function runQualityCheck(run: OrderRun, job: WorkbenchOrder, text: 
   try {
     outcome = await CancellationScope.cancellable(() => {
       run.qualityCheckScope = CancellationScope.current();
-      return runQualityCheckTask(job, text);
+      return runQualityCheckTask(job, text, run.desk);
     });
   } catch (err) {
     if (!isCancellation(err)) throw err;

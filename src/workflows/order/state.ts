@@ -18,6 +18,7 @@ import {
   type TransitionResult,
 } from '../../contracts/orders.js';
 import type { WorkbenchOrder } from '../workbench.js';
+import { TaskDesk } from '../heldTask.js';
 import { records } from './activities.js';
 import { stateFailure, updateFailure } from './failures.js';
 
@@ -45,6 +46,8 @@ export class OrderRun {
   busy = false;
   /** Callbacks to send, in order. */
   readonly outbox: CallbackEvent[] = [];
+  /** The workbench tasks this workflow holds (orders placed since tasksHeldByOrder). */
+  readonly desk = new TaskDesk();
 
   constructor(
     readonly input: OrderWorkflowInput,
