@@ -303,7 +303,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
   });
 
   it('finishes an order whose engine was killed mid-transcription, charged once', async () => {
-    const long = await speak(Array.from({ length: 4 }, () => SAID).join(' '));
+    // Long enough that the kill, half a second into the transcription, finds it still running on a fast CPU.
+    const long = await speak(Array.from({ length: 12 }, () => SAID).join(' '));
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/long.wav', long.wav, 'audio/wav'), language: 'english' });
     await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.engine_progress?.phase === 'transcribing', 'the engine transcribing');
     await new Promise((r) => setTimeout(r, 500));
