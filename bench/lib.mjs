@@ -2,7 +2,7 @@
 // loop, and the embedded service (`node dist/main.js`) with an account, a media server and a
 // callback receiver. Plain JS; needs `npm run build` first.
 import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -339,4 +339,47 @@ export async function startFloors(stops) {
     await client.workflow.executeUpdateWithStart('run', { startWorkflowOperation: start });
   };
   return { dev, client, uws };
+}
+
+/** Every process's CPU milliseconds so far, its parent and its command line (Linux /proc). */
+function processTable() {
+  const table = new Map();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      // utime + stime, 100 ticks a second
+      table.set(Number(name), { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, cmd });
+    } catch {
+      /* gone */
+    }
+  }
+  return table;
+}
+
+/** CPU milliseconds spent so far by `pid` and its descendants. */
+export function treeCpuMs(pid, table = processTable()) {
+  let total = 0;
+  for (const queue = [pid]; queue.length;) {
+    const next = queue.pop();
+    total += table.get(next)?.cpuMs ?? 0;
+    for (const [child, p] of table) if (p.ppid === next) queue.push(child);
+  }
+  return total;
+}
+
+/**
+ * CPU milliseconds so far of each named part of a bench run, each a process of this bench (and its
+ * descendants) found by its command line, plus the bench's own process: `{ devServer: /start-dev/ }`.
+ */
+export function cpuOfParts(parts) {
+  const table = processTable();
+  const mine = [...table].filter(([, p]) => p.ppid === process.pid);
+  const out = { bench: table.get(process.pid)?.cpuMs ?? 0 };
+  for (const [name, pattern] of Object.entries(parts)) {
+    const [pid] = mine.find(([, p]) => pattern.test(p.cmd)) ?? [];
+    out[name] = pid === undefined ? 0 : treeCpuMs(pid, table);
+  }
+  return out;
 }

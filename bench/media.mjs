@@ -10,7 +10,7 @@
 // its CPU is shared with the service, where a customer's host costs it nothing.
 // Usage: npm run build && npm run bench:media [-- --quotes 8000 --concurrency 8 --throughput-only]
 // Needs ffmpeg (apt-get install ffmpeg); the files are made once into the temporary directory.
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
-import { listen, measure, startBareExpress, startService } from './lib.mjs';
+import { listen, measure, startBareExpress, startService, treeCpuMs } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -154,30 +154,6 @@ const quote = async (url) => {
   });
   return { status: res.status, body: await res.json(), ms: performance.now() - started };
 };
-
-/** CPU milliseconds spent so far by `pid` and its descendants (the service: API, sandbox children, Temporal's dev server). */
-function treeCpuMs(pid) {
-  const children = new Map();
-  const cpu = new Map();
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-      cpu.set(Number(name), (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, 100 ticks a second
-    } catch {
-      /* gone */
-    }
-  }
-  let total = 0;
-  for (const queue = [pid]; queue.length;) {
-    const next = queue.pop();
-    total += cpu.get(next) ?? 0;
-    queue.push(...(children.get(next) ?? []));
-  }
-  return total;
-}
 
 /** `measure`, with the CPU each quote cost the service and the bench (its load and the media server). */
 async function measured(name, count, concurrency, once, servicePid, path) {

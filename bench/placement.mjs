@@ -16,7 +16,7 @@
 // Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines.
 // Never part of `npm test`.
 import { parseArgs } from 'node:util';
-import { quantile, startFloors, startService } from './lib.mjs';
+import { cpuOfParts, quantile, startFloors, startService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +31,12 @@ const SATURATE = Number(values['saturate-seconds']);
 const C = Number(values.concurrency);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function summary(name, latencies, seconds, failures = 0) {
+/** The processes whose CPU each phase reports per order: the service (API and workers), Temporal's dev server, the floors' worker. */
+const PARTS = { service: /dist\/main\.js/, temporal: /start-dev/, floorWorker: /floorWorker\.mjs/ };
+
+function summary(name, latencies, seconds, failures = 0, cpuBefore) {
   const sorted = [...latencies].sort((a, b) => a - b);
+  const cpuAfter = cpuOfParts(PARTS);
   const row = {
     name,
     count: sorted.length,
@@ -42,6 +46,8 @@ function summary(name, latencies, seconds, failures = 0) {
     p95_ms: +quantile(sorted, 0.95).toFixed(1),
     p99_ms: +quantile(sorted, 0.99).toFixed(1),
     max_ms: +sorted.at(-1).toFixed(1),
+    // CPU ms per order of each process (10 ms ticks): where the cores went.
+    cpu_ms_per_order: Object.fromEntries(Object.keys(cpuAfter).map((k) => [k, +((cpuAfter[k] - cpuBefore[k]) / sorted.length).toFixed(2)])),
   };
   console.log(JSON.stringify(row));
   return row;
@@ -50,6 +56,7 @@ function summary(name, latencies, seconds, failures = 0) {
 /** Closed loop: `C` at a time for `seconds`. */
 async function saturated(name, once) {
   const latencies = [];
+  const cpuBefore = cpuOfParts(PARTS);
   const until = performance.now() + SATURATE * 1000;
   let i = 0;
   const started = performance.now();
@@ -62,13 +69,14 @@ async function saturated(name, once) {
       }
     }),
   );
-  return summary(name, latencies, (performance.now() - started) / 1000);
+  return summary(name, latencies, (performance.now() - started) / 1000, 0, cpuBefore);
 }
 
 /** Open loop: one start every 1/rate s for `seconds`, each on its schedule; latencies from the schedule. */
 async function paced(name, rate, once) {
   const latencies = [];
   let failures = 0;
+  const cpuBefore = cpuOfParts(PARTS);
   const count = Math.round(rate * SECONDS);
   const t0 = performance.now() + 50;
   const inFlight = [];
@@ -84,7 +92,7 @@ async function paced(name, rate, once) {
     );
   }
   await Promise.all(inFlight);
-  return summary(name, latencies, SECONDS, failures);
+  return summary(name, latencies, SECONDS, failures, cpuBefore);
 }
 
 /** Workflow tasks, activities, local activities and children in one workflow's history so far. */
@@ -110,7 +118,12 @@ const stops = [];
 try {
   const { dev, client, uws } = await startFloors(stops);
   const env = values.engines ? {} : { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none' };
-  const service = await startService({ concurrency: C, temporalAddress: dev.address, env });
+  const service = await startService({
+    concurrency: C,
+    temporalAddress: dev.address,
+    env,
+    nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : [],
+  });
   stops.push(() => service.stop());
 
   const placed = [];

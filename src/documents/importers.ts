@@ -7,7 +7,8 @@ import { rtfToText } from './rtf.js';
 import { forEachPdfPage } from './pdf.js';
 import { checkZipContainer } from './zipGuard.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
-import { fromParagraphs, importJsonTranscript, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
+import { fromParagraphs, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
+import { importJsonTranscript } from '../domain/jsonTranscript.js';
 
 const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'html', 'srt', 'vtt'] as const;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
-import { importJsonTranscript, importTextTranscript, TranscriptImportError } from '../../src/domain/transcript.js';
+import { importTextTranscript, TranscriptImportError } from '../../src/domain/transcript.js';
+import { importJsonTranscript } from '../../src/domain/jsonTranscript.js';
 import { clock, layoutTranscript } from '../../src/domain/render/layout.js';
 import { renderDocx } from '../../src/domain/render/documents.js';
 import { renderJson, renderJson2 } from '../../src/domain/render/json.js';
