@@ -19,7 +19,13 @@ import { keptSourceOf, workPlanOfOrder } from '../products/registry.js';
 /** Draft work that cannot succeed for this input (an engine's refusal, a file over the limits or unreadable): left out, not retried. */
 const cannotDraft = (err: unknown) => err instanceof EngineRejectedError || err instanceof DocumentRefusedError || err instanceof TranscriptImportError;
 
-export function createDraftActivities(deps: ActivityDeps) {
+/** The machine draft of an order already read: what `draftTranscript` answers, and what opening the work starts from. */
+export type MachineDraft = (order: OrderRow) => Promise<string>;
+
+export function createDraftActivities(deps: ActivityDeps): {
+  activities: { draftTranscript(input: { orderId: number }): Promise<string> };
+  machineDraft: MachineDraft;
+} {
   const { db, files, engines, documentReader } = deps;
   const { requireOrder, mediaRequest, heartbeating } = engineWork(deps);
 
@@ -104,24 +110,31 @@ export function createDraftActivities(deps: ActivityDeps) {
     return editorText({ segments: source.segments.map(({ words: _words, ...segment }, i) => ({ ...segment, text: texts[i] ?? '' })) });
   }
 
+  /**
+   * The machine draft of a workbench order's text, as editor text: its speech transcribed (with
+   * times and speakers), its pages read (OCR), or its source machine-translated. Empty when no
+   * engine covers the work.
+   */
+  async function machineDraft(order: OrderRow): Promise<string> {
+    const params = order.params as Record<string, unknown>;
+    try {
+      if (workPlanOfOrder(order)?.editor === 'ocr') return await ocrDraft(order);
+      if (params.translate_to) return await translationDraft(order);
+      const speech = await speechDraft(order);
+      return speech ? editorText(speech) : '';
+    } catch (err) {
+      if (cannotDraft(err)) return '';
+      throw err;
+    }
+  }
+
   return {
-    /**
-     * The machine draft of a workbench order's text, as editor text: its speech transcribed (with
-     * times and speakers), its pages read (OCR), or its source machine-translated. The name stays
-     * as workflows in flight call it. Empty when no engine covers the work.
-     */
-    async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
-      const order = await requireOrder(orderId);
-      const params = order.params as Record<string, unknown>;
-      try {
-        if (workPlanOfOrder(order)?.editor === 'ocr') return await ocrDraft(order);
-        if (params.translate_to) return await translationDraft(order);
-        const speech = await speechDraft(order);
-        return speech ? editorText(speech) : '';
-      } catch (err) {
-        if (cannotDraft(err)) return '';
-        throw err;
-      }
+    activities: {
+      /** The machine draft by the order's id: how workflows placed before `openWork` ask for it. */
+      async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
+        return machineDraft(await requireOrder(orderId));
+      },
     },
+    machineDraft,
   };
 }

@@ -14,7 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createCallbackActivities(deps),
     ...createEngineActivities(deps),
-    ...drafts,
-    ...createTaskActivities(deps, drafts.draftTranscript),
+    ...drafts.activities,
+    ...createTaskActivities(deps, drafts.machineDraft),
   };
 }

@@ -6,7 +6,8 @@ import type { ResultFile, WorkPlan } from '../contracts/orders.js';
 import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
 import { getOrder, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
-import { closeTask, getTask, leaseState, openTask, recordClaim, recordOutcome, recordRelease, tasksOfOrder } from '../db/tasks.js';
+import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome, recordRelease, tasksOfOrder, type NewTask } from '../db/tasks.js';
+import type { MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { editorText, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
@@ -29,37 +30,45 @@ export function planOf(order: OrderRow) {
   return plan;
 }
 
-/** The machine's draft of an order (drafts.ts), which opening its work starts from. */
-type DraftTranscript = (input: { orderId: number }) => Promise<string>;
-
-export function createTaskActivities(deps: ActivityDeps, draftTranscript: DraftTranscript) {
+export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDraft) {
   const { db, files, documentReader, payRates } = deps;
-  const openRow = async (order: OrderRow, input: TaskInput): Promise<void> => {
-    const payCents = payForOpenedTask(payRates, order, input);
-    await openTask(db, {
-      id: input.taskId,
-      orderId: input.orderId,
-      product: order.product,
-      stage: input.stage,
-      partNo: input.partNo,
-      spanStart: input.span.start,
-      spanEnd: input.span.end,
-      words: order.words,
-      skill: input.skill,
-      deadline: new Date(input.deadline),
-      draft: input.draftText,
-      baseText: input.baseText ?? null,
-      note: input.note ?? null,
-      payCents,
-      claimedBy: input.assignedTo ?? null,
-      workflowId: input.workflowId ?? null,
-    });
-    log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
+  /** Opens the tasks' rows, in one statement; a retry finds them open. */
+  const openRows = async (order: OrderRow, inputs: TaskInput[]): Promise<void> => {
+    await insertTasks(
+      db,
+      inputs.map((input) => newTask(order, input)),
+    );
+    for (const input of inputs)
+      log.info('task open', { orderId: input.orderId, taskId: input.taskId, stage: input.stage, skill: input.skill, assignedTo: input.assignedTo });
   };
-  const activities = {
+  const newTask = (order: OrderRow, input: TaskInput): NewTask => ({
+    id: input.taskId,
+    orderId: input.orderId,
+    product: order.product,
+    stage: input.stage,
+    partNo: input.partNo,
+    spanStart: input.span.start,
+    spanEnd: input.span.end,
+    words: order.words,
+    skill: input.skill,
+    deadline: new Date(input.deadline),
+    draft: input.draftText,
+    baseText: input.baseText ?? null,
+    note: input.note ?? null,
+    payCents: payForOpenedTask(payRates, order, input),
+    claimedBy: input.assignedTo ?? null,
+    workflowId: input.workflowId ?? null,
+  });
+  /** The kept input file's text (proofreading's supplied transcript). */
+  const sourceText = async (order: OrderRow): Promise<string> => {
+    const input = keptSourceOf(order);
+    if (!input) return '';
+    return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
+  };
+  return {
     /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
     async openTask(input: TaskInput): Promise<{ leaseMs: number }> {
-      await openRow(await orderOf(deps, input.orderId), input);
+      await openRows(await orderOf(deps, input.orderId), [input]);
       return { leaseMs: deps.taskLeaseMs };
     },
 
@@ -69,10 +78,12 @@ export function createTaskActivities(deps: ActivityDeps, draftTranscript: DraftT
      * baseline) and the lease. A retry finds the rows already open.
      */
     async openWork({ tasks, draft }: { tasks: TaskInput[]; draft: WorkPlan['draft'] }): Promise<{ draft: string; leaseMs: number }> {
-      const orderId = tasks[0]!.orderId;
-      const text = draft === 'engine' ? await draftTranscript({ orderId }) : draft === 'source' ? await activities.sourceDraft({ orderId }) : '';
-      const order = await orderOf(deps, orderId);
-      for (const task of tasks) await openRow(order, { ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) });
+      const order = await orderOf(deps, tasks[0]!.orderId);
+      const text = draft === 'engine' ? await machineDraft(order) : draft === 'source' ? await sourceText(order) : '';
+      await openRows(
+        order,
+        tasks.map((task) => ({ ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) })),
+      );
       return { draft: text, leaseMs: deps.taskLeaseMs };
     },
 
@@ -147,13 +158,9 @@ export function createTaskActivities(deps: ActivityDeps, draftTranscript: DraftT
       return filesOf(await files.put(Buffer.from(renderJson2(resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
     },
 
-    /** The draft of `draft: 'source'` plans: the kept input file's text (proofreading's supplied transcript). */
+    /** The draft of `draft: 'source'` plans, by the order's id: how workflows placed before `openWork` ask for it. */
     async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
-      const order = await orderOf(deps, orderId);
-      const input = keptSourceOf(order);
-      if (!input) return '';
-      return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
+      return sourceText(await orderOf(deps, orderId));
     },
   };
-  return activities;
 }

@@ -13,19 +13,20 @@ export type NewTask = Pick<
   'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'
 > & { claimedBy?: number | null; workflowId?: string | null };
 
-/** Creates the task's row once (a retried activity finds it). */
-export async function openTask(db: Db, task: NewTask): Promise<TaskRow> {
-  const claimed = task.claimedBy != null;
+/** Creates the tasks' rows in one statement, each once (a retried activity finds them). */
+export async function insertTasks(db: Db, rows: NewTask[]): Promise<void> {
+  const now = new Date();
   await db
     .insert(tasks)
-    .values({
-      ...task,
-      status: claimed ? 'claimed' : 'waiting',
-      claimedBy: task.claimedBy ?? null,
-      claimedAt: claimed ? new Date() : null,
-    })
+    .values(
+      rows.map((task) => ({
+        ...task,
+        status: task.claimedBy != null ? ('claimed' as const) : ('waiting' as const),
+        claimedBy: task.claimedBy ?? null,
+        claimedAt: task.claimedBy != null ? now : null,
+      })),
+    )
     .onConflictDoNothing();
-  return (await getTask(db, task.id))!;
 }
 
 export async function getTask(db: Db, taskId: string): Promise<TaskRow | undefined> {
