@@ -69,13 +69,33 @@ export interface WorkPlan {
   payUnit: 'minute' | 'word';
   /** What Submit checks: the ordered timestamps and speaker labels. */
   rules: { timestamping: string; numberOfSpeakers?: string };
-  /** aligner: the approved text is timed by the forced-alignment engine (captions typed without times). */
-  timing?: 'aligner';
   /**
-   * The review stages after the work, in order, each until its reviewer approves. Absent on orders
-   * placed before second reviews: one review (src/workflows/workbench.ts reviewStagesOf).
+   * The stages, in the order they run, as the product declares them for the order's parameters
+   * (stagesOf). Absent on plans placed before: worked out from `reviews` and `timing`.
    */
+  stages?: WorkStage[];
+  /** Plans placed before `stages`: the review stages after the work (absent: one review, or two where `additional_review` was paid for). */
   reviews?: ReviewStage[];
+  /** Plans placed before `stages`: `aligner` when the approved text is timed by the aligner. */
+  timing?: 'aligner';
+}
+
+/**
+ * A stage of the people's work: the work itself (one task per part of long media, merged), a
+ * review stage (rounds until its reviewer approves), the aligner's timing of the approved text
+ * (captions typed without times). A stage a product adds is a literal here, its step in
+ * src/workflows/workbench.ts, and a patch.
+ */
+export type WorkStage = 'work' | ReviewStage | 'aligner_timing';
+
+/**
+ * An order's stages: its plan's, or for plans from before they were declared, the work, the
+ * reviews (one, or the second `additional_review` paid for) and the aligner's timing.
+ */
+export function stagesOf(work: WorkPlan, params: Record<string, unknown>): WorkStage[] {
+  if (work.stages) return work.stages;
+  const reviews = work.reviews ?? (params.additional_review === true ? ['review', 'second_review'] : ['review']);
+  return ['work', ...reviews, ...(work.timing === 'aligner' ? ['aligner_timing' as const] : [])];
 }
 
 /** How the workbench runs; on the input of orders placed since it (others run as before). */

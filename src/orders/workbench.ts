@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
+import { stagesOf } from '../contracts/orders.js';
 import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState } from '../contracts/tasks.js';
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
@@ -134,7 +135,12 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
   const problems = submissionProblems(text, plan.rules);
   // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
-  if (plan.timing !== 'aligner' && resultsNeedCues(order) && problems.length === 0 && transcriptFromEditor(text).segments.some((s) => s.start === undefined)) {
+  if (
+    !stagesOf(plan, order.params as Record<string, unknown>).includes('aligner_timing') &&
+    resultsNeedCues(order) &&
+    problems.length === 0 &&
+    transcriptFromEditor(text).segments.some((s) => s.start === undefined)
+  ) {
     problems.push('Every paragraph needs a [hh:mm:ss] mark at its start: the cues are timed by them.');
   }
   return problems;

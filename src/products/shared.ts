@@ -115,7 +115,7 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
     sourceFile: 'source',
     rules: () => ({ timestamping: 'not_required' }),
     // What `additional_review` is paid for: a second linguist reviews after the first approves.
-    reviews: (p) => (p.additional_review ? ['review', 'second_review'] : ['review']),
+    stages: (p) => (p.additional_review ? ['work', 'review', 'second_review'] : ['work', 'review']),
   };
 }
 
@@ -152,8 +152,7 @@ export function workPlanOf(work: HumanWork | undefined, params: Record<string, u
     draft: work.draft,
     payUnit: work.pay,
     rules: work.rules(params),
-    reviews: work.reviews?.(params) ?? ['review'],
-    ...(work.timing ? { timing: work.timing } : {}),
+    stages: work.stages?.(params) ?? ['work', 'review'],
   };
 }
 

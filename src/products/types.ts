@@ -1,8 +1,7 @@
 // The shape of a product: one definition that the API, the workflow's inputs, records and
 // callbacks all read. A product is a folder holding one of these and a line in registry.ts.
 import type { z } from 'zod';
-import type { CallbackEvent, Fulfilment, WorkPlan } from '../contracts/orders.js';
-import type { ReviewStage } from '../contracts/tasks.js';
+import type { CallbackEvent, Fulfilment, WorkPlan, WorkStage } from '../contracts/orders.js';
 import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
@@ -88,8 +87,8 @@ export interface HandOff {
 /**
  * The people's part of a product (the workbench, src/workflows/task.ts): which skill a worker
  * needs, what the editor shows, where the draft comes from, whether long media is split into
- * parts, which reviews approve the work, and what the work is paid by. Stages run in this
- * order: draft (engine or input), work per part, merge, each review until approved.
+ * parts, the stages it goes through (`stages`), and what the work is paid by. The draft (engine or
+ * input) comes first, then the stages in the order declared.
  */
 export interface HumanWork<P = Record<string, unknown>> {
   /** Whether the order needs people at all (default yes); an engine's order only when the engine hands it on. */
@@ -107,10 +106,11 @@ export interface HumanWork<P = Record<string, unknown>> {
   pay: WorkPlan['payUnit'];
   /** What Submit checks (timestamps, speaker labels). */
   rules(params: P): WorkPlan['rules'];
-  /** The review stages after the work, in order, each until approved (default: one review). */
-  reviews?(params: P): ReviewStage[];
-  /** The approved text is timed by the aligner: the people type words, the service times them. */
-  timing?: WorkPlan['timing'];
+  /**
+   * The stages, in order (WorkStage): the work, each review stage until approved, and
+   * `aligner_timing` where the people type words and the service times them. Default: work, review.
+   */
+  stages?(params: P): WorkStage[];
 }
 
 export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {

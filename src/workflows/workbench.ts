@@ -1,13 +1,14 @@
-// The human stages of an order in the workbench, as its product's WorkPlan declares them: a
-// draft, the work (one task per part of long media, in parallel), the merge in time order, then each
-// review stage of the plan (a review; a second review where the customer paid for one), each in
-// rounds until its reviewer approves. Returns the approved text. The order's own workflow holds its
+// The human stages of an order in the workbench, as its plan declares them (`stagesOf`): a draft,
+// then in the declared order the work (one task per part of long media, in parallel, merged in time
+// order) and each review stage (a review; a second review where the customer paid for one), each in
+// rounds until its reviewer approves; the aligner's timing of the approved text follows
+// (alignerTiming, called by order/people.ts). Returns the approved text. The order's own workflow holds its
 // tasks (heldTask.ts), and the draft's activity opens the work's tasks: behind an order's placement
 // runs one activity and one workflow task. Orders placed before that hold each task in a child
 // workflow (task.ts) and open it after the draft.
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
-import { engineTaskQueue, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
+import { engineTaskQueue, stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
 import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
 import { taskWorkflow } from './task.js';
@@ -53,15 +54,6 @@ async function draftOf({ order }: WorkbenchOrder): Promise<string> {
 }
 
 /**
- * The review stages of an order's plan. Orders placed before plans named them: one review, and the
- * second that the `additional_review` they paid for asks (it ran as one review before; such orders
- * still in flight get the second on this code).
- */
-export function reviewStagesOf(order: OrderToPlace & { work: WorkPlan }): ReviewStage[] {
-  return order.work.reviews ?? (order.params.additional_review === true ? ['review', 'second_review'] : ['review']);
-}
-
-/**
  * The work's tasks opened with their draft (each part its share) by one activity: the engine's
  * draft on the engine queue, the source's on this one, none by a local activity. Best effort: a
  * draft that fails opens the tasks with an empty editor. Answers the whole draft and the lease.
@@ -98,40 +90,55 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
       ? { name: 'work', stage: 'work' as const, skill: order.work.skill }
       : { name: `part-${i + 1}`, stage: 'work' as const, skill: order.work.skill, partNo: i + 1, span },
   );
-  let draft: string;
-  let parts: TaskOutcome[];
-  if (held) {
+  /** The work stage: every part's task, each opened with its share of the draft. */
+  const doWork = async (): Promise<{ draft: string; parts: TaskOutcome[] }> => {
+    if (!held) {
+      const draft = await draftOf(job);
+      const parts = await Promise.all(
+        work.map(({ name, ...fields }) => task(name, { ...fields, draftText: fields.span ? textInSpan(draft, fields.span) : draft })),
+      );
+      return { draft, parts };
+    }
     const inputs = work.map(({ name, ...fields }) => taskInput(job, name, { ...fields, draftText: '' }, true));
     const tasks = inputs.map((input) => desk.hold(input));
     const opened = openWork(job, inputs);
-    parts = await Promise.all(tasks.map((t) => t.run(() => opened)));
-    draft = (await opened).draft;
-  } else {
-    draft = await draftOf(job);
-    parts = await Promise.all(work.map(({ name, ...fields }) => task(name, { ...fields, draftText: fields.span ? textInSpan(draft, fields.span) : draft })));
-  }
-  let text = parts.length === 1 ? parts[0]!.text : mergeParts(parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
-
-  for (const stage of reviewStagesOf(order)) {
-    // Histories from before second reviews replay without one (the patch's marker is not in them).
-    if (stage === 'second_review' && !patched('secondReview')) continue;
+    const parts = await Promise.all(tasks.map((t) => t.run(() => opened)));
+    return { draft: (await opened).draft, parts };
+  };
+  /** A review stage: rounds until its reviewer approves; a send-back goes to the work's (first) worker to fix. */
+  const review = async (stage: ReviewStage, text: string, draft: string, author: number): Promise<string> => {
     const names = ROUND_NAMES[stage];
     for (let round = 1; ; round++) {
-      const review = await task(`${names.review}-${round}`, { stage, skill: order.work.reviewSkill, draftText: text, baseText: draft });
-      text = review.text;
-      if (review.decision === 'approve') break;
-      // Sent back: the worker of the (first) part fixes the whole text, with the reviewer's note; when
-      // that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
-      const author = parts[0]!.workerId;
+      const reviewed = await task(`${names.review}-${round}`, { stage, skill: order.work.reviewSkill, draftText: text, baseText: draft });
+      text = reviewed.text;
+      if (reviewed.decision === 'approve') return text;
+      // When that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
       const toAuthor = !patched('sendBackToEnabledWorker') || (await records.workerEnabled({ workerId: author }));
       const fix = await task(`${names.fix}-${round}`, {
         stage: 'work',
         skill: order.work.skill,
         draftText: text,
-        note: review.note ?? '',
+        note: reviewed.note ?? '',
         ...(toAuthor ? { assignedTo: author } : {}),
       });
       text = fix.text;
+    }
+  };
+
+  // The people's stages as the plan declares them, in order (the aligner's timing follows in people.ts).
+  let draft = '';
+  let text = '';
+  let author = 0;
+  for (const stage of stagesOf(order.work, order.params)) {
+    if (stage === 'work') {
+      const done = await doWork();
+      draft = done.draft;
+      author = done.parts[0]!.workerId;
+      text = done.parts.length === 1 ? done.parts[0]!.text : mergeParts(done.parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
+    } else if (stage === 'review' || stage === 'second_review') {
+      // Histories from before second reviews replay without one (the patch's marker is not in them).
+      if (stage === 'second_review' && !patched('secondReview')) continue;
+      text = await review(stage, text, draft, author);
     }
   }
   await records.creditWorkers({ orderId: order.id });
@@ -170,7 +177,7 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
  * not time the words (best effort: the text's marks, shared out by length, serve then).
  */
 export async function alignerTiming({ order }: WorkbenchOrder, text: string): Promise<{ timedKey?: string }> {
-  if (order.work.timing !== 'aligner' || !patched('timingByAligner')) return {};
+  if (!stagesOf(order.work, order.params).includes('aligner_timing') || !patched('timingByAligner')) return {};
   try {
     const timedKey = await engineFor(order).timeWork({ orderId: order.id, text });
     return timedKey ? { timedKey } : {};

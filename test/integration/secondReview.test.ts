@@ -81,7 +81,7 @@ describeOnEachDatabase('the second review an order with additional_review pays f
     expect((await getOrder(service.database.db, orderId))!.plan).toMatchObject({
       fulfilment: 'operator',
       resultKinds: ['translation'],
-      work: { reviews: ['review', 'second_review'] },
+      work: { stages: ['work', 'review', 'second_review'] },
     });
     const second = await taskOf(orderId, 'second-review-1');
     expect(second).toMatchObject({ stage: 'second_review', status: 'waiting', skill: 'review:french' });

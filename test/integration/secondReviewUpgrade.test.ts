@@ -4,9 +4,8 @@
 // which reaches the second review live (the `second-review` patch is new there), so the order in
 // flight gets the review its customer paid for.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { orderWorkflowId, statusQuery } from '../../src/contracts/orders.js';
+import { orderWorkflowId, stagesOf, statusQuery, type WorkStage } from '../../src/contracts/orders.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
-import { reviewStagesOf } from '../../src/workflows/workbench.js';
 import { BEFORE_SECOND_REVIEW } from '../helpers/legCatalog.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
@@ -79,7 +78,7 @@ describeNeeding('gitHistory', 'a translation with additional_review placed befor
   });
 });
 
-it('an order placed before plans named their reviews gets the second review its additional_review paid for', () => {
+it('an order placed before plans declared their stages gets the second review its additional_review paid for, and the aligner its timing', () => {
   const work = {
     skill: 'translation:english>french',
     reviewSkill: 'review:french',
@@ -88,21 +87,11 @@ it('an order placed before plans named their reviews gets the second review its 
     payUnit: 'word',
     rules: { timestamping: 'not_required' },
   } as const;
-  const order = (params: Record<string, unknown>, reviews?: Array<'review' | 'second_review'>) => ({
-    id: 1,
-    accountId: 1,
-    product: 'translation',
-    priceCents: 100,
-    seconds: 0,
-    words: 10,
-    params,
-    callbackUrl: null,
-    turnaroundHours: 96,
-    fulfilment: 'operator' as const,
-    resultKinds: ['translation'],
-    work: { ...work, ...(reviews ? { reviews } : {}) },
-  });
-  expect(reviewStagesOf(order({ additional_review: true }))).toEqual(['review', 'second_review']);
-  expect(reviewStagesOf(order({ additional_review: false }))).toEqual(['review']);
-  expect(reviewStagesOf(order({ additional_review: true }, ['review']))).toEqual(['review']); // the plan, where it names them
+  const after = (plan: Record<string, unknown>, params: Record<string, unknown>) => stagesOf({ ...work, ...plan }, params);
+  expect(after({}, { additional_review: true })).toEqual(['work', 'review', 'second_review']);
+  expect(after({}, { additional_review: false })).toEqual(['work', 'review']);
+  expect(after({ reviews: ['review'] }, { additional_review: true })).toEqual(['work', 'review']); // the plan, where it names them
+  expect(after({ timing: 'aligner' }, {})).toEqual(['work', 'review', 'aligner_timing']);
+  const declared: WorkStage[] = ['work', 'review', 'second_review'];
+  expect(after({ stages: declared, reviews: ['review'] }, {})).toEqual(declared); // declared stages win
 });

@@ -244,11 +244,24 @@ describe("an order's languages and its plan, one definition each", () => {
   it('reads the plan kept on the order; an order without one has it worked out from its product', () => {
     const params = { url: 'http://media/a.wav', translate_from: 'english', translate_to: 'german', additional_review: true };
     const worked = workPlanOfOrder({ product: 'subtitles', params });
-    expect(worked?.reviews).toEqual(['review', 'second_review']);
-    const kept = { ...worked!, reviews: ['review' as const] };
+    expect(worked?.stages).toEqual(['work', 'review', 'second_review']);
+    const kept = { ...worked!, stages: ['work' as const, 'review' as const] };
     expect(
       workPlanOfOrder({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144, work: kept } }),
     ).toBe(kept);
     expect(resultsNeedCues({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144 } })).toBe(true);
+  });
+
+  it("declares each product's stages: the work first, a review, a second one for additional_review, the aligner for captions", () => {
+    const stages = (key: ProductKey, params: Record<string, unknown>) => workPlanOfOrder({ product: key, params })?.stages;
+    for (const product of PRODUCT_LIST) {
+      const declared = stages(product.key, { url: 'http://media/a.wav', language: 'english', translate_from: 'english', translate_to: 'german' });
+      if (declared) expect(declared[0], product.key).toBe('work');
+      if (declared) expect(declared, product.key).toContain('review');
+    }
+    expect(stages('transcription', { language: 'english' })).toEqual(['work', 'review']);
+    expect(stages('captions', { language: 'english' })).toEqual(['work', 'review', 'aligner_timing']);
+    expect(stages('translation', { translate_from: 'english', translate_to: 'german', additional_review: true })).toEqual(['work', 'review', 'second_review']);
+    expect(stages('translation', { translate_from: 'english', translate_to: 'german', additional_review: false })).toEqual(['work', 'review']);
   });
 });

@@ -19,7 +19,7 @@ import { PATCHES } from '../../workflows/patches.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
-import { orderWorkflowId, statusQuery, type EngineProgress, type OrderState } from '../../contracts/orders.js';
+import { orderWorkflowId, stagesOf, statusQuery, type EngineProgress, type OrderState } from '../../contracts/orders.js';
 import { createFulfilment, resultKindsOf } from '../../orders/fulfil.js';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decodePayloads } from '../../temporal/payloadCodec.js';
@@ -206,7 +206,14 @@ export function opsRouter(deps: ApiDeps): Router {
       last_callback: lastCallback(attempts),
       // The people's part of the order's plan (kept on it since placement), then its tasks so far.
       ...(work
-        ? { work: { skill: work.skill, review_skill: work.reviewSkill, stages: ['work', ...(work.reviews ?? ['review'])], pay_unit: work.payUnit } }
+        ? {
+            work: {
+              skill: work.skill,
+              review_skill: work.reviewSkill,
+              stages: stagesOf(work, order.params as Record<string, unknown>),
+              pay_unit: work.payUnit,
+            },
+          }
         : {}),
       tasks: (await tasksOfOrder(deps.db, order.id)).map((t) => taskView(t)),
     });

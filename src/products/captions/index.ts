@@ -19,7 +19,8 @@ export const captions = defineProduct({
   request: captionsRequest,
   fulfilment: 'operator',
   // People type the words; the aligner times them into cues.
-  work: { ...transcriptWork('url'), timing: 'aligner' },
+  // Captions are typed without times: the aligner times the approved words.
+  work: { ...transcriptWork('url'), stages: () => ['work', 'review', 'aligner_timing'] },
   creationFields: ['seconds'],
   // Priced like human transcription, with rates of its own.
   prices: transcriptionPrices,
