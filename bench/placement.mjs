@@ -1,7 +1,7 @@
 // A human order's placement beside its floor, with customers arriving at a steady pace (an open
 // loop: each order starts on its schedule whether the one before has answered or not), and what one
 // human order costs Temporal behind its placement.
-// Usage: npm run build && npm run bench:placement [-- --seconds 20 --saturate-seconds 10 --engines]
+// Usage: npm run build && [DATABASE_URL=…] npm run bench:placement [-- --seconds 20 --saturate-seconds 10 --engines]
 // One dev server (SQLite file, like `npm start`) serves the floors and the service (`node dist/main.js`
 // with TEMPORAL_ADDRESS on it), on the same cores:
 //   1. the floors saturated (concurrency 8 for --saturate-seconds): bare Update-with-Start whose
@@ -13,10 +13,11 @@
 //   4. the Temporal work behind one order until its task waits for a person: workflow tasks,
 //      activities, local activities and child workflows, from the histories of the order's workflow
 //      and its children.
-// Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines.
+// Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines. The service
+// runs on PGlite (as `npm start`), or with DATABASE_URL set on a database of its own there.
 // Never part of `npm test`.
 import { parseArgs } from 'node:util';
-import { cpuOfParts, quantile, startFloors, startService } from './lib.mjs';
+import { benchDatabase, cpuOfParts, quantile, startFloors, startService } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -118,6 +119,13 @@ const stops = [];
 try {
   const { dev, client, uws } = await startFloors(stops);
   const env = values.engines ? {} : { AI_ENGINE: 'operator', ALIGN_ENGINE: 'operator', DIARIZER: 'none' };
+  if (process.env.DATABASE_URL) {
+    const database = await benchDatabase('bench_placement');
+    await database.fresh();
+    stops.push(() => database.drop());
+    env.DATABASE_URL = database.url;
+  }
+  console.error(`database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`);
   const service = await startService({
     concurrency: C,
     temporalAddress: dev.address,
