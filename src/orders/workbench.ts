@@ -1,7 +1,8 @@
 // The workbench's use cases, between the task workflows and the adapters (the /work pages, the
 // operators' routes): the queue, claims, autosaves, submissions, reviews, releases, and the media a
 // worker hears. Claims, submissions and reviews are updates on the workflow holding the task (the
-// row names it), whose validators decide; a refusal comes back as a TaskRefusedError with the workflow's reason.
+// row names it), whose validators decide; a refusal comes back as a TaskRefusedError with the
+// workflow's reason.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
