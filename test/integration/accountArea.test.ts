@@ -777,8 +777,14 @@ describe('account area', () => {
       status = (await request('POST', '/account/sign-in', { cookie: preCookie, form: { csrf: csrfOf(form), api_token: `wrong-${i}` } })).status;
     }
     expect(status).toBe(429);
-    const limited = await request('POST', '/account/sign-in', { cookie: preCookie, form: { csrf: csrfOf(form), api_token: a.token } });
-    expect(limited.status).toBe(429);
+    // The right token now is refused too. At 40 a minute a token comes back every 1.5 s, so on a
+    // loaded machine one of five attempts may rightly pass (and take it); the others may not.
+    const attempts = [];
+    for (let i = 0; i < 5; i++)
+      attempts.push(await request('POST', '/account/sign-in', { cookie: preCookie, form: { csrf: csrfOf(form), api_token: a.token } }));
+    const refused = attempts.filter((r) => r.status === 429);
+    expect(refused.length, attempts.map((r) => r.status).join(' ')).toBeGreaterThanOrEqual(3);
+    const limited = refused[0]!;
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(cookieOf(limited.raw, 'order_session')).toBeUndefined();
   });
