@@ -18,12 +18,13 @@ import { accountArea } from './web/router.js';
 import { workbench } from './web/work/router.js';
 import { httpMetrics, metricsHandler, setQueueStatsSource } from './metrics.js';
 import { queueStats } from './db/tasks.js';
+import { parseQueryString, refuseConflictingQueryKeys } from './http/queryString.js';
 import { databaseCheck, readyzHandler, temporalCheck } from './api/health.js';
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQueryString);
 
   // Access log (first, so refused bodies and rate limits are logged too): the path only, since query strings carry API tokens.
   app.use((req, res, next) => {
@@ -50,6 +51,7 @@ export function createApp(deps: ApiDeps): express.Express {
   // After the parsers: a creation's token is in its body.
   const limiter = rateLimiter(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
   app.use(limiter.limit);
+  app.use('/api', refuseConflictingQueryKeys);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', readyzHandler(deps.readiness ?? { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal.connection) }));
   app.use(languagesRouter());

@@ -17,17 +17,18 @@ const jsonWord = z
   .refine((w) => (w.start ?? w.begin) !== undefined, 'a word needs start (or begin)');
 
 // The spec imports text, speaker, start and end: any of them but text may be null or absent, and
-// any other field, of any type, is ignored (clients send their own JSON, and ours back).
+// any other field, of any type, is ignored (clients send their own JSON, and ours back). Millisecond
+// times and word timings are read where they are well formed and dropped where not.
 const timing = seconds.nullish();
 const jsonSegment = z.object({
   text: z.string({ error: 'text must be a string' }).trim().min(1, 'text must not be empty'),
   speaker: z.unknown().optional(),
   start: timing,
   end: timing,
-  start_ms: timing,
-  end_ms: timing,
+  start_ms: z.unknown().optional(),
+  end_ms: z.unknown().optional(),
+  words: z.unknown().optional(),
 });
-const jsonSegmentWithWords = jsonSegment.extend({ words: z.array(jsonWord).nullish() });
 const jsonWhole = z.object({
   text: z.string({ error: 'text is required' }).trim().min(1, 'text must not be empty'),
 });
@@ -42,6 +43,24 @@ export interface JsonImportOptions {
 }
 
 const toWord = (w: z.infer<typeof jsonWord>): Word => ({ text: (w.text ?? w.word)!.trim(), start: (w.start ?? w.begin)!, end: w.end });
+
+/** Milliseconds as seconds, where they are a time. */
+const fromMs = (value: unknown): number | undefined => (seconds.safeParse(value).success ? (value as number) / 1000 : undefined);
+
+/**
+ * A segment's word timings where every word has text, a start and an end (WhisperX leaves some
+ * words untimed): else none, and the segment keeps its own times.
+ */
+function wordsOf(value: unknown): Word[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const words: Word[] = [];
+  for (const raw of value) {
+    const parsed = jsonWord.safeParse(raw);
+    if (!parsed.success) return undefined;
+    words.push(toWord(parsed.data));
+  }
+  return words;
+}
 
 /**
  * The spec's JSON input: an array of segments, the same wrapped as `{segments: [...]}` (our own json
@@ -58,10 +77,9 @@ export function importJsonTranscript(source: string, options: JsonImportOptions 
   if (isObject(data) && Array.isArray(data.segments)) data = data.segments;
   if (Array.isArray(data)) {
     if (data.length === 0) throw new TranscriptImportError('the JSON transcript holds no segments');
-    const schema = options.words ? jsonSegmentWithWords : jsonSegment;
     return {
       segments: data.map((raw, n) => {
-        const parsed = schema.safeParse(raw);
+        const parsed = jsonSegment.safeParse(raw);
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const where = issue.path.length ? ` (${issue.path.join('.')})` : '';
@@ -69,10 +87,10 @@ export function importJsonTranscript(source: string, options: JsonImportOptions 
             `the JSON transcript's segment ${n + 1}${where}: ${issue.path.length ? issue.message : 'must be an object with text'}`,
           );
         }
-        const s = parsed.data as z.infer<typeof jsonSegmentWithWords>;
-        const start = s.start ?? (s.start_ms != null ? s.start_ms / 1000 : undefined);
-        const end = s.end ?? (s.end_ms != null ? s.end_ms / 1000 : undefined);
-        const words = options.words && s.words?.length ? s.words.map(toWord) : undefined;
+        const s = parsed.data;
+        const start = s.start ?? fromMs(s.start_ms);
+        const end = s.end ?? fromMs(s.end_ms);
+        const words = options.words ? wordsOf(s.words) : undefined;
         const speaker = typeof s.speaker === 'string' ? s.speaker.trim() : undefined;
         return {
           text: s.text,

@@ -51,6 +51,20 @@ describeOnEachDatabase('listing a seeded account', (engine) => {
     expect(seen).toEqual(seededIds);
   });
 
+  it('takes a query key given twice with the same value once; with different values it is a 400 naming the key', async () => {
+    const first = await service.get(`/api/v4/orders?api_token=${token}&mode=live&per_page=5`);
+    // A client that appends its token and mode to every path, next_page_url too (which carries them).
+    const next = new URL(first.body.next_page_url);
+    const again = await service.get(`${next.pathname}${next.search}&api_token=${token}&mode=live`);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.orders.map((o: { id: number }) => o.id)).toEqual(seededIds.slice(5, 10));
+    const conflicting = await service.get(`${next.pathname}${next.search}&mode=test`);
+    expect(conflicting.status).toBe(400);
+    expect(conflicting.body.error).toBe('mode: given more than once with different values');
+    const byId = await service.get(`/api/v4/orders/${seededIds[0]}?api_token=${token}&mode=live&api_token=${token}`);
+    expect(byId.status).toBe(200);
+  });
+
   it('finds any seeded order by id, with its record', async () => {
     for (const id of [seededIds[0]!, seededIds[SEEDED >> 1]!, seededIds.at(-1)!]) {
       const { status, body } = await service.get(`/api/v4/orders/${id}?api_token=${token}&mode=live`);

@@ -99,6 +99,41 @@ describe('every output format of a finished transcription, back as a proofreadin
   });
 });
 
+describe('a JSON transcript with fields of its own', () => {
+  it('is taken with its text, speakers and times: untimed WhisperX words, `words` as a note and other fields are ignored', async () => {
+    const whisperX = {
+      language: 'en',
+      segments: [
+        {
+          start: 0.5,
+          end: 2,
+          text: ' It cost 20 dollars.',
+          speaker: 'SPEAKER_00',
+          words: [
+            { word: 'It', start: 0.5, end: 0.7, score: 0.9 },
+            { word: 'cost', start: 0.7, end: 1.0, score: 0.8 },
+            { word: '20' },
+            { word: 'dollars.', start: 1.4, end: 2, score: 0.7 },
+          ],
+        },
+        { start: 2, end: 3, text: 'Fine by me.', words: 'n/a', start_ms: 'soon', avg_logprob: -0.2, tokens: [1, 2], extra: { deep: [null] } },
+      ],
+      word_segments: 'omitted',
+    };
+    const res = await quote('transcription-proofreadings', docs.serve('/whisperx.json', JSON.stringify(whisperX), 'application/json'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: 'success', seconds: 60 });
+    const placed = await service.post('/api/v4/transcription-proofreadings', {
+      api_token: token,
+      mode: 'live',
+      audio_url: media.audio(60),
+      transcription_url: docs.serve('/whisperx-live.json', JSON.stringify(whisperX), 'application/json'),
+      language: 'english',
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+  });
+});
+
 describeNeeding('libreoffice', 'a Word 97 .doc transcript, recognised by what it is', () => {
   it('is read without an extension, with a wrong one, and with a misleading type', async () => {
     const doc = await convert(await docxOf(PLAIN.split('\n\n')), 'transcript.docx', 'doc:MS Word 97', 'doc');

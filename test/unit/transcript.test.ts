@@ -125,6 +125,38 @@ describe('transcript import', () => {
       segments: [{ speaker: 'A', start: 0, end: 1, text: 'One two.' }, { text: 'Untimed.' }],
     });
   });
+
+  it('ignores fields other than text, speaker, start and end; word timings that are not well formed are dropped, not refused', () => {
+    // WhisperX leaves numbers and some words untimed; other tools write `words` as a note, or their own fields.
+    const whisperX = JSON.stringify({
+      language: 'en',
+      segments: [
+        {
+          start: 0.5,
+          end: 2,
+          text: ' It cost 20 dollars.',
+          speaker: 'SPEAKER_00',
+          words: [
+            { word: 'It', start: 0.5, end: 0.7, score: 0.9 },
+            { word: 'cost', start: 0.7, end: 1.0, score: 0.8 },
+            { word: '20' },
+            { word: 'dollars.', start: 1.4, end: 2, score: 0.7 },
+          ],
+        },
+        { start: 2, end: 3, text: 'Fine.', words: 'n/a', start_ms: 'soon', avg_logprob: -0.2, tokens: [1, 2], extra: { deep: [null] } },
+        { start: 3, end: 4, text: 'Timed.', words: [{ word: 'Timed.', start: 3, end: 4 }] },
+      ],
+    });
+    expect(importJsonTranscript(whisperX, { words: true })).toEqual({
+      segments: [
+        { speaker: 'SPEAKER_00', start: 0.5, end: 2, text: 'It cost 20 dollars.' },
+        { start: 2, end: 3, text: 'Fine.' },
+        { start: 3, end: 4, text: 'Timed.', words: [{ text: 'Timed.', start: 3, end: 4 }] },
+      ],
+    });
+    // Milliseconds where they are times; ignored where not.
+    expect(importJsonTranscript('[{"text": "A.", "start_ms": 1500, "end_ms": "2s"}]').segments[0]).toEqual({ text: 'A.', start: 1.5 });
+  });
 });
 
 describe('transcript renderers', () => {
