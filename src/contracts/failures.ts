@@ -32,6 +32,20 @@ export class RateLimitedError extends RequestError {
   }
 }
 
+/**
+ * The service's own capacity is full (its document readers all busy past the wait): answered 503
+ * with `Retry-After`. Not the caller's excess, which is a 429: a client that follows the contract
+ * takes a 4xx as its own mistake and drops the order, a 5xx as the service's and retries.
+ */
+export class ServiceBusyError extends RequestError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, 503);
+  }
+}
+
 export class InsufficientFundsError extends Error {
   constructor(
     readonly neededCents: number,

@@ -89,11 +89,17 @@ export function transcriptionParams(label: string) {
   };
 }
 
-/** from < till when both are given. */
+/** A span that leaves something: from < till when both are given, till > 0 alone. */
 export function checkSpan(input: { from?: number; till?: number }, ctx: z.RefinementCtx): void {
-  if (input.from !== undefined && input.till !== undefined && input.till <= input.from) {
-    ctx.addIssue({ code: 'custom', path: ['till'], message: `must be greater than from (${input.from})` });
-  }
+  // Runs after a field's own refusal too: a value that is not whole seconds was named already.
+  const seconds = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (!seconds(input.till) || (input.from !== undefined && !seconds(input.from))) return;
+  if (input.till! > (input.from ?? 0)) return;
+  const message =
+    input.from !== undefined
+      ? `must be greater than from (${input.from}): from ${input.from} to till ${input.till} leaves nothing`
+      : 'must be greater than 0: till 0 leaves nothing';
+  ctx.addIssue({ code: 'custom', path: ['till'], message });
 }
 
 /** translate_from ≠ translate_to. */

@@ -39,12 +39,18 @@ export function settleTurnaround<R extends Turnaround>(request: R, strict: boole
 
 export const turnaroundHours = (request: { turnaround_time: TurnaroundTime }): number => TURNAROUND_HOURS[request.turnaround_time];
 
-/** Seconds of media billed: from `from` to `till` (both within the media), else all of it. */
-export function mediaSpan(duration: number, request: { from?: number; till?: number }): number {
+/**
+ * Seconds of media ordered and billed: from `from` to `till`, else all of it. A `till` past the
+ * media's end means "up to the end" (a client's fixed `till=3600` for "the first hour" of a shorter
+ * file): the order covers what exists, records that end as its `till` and keeps the one asked for
+ * as `requested_till`; its `seconds` (in the answer, the record and the price) are what it covers.
+ */
+export function mediaSpan(duration: number, request: { from?: number; till?: number }): { seconds: number; params?: Record<string, unknown> } {
   const { from, till } = request;
-  if (from !== undefined && from >= duration) throw new RequestError(`from: ${from} is not within the media (${duration} seconds long)`);
-  if (till !== undefined && till > duration) throw new RequestError(`till: ${till} is not within the media (${duration} seconds long)`);
-  return (till ?? duration) - (from ?? 0);
+  if (from !== undefined && from >= duration)
+    throw new RequestError(`from: ${from} is not within the media (${duration} seconds long), which leaves nothing to transcribe`);
+  if (till === undefined || till <= duration) return { seconds: (till ?? duration) - (from ?? 0) };
+  return { seconds: duration - (from ?? 0), params: { till: duration, requested_till: till } };
 }
 
 /** The record fields of transcription-like orders, turnaround in record form (`days_5`). */

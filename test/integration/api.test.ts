@@ -38,9 +38,10 @@ describe('order API (PGlite)', () => {
       [{ strict: 'yes' }, 'strict: must be true, false, 1 or 0, got "yes"'],
       [{ from: '1.5' }, 'from: must be a whole number of seconds'],
       [{ till: '-3' }, 'till: must be a whole number of seconds'],
-      [{ from: 30, till: 30 }, 'till: must be greater than from (30)'],
-      [{ from: 90 }, 'from: 90 is not within the media (90 seconds long)'],
-      [{ till: 91 }, 'till: 91 is not within the media (90 seconds long)'],
+      [{ from: 30, till: 30 }, 'till: must be greater than from (30): from 30 to till 30 leaves nothing'],
+      [{ till: 0 }, 'till: must be greater than 0: till 0 leaves nothing'],
+      [{ from: 90 }, 'from: 90 is not within the media (90 seconds long), which leaves nothing to transcribe'],
+      [{ from: 120, till: 3600 }, 'from: 120 is not within the media (90 seconds long), which leaves nothing to transcribe'],
       [{ lanugage: 'english' }, 'unknown parameter: lanugage'],
       [
         { language: 'greek', turnaround_time: '3_days', strict: 'true' },
@@ -54,6 +55,19 @@ describe('order API (PGlite)', () => {
         status: 'error',
         error: message,
       });
+    });
+
+    it('takes a till past the end as the end: the order covers, charges and records what exists', async () => {
+      // A client's fixed till=3600 for "the first hour", of a 90-second file.
+      expect((await order({ till: 3600 })).body).toMatchObject({ status: 'success', seconds: 90 });
+      expect((await order({ from: 30, till: 3600 })).body).toMatchObject({ status: 'success', seconds: 60 });
+      const placed = await order({ mode: 'live', till: 3600 });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      expect(placed.body.seconds).toBe(90);
+      const record = await service.get(`/api/v4/orders/${placed.body.order_id}?api_token=${token}&mode=live`);
+      expect(record.body.data).toMatchObject({ id: placed.body.order_id, seconds: 90, price: placed.body.order_total });
+      // What the order covers is its till; the one asked for is kept beside it.
+      expect((await service.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.params).toMatchObject({ till: 90, requested_till: 3600 });
     });
 
     it('applies the defaults and bills only from..till', async () => {

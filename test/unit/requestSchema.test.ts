@@ -62,7 +62,8 @@ describe('transcription request schema', () => {
   });
 
   it('refuses till before from, and the same language twice in a translation', () => {
-    expect(errorOf({ ...base, from: 30, till: 30 })).toBe('till: must be greater than from (30)');
+    expect(errorOf({ ...base, from: 30, till: 30 })).toBe('till: must be greater than from (30): from 30 to till 30 leaves nothing');
+    expect(errorOf({ ...base, till: 0 })).toBe('till: must be greater than 0: till 0 leaves nothing');
     const translation = PRODUCTS.translation.request.safeParse({ url: base.url, translate_from: 'english', translate_to: 'english' });
     expect(translation.success || describeZodError(translation.error)).toBe('translate_to: must differ from translate_from (both are english)');
   });

@@ -1100,7 +1100,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limited; wait Retry-After seconds. */
+        /** @description This API token's (or, for failed authentications, this address's) rate limit: the caller's own excess; wait Retry-After seconds. */
         TooManyRequests: {
             headers: {
                 /** @description seconds to wait */
@@ -1120,9 +1120,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The order's payment could not be confirmed in time (the order is named); nothing was charged. */
+        /** @description The service cannot take the request now: its own capacity is full (its document readers are all busy; Retry-After says when to try again), or an order's payment could not be confirmed in time (the order is named; nothing was charged). Retry; with the same Idempotency-Key a live order is placed once. */
         Unavailable: {
             headers: {
+                /** @description seconds to wait */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1520,6 +1522,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listLanguages: {

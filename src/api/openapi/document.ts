@@ -89,9 +89,18 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
   Conflict: { status: 409, description: 'A request with the same Idempotency-Key is still in progress; retry in a few seconds.' },
   PayloadTooLarge: { status: 413, description: 'The request body is too large or has too many parameters.' },
   UnsupportedMediaType: { status: 415, description: 'An unsupported charset or Content-Encoding of the body.' },
-  TooManyRequests: { status: 429, description: 'Rate limited; wait Retry-After seconds.', retryAfter: true },
+  TooManyRequests: {
+    status: 429,
+    description: "This API token's (or, for failed authentications, this address's) rate limit: the caller's own excess; wait Retry-After seconds.",
+    retryAfter: true,
+  },
   InternalError: { status: 500, description: 'A fault of the service; try again later.' },
-  Unavailable: { status: 503, description: "The order's payment could not be confirmed in time (the order is named); nothing was charged." },
+  Unavailable: {
+    status: 503,
+    description:
+      "The service cannot take the request now: its own capacity is full (its document readers are all busy; Retry-After says when to try again), or an order's payment could not be confirmed in time (the order is named; nothing was charged). Retry; with the same Idempotency-Key a live order is placed once.",
+    retryAfter: true,
+  },
 };
 
 function errorsFor(names: string[]) {
@@ -205,6 +214,8 @@ function creationOperation(product: ProductDefinition): Json {
 }
 
 const GET_ERRORS = ['BadRequest', 'TooManyRequests', 'InternalError'];
+/** A result file is rendered by the service's document readers: busy, it is a 503. */
+const FILE_ERRORS = [...GET_ERRORS, 'Unavailable'];
 
 /** The media types of the result formats (src/domain/formats.ts). */
 function fileContent(): Json {
@@ -279,7 +290,7 @@ function build(): Json {
       responses: {
         200: { description: 'The file in the format asked for (Content-Disposition names it; ETag for If-None-Match)', content: fileContent() },
         304: { description: 'Not modified (If-None-Match matched the ETag)' },
-        ...errorsFor(GET_ERRORS),
+        ...errorsFor(FILE_ERRORS),
       },
     },
   };

@@ -29,7 +29,7 @@ export interface SandboxSettings {
   limits: DocumentLimits;
   /** Documents opened at once (one child process each). */
   children: number;
-  /** How long a file waits for a free child before the 429. */
+  /** How long a file waits for a free child before the 503. */
   queueWaitMs: number;
   /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
   warm?: boolean;
@@ -40,7 +40,7 @@ export interface SandboxSettings {
 export interface OcrSettings extends OcrLimits {
   /** Scans read at once (one child process each, one CPU core each while it recognises). */
   children: number;
-  /** How long a scan waits for a free child before the 429 (its callers are activities, which retry). */
+  /** How long a scan waits for a free child before the 503 (its callers are activities, which retry). */
   queueWaitMs: number;
 }
 
@@ -76,7 +76,7 @@ export interface DocumentReader {
    * data answers at once `{ pages: [], unsupported: 'de' }` (the first such code). Rejects with
    * DocumentRefusedError past the limits (time: other work over a page's budget; memory; pages;
    * pixels), TranscriptImportError for a file that is not a readable image or PDF, and
-   * RateLimitedError when the OCR children stay busy.
+   * ServiceBusyError when the OCR children stay busy.
    */
   ocrPages(bytes: Uint8Array, fileName: string, languages: readonly string[]): Promise<OcrResult>;
   close(): Promise<void>;
@@ -115,6 +115,19 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     preload: 'media',
     nice: 0,
   });
+  // Result files people download have readers of their own: a burst of quotes never keeps a
+  // finished order's file waiting (issue 31).
+  const renderings = new ChildPool({
+    name: 'result files',
+    noun: 'result file',
+    children: 1,
+    jobsPerChild: 1,
+    queueWaitMs: settings.queueWaitMs,
+    limits,
+    recycleAfterJobs: 200,
+    preload: 'documents',
+    nice: 10,
+  });
   const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
   const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
   // The CPU limit is per page: each page restarts it (JobStep).
@@ -144,6 +157,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     }
   };
   const run = <T>(op: JobOp, ...args: unknown[]) => counted<T>(documents.run({ op, args: [...args, limits] }));
+  const render = <T>(op: JobOp, ...args: unknown[]) => counted<T>(renderings.run({ op, args: [...args, limits] }));
 
   return {
     documentWords: (bytes, fileName) => run('documentWords', bytes, fileName),
@@ -151,12 +165,12 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     importDocument: (bytes, fileName) => run('importDocument', bytes, fileName),
     checkResultFile: (kind, bytes, fileName) => run('checkResultFile', kind, bytes, fileName),
     async renderResult(kind, bytes, fileName, format, options) {
-      const rendered = await run<RenderedFile>('renderResult', kind, bytes, fileName, format, options);
+      const rendered = await render<RenderedFile>('renderResult', kind, bytes, fileName, format, options);
       // Across processes a Buffer arrives as a plain Uint8Array.
       return { ...rendered, body: Buffer.from(rendered.body.buffer, rendered.body.byteOffset, rendered.body.length) };
     },
     async renderPdfPage(bytes, page) {
-      const png = await run<Uint8Array>('renderPdfPage', bytes, page);
+      const png = await render<Uint8Array>('renderPdfPage', bytes, page);
       return Buffer.from(png.buffer, png.byteOffset, png.length);
     },
     mediaDuration: (input, mediaInput, alone = false) => counted((alone ? mediaAlone : media).run({ op: 'mediaDuration', args: [mediaInput] }, input)),
@@ -169,7 +183,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
       return counted<OcrResult>(ocr.run({ op: 'ocrPages' satisfies JobOp, args: [bytes, fileName, [...languages], limits, ocrLimits] }));
     },
     async close() {
-      await Promise.all([documents.close(), media.close(), mediaAlone.close(), ocr.close()]);
+      await Promise.all([documents.close(), renderings.close(), media.close(), mediaAlone.close(), ocr.close()]);
     },
   };
 }

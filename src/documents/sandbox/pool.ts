@@ -3,26 +3,26 @@
 // against worker threads). Document readers run at a lower CPU priority; a watchdog reads a child's
 // CPU time and resident memory from the OS and kills it (SIGKILL) past the limits; the job gets
 // the refusal, and a fresh child takes the place of the dead one. Jobs over the pool's capacity
-// wait a short while, then are answered 429.
+// wait a short while, then are answered 503 (the service's capacity, not the caller's excess).
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
-import { RateLimitedError } from '../../contracts/failures.js';
+import { ServiceBusyError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
 import { reviveError, type BlockSource, type JobBlock, type JobRead, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
 export interface PoolOptions {
-  /** What the pool opens, in the plural (logs, the 429) and the singular (refusals). */
+  /** What the pool opens, in the plural (logs, the 503) and the singular (refusals). */
   name: string;
   noun: string;
   /** Children at once. */
   children: number;
   /** Jobs one child runs at once (1: a job over the limits is the only one its child's death fails). */
   jobsPerChild: number;
-  /** How long a job waits for a free place before the 429. */
+  /** How long a job waits for a free place before the 503. */
   queueWaitMs: number;
   /**
    * Limits of each child: CPU time per job (or, with several jobs at once, per busy stretch; or,
@@ -193,7 +193,7 @@ export class ChildPool {
     }
   }
 
-  /** A place in a child: a free one, a new one, or after a short wait; else 429. */
+  /** A place in a child: a free one, a new one, or after a short wait; else 503. */
   private async place(take: (w: Worker) => void): Promise<Worker> {
     if (this.closed) throw new ChildLostError('the service is stopping');
     const deadline = Date.now() + this.options.queueWaitMs;
@@ -207,7 +207,7 @@ export class ChildPool {
       }
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new RateLimitedError(`the service is reading many ${this.options.name} at once; retry in a few seconds`, 2);
+        throw new ServiceBusyError(`the service is reading many ${this.options.name} at once; retry in a few seconds`, 2);
       }
       await new Promise<void>((resume) => {
         const timer = setTimeout(() => {

@@ -26,7 +26,7 @@ export const captions = defineProduct({
   prices: transcriptionPrices,
   settle: (request) => settleTurnaround(request, false),
   async measure(request, tools) {
-    return { seconds: mediaSpan(await tools.mediaSeconds(request.url, 'url'), request), words: 0 };
+    return { ...mediaSpan(await tools.mediaSeconds(request.url, 'url'), request), words: 0 };
   },
   price: (prices, request, measured) => transcriptionPriceCents(prices, request, measured.seconds),
   turnaroundHours,

@@ -55,7 +55,7 @@ export const transcription = defineProduct({
   prices: transcriptionPrices,
   settle: (request) => settleTurnaround(request, request.strict),
   async measure(request, tools) {
-    return { seconds: mediaSpan(await tools.mediaSeconds(request.url, 'url'), request), words: 0 };
+    return { ...mediaSpan(await tools.mediaSeconds(request.url, 'url'), request), words: 0 };
   },
   price: (prices, request, measured) => transcriptionPriceCents(prices, request, measured.seconds),
   turnaroundHours,
