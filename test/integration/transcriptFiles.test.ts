@@ -10,6 +10,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { docxOf, pdfOf, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { documentFileName } from '../../src/documents/measure.js';
 import { RESULT_KIND_DEFINITIONS } from '../../src/domain/resultKinds.js';
+import { WHISPERX_TRANSCRIPT } from '../helpers/foreignJson.js';
 
 let service: TestService;
 let media: MediaServer;
@@ -101,25 +102,7 @@ describe('every output format of a finished transcription, back as a proofreadin
 
 describe('a JSON transcript with fields of its own', () => {
   it('is taken with its text, speakers and times: untimed WhisperX words, `words` as a note and other fields are ignored', async () => {
-    const whisperX = {
-      language: 'en',
-      segments: [
-        {
-          start: 0.5,
-          end: 2,
-          text: ' It cost 20 dollars.',
-          speaker: 'SPEAKER_00',
-          words: [
-            { word: 'It', start: 0.5, end: 0.7, score: 0.9 },
-            { word: 'cost', start: 0.7, end: 1.0, score: 0.8 },
-            { word: '20' },
-            { word: 'dollars.', start: 1.4, end: 2, score: 0.7 },
-          ],
-        },
-        { start: 2, end: 3, text: 'Fine by me.', words: 'n/a', start_ms: 'soon', avg_logprob: -0.2, tokens: [1, 2], extra: { deep: [null] } },
-      ],
-      word_segments: 'omitted',
-    };
+    const whisperX = WHISPERX_TRANSCRIPT;
     const res = await quote('transcription-proofreadings', docs.serve('/whisperx.json', JSON.stringify(whisperX), 'application/json'));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', seconds: 60 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { importTextTranscript, TranscriptImportError } from '../../src/domain/transcript.js';
 import { importJsonTranscript } from '../../src/domain/jsonTranscript.js';
+import { WHISPERX_TRANSCRIPT } from '../helpers/foreignJson.js';
 import { clock, layoutTranscript } from '../../src/domain/render/layout.js';
 import { renderDocx } from '../../src/domain/render/documents.js';
 import { renderJson, renderJson2 } from '../../src/domain/render/json.js';
@@ -127,26 +128,7 @@ describe('transcript import', () => {
   });
 
   it('ignores fields other than text, speaker, start and end; word timings that are not well formed are dropped, not refused', () => {
-    // WhisperX leaves numbers and some words untimed; other tools write `words` as a note, or their own fields.
-    const whisperX = JSON.stringify({
-      language: 'en',
-      segments: [
-        {
-          start: 0.5,
-          end: 2,
-          text: ' It cost 20 dollars.',
-          speaker: 'SPEAKER_00',
-          words: [
-            { word: 'It', start: 0.5, end: 0.7, score: 0.9 },
-            { word: 'cost', start: 0.7, end: 1.0, score: 0.8 },
-            { word: '20' },
-            { word: 'dollars.', start: 1.4, end: 2, score: 0.7 },
-          ],
-        },
-        { start: 2, end: 3, text: 'Fine.', words: 'n/a', start_ms: 'soon', avg_logprob: -0.2, tokens: [1, 2], extra: { deep: [null] } },
-        { start: 3, end: 4, text: 'Timed.', words: [{ word: 'Timed.', start: 3, end: 4 }] },
-      ],
-    });
+    const whisperX = JSON.stringify(WHISPERX_TRANSCRIPT);
     expect(importJsonTranscript(whisperX, { words: true })).toEqual({
       segments: [
         { speaker: 'SPEAKER_00', start: 0.5, end: 2, text: 'It cost 20 dollars.' },

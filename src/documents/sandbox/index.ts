@@ -84,17 +84,10 @@ export interface DocumentReader {
 
 export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBOX): DocumentReader {
   const { limits } = settings;
-  const documents = new ChildPool({
-    name: 'documents',
-    noun: 'document',
-    children: settings.children,
-    jobsPerChild: 1,
-    queueWaitMs: settings.queueWaitMs,
-    limits,
-    recycleAfterJobs: 200,
-    preload: 'documents',
-    nice: 10,
-  });
+  /** Readers of documents, one job a child, at a lower CPU priority. */
+  const documentReaders = (name: string, noun: string, children: number) =>
+    new ChildPool({ name, noun, children, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10 });
+  const documents = documentReaders('documents', 'document', settings.children);
   const media = new ChildPool({
     name: 'media files',
     noun: 'media file',
@@ -117,17 +110,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
   });
   // Result files people download have readers of their own: a burst of quotes never keeps a
   // finished order's file waiting (issue 31).
-  const renderings = new ChildPool({
-    name: 'result files',
-    noun: 'result file',
-    children: 1,
-    jobsPerChild: 1,
-    queueWaitMs: settings.queueWaitMs,
-    limits,
-    recycleAfterJobs: 200,
-    preload: 'documents',
-    nice: 10,
-  });
+  const renderings = documentReaders('result files', 'result file', 1);
   const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
   const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
   // The CPU limit is per page: each page restarts it (JobStep).
