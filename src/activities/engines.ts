@@ -3,8 +3,9 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import { engineWork, MEDIA_REFUSED } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
-import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, setPlannedWork } from '../db/orders.js';
-import type { EngineProgress, ResultFile, WorkPlan } from '../contracts/orders.js';
+import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, reestimateForPeople, setPlannedWork } from '../db/orders.js';
+import { peopleTurnaroundHours } from '../orders/handOff.js';
+import type { EngineProgress, PeopleWork, ResultFile, WorkPlan } from '../contracts/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
@@ -220,6 +221,25 @@ export function createEngineActivities(deps: ActivityDeps) {
     },
 
     /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
+    /**
+     * An engine order handed to people: a new delivery estimate from their work's turnaround, with
+     * why (the record, the timeline and the callback show them); answers it. Repeated, the first stands.
+     */
+    async reestimateForPeople({ orderId, work, reason }: { orderId: number; work: PeopleWork; reason: string }): Promise<{ deliveryEstimate: string }> {
+      const order = await requireOrder(orderId);
+      if (order.handedOverAt && order.deliveryEstimate) return { deliveryEstimate: order.deliveryEstimate.toISOString() };
+      const estimate = new Date(Date.now() + peopleTurnaroundHours(work) * 3_600_000);
+      await reestimateForPeople(db, orderId, estimate, reason);
+      log.info('the order was handed to people: a new delivery estimate', {
+        orderId,
+        accountId: order.accountId,
+        work,
+        deliveryEstimate: estimate.toISOString(),
+        reason,
+      });
+      return { deliveryEstimate: estimate.toISOString() };
+    },
+
     async handToOperator({ orderId, reason }: { orderId: number; reason: string }): Promise<void> {
       await assignOrder(db, orderId, 'operator');
       log.warn('the order waits for an operator', { orderId, accountId: (await getOrder(db, orderId))?.accountId, reason });

@@ -98,6 +98,9 @@ export function stagesOf(work: WorkPlan, params: Record<string, unknown>): WorkS
   return ['work', ...reviews, ...(work.timing === 'aligner' ? ['aligner_timing' as const] : [])];
 }
 
+/** The people an engine order goes to when no engine can do it: one who transcribes (or times) it, or a translator. */
+export type PeopleWork = 'transcriber' | 'translator';
+
 /** How the workbench runs; on the input of orders placed since it (others run as before). */
 export interface WorkbenchSettings {
   /** A claim left without a save this long returns the task to the queue. */

@@ -67,6 +67,14 @@ export async function setDraftEditRate(db: Db, orderId: number, rate: number): P
   await db.update(orders).set({ draftEditRate: rate }).where(eq(orders.id, orderId));
 }
 
+/**
+ * An engine order handed to people: its new delivery estimate, why, and no longer late (the old
+ * estimate was a machine's).
+ */
+export async function reestimateForPeople(db: Db, orderId: number, estimate: Date, reason: string): Promise<void> {
+  await db.update(orders).set({ deliveryEstimate: estimate, handedOverAt: new Date(), handedOverReason: reason, lateAt: null }).where(eq(orders.id, orderId));
+}
+
 /** Hands an order to the operators (no engine is configured, or the engine kept failing). */
 export async function assignOrder(db: Db, orderId: number, assignee: 'operator' | 'engine'): Promise<void> {
   await db.update(orders).set({ assignee }).where(eq(orders.id, orderId));

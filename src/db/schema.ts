@@ -44,6 +44,9 @@ export const orders = pgTable('orders', {
   /** What the engine found that changed the fulfilment, e.g. another spoken language (migration 0010). */
   engineNote: text('engine_note'),
   engineNotedAt: ts('engine_noted_at'),
+  /** An engine order handed to people (migration 0014): when and why; its delivery estimate was moved then. */
+  handedOverAt: ts('handed_over_at'),
+  handedOverReason: text('handed_over_reason'),
   /** How much of the machine draft the people changed (migration 0011). */
   draftEditRate: doublePrecision('draft_edit_rate'),
   /** What placement fixed from the product and parameters (migration 0012); null on older rows. */

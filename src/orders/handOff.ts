@@ -1,12 +1,13 @@
 // Handing an order on, the use case: a proofreading order whose supplied transcript fails the check
 // is refunded and replaced, charged at the other product's price, by the order its product's
-// `handOff` names (docs/decisions.md). The `retranscribe` activity is its adapter.
+// `handOff` names (docs/decisions.md). The `retranscribe` activity is its adapter. And an engine
+// order that no engine can do, handed to people: the turnaround their work takes.
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
 import { closeOpenTasks } from '../db/tasks.js';
 import { nextOrderId, retranscribe } from '../db/wallet.js';
 import { OrderStateError } from '../contracts/failures.js';
-import type { OrderToPlace } from '../contracts/orders.js';
+import type { OrderToPlace, PeopleWork } from '../contracts/orders.js';
 import { PRODUCTS, productOf, type PriceTable, type ProductDefinition } from '../products/registry.js';
 import { orderPlan } from '../products/shared.js';
 
@@ -39,4 +40,19 @@ export async function handOrderOn(db: Db, priceTable: PriceTable, orderId: numbe
   const { childOrderId } = await retranscribe(db, parent.id, child, handOff.refundNote);
   await closeOpenTasks(db, parent.id);
   return { parent, target, child: childOrderId === null ? null : { ...child, id: childOrderId, parentOrderId: parent.id } };
+}
+
+/**
+ * Hours the people's work takes, from which a handed-over order's new delivery estimate counts:
+ * human transcription's standard turnaround (5 days, open to every language), or a translation's
+ * without the additional review. A machine's hour would report the order late from the first hour.
+ */
+export function peopleTurnaroundHours(work: PeopleWork): number {
+  return work === 'translator'
+    ? PRODUCTS.translation.turnaroundHours(
+        PRODUCTS.translation.request.parse({ url: 'https://example.com/a.txt', translate_from: 'english', translate_to: 'spanish' }),
+      )
+    : PRODUCTS.transcription.turnaroundHours(
+        PRODUCTS.transcription.request.parse({ url: 'https://example.com/a.wav', language: 'english', turnaround_time: '5_days' }),
+      );
 }

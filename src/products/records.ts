@@ -17,6 +17,8 @@ export interface RecordSource {
   deliveryEstimate: Date | null;
   finishedAt: Date | null;
   retranscribedOrderId: number | null;
+  /** An engine order handed to people: its delivery estimate was moved then. */
+  handedOverAt?: Date | null;
 }
 
 const facts = (order: RecordSource) => ({ id: order.id, status: order.status, retranscribedOrderId: order.retranscribedOrderId });
@@ -45,10 +47,13 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
 export function callbackFields(order: RecordSource, event: CallbackEvent, fileUrl: (kind: ResultKind) => string): Record<string, string> {
   const product = productOf(order.product);
   const delivered = new Set(product.results(order.params).map((r) => r.kind));
-  return product.callbackFields({
+  const fields = product.callbackFields({
     event,
     order: facts(order),
     params: order.params,
     url: (kind) => (delivered.has(kind) ? fileUrl(kind) : ''),
   });
+  // An engine order handed to people was given a new delivery estimate, which its callbacks carry
+  // (a field beside the contract's shape, only on such orders: docs/decisions.md).
+  return order.handedOverAt && order.deliveryEstimate ? { ...fields, delivery_estimate: formatUtc(order.deliveryEstimate) } : fields;
 }

@@ -80,6 +80,13 @@ export function timelineEntries(
     if (entry) entries.push(entry);
   }
   if (order.engineNote) entries.push({ at: order.engineNotedAt, text: html`${order.engineNote}` });
+  if (order.handedOverAt) {
+    const due = order.deliveryEstimate ? html`; new delivery estimate ${when(order.deliveryEstimate)}` : '';
+    entries.push({
+      at: order.handedOverAt,
+      text: html`Handed to a person, as no speech engine could do it (${order.handedOverReason ?? 'no reason given'})${due}`,
+    });
+  }
   for (const task of tasks) {
     const entry = taskEntry(task);
     if (entry) entries.push(entry);

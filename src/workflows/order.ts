@@ -58,7 +58,8 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   run.workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
   const failed = (what: string) => (err: unknown) => wf.log.error(what, { orderId: order.id, error: String(err) });
   // Orders that were paid before this change replay without the timer.
-  if (patched('lateOrderTimer') && run.placed) void watchDeliveryEstimate(run, run.placed.deliveryEstimate).catch(failed('the order could not be marked late'));
+  if (run.placed) run.deliveryEstimate = run.placed.deliveryEstimate;
+  if (patched('lateOrderTimer') && run.placed) void watchDeliveryEstimate(run).catch(failed('the order could not be marked late'));
   if (order.fulfilment === 'engine') {
     void runEngine(run).catch(failed('engine work could not be settled'));
   } else if (order.work && input.workbench && patched('workbench')) {

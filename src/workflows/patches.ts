@@ -44,6 +44,11 @@ export const PATCHES = {
   sendBackToEnabledWorker: { id: 'send-back-to-enabled-worker', since: '2026-11-26', change: 'a send-back to a worker disabled meanwhile waits in the queue' },
   secondReview: { id: 'second-review', since: '2026-11-26', change: 'additional_review runs a second review stage after the first approves' },
   openTaskLocally: { id: 'open-task-locally', since: '2026-11-26', change: "a task's row is opened by a local activity in its first workflow task" },
+  reestimateForPeople: {
+    id: 'reestimate-for-people',
+    since: '2026-11-26',
+    change: 'an engine order handed to people gets a delivery estimate from the turnaround of their work',
+  },
   tasksHeldByOrder: {
     id: 'tasks-held-by-order',
     since: '2026-11-26',

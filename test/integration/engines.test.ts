@@ -107,6 +107,22 @@ describe('with an OpenAI-compatible engine', () => {
         "The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine's spanish transcript.",
     });
     expect(callbacksFor(french)).toHaveLength(0);
+
+    // Handed to a translator: due when a translation is (72 hours from the hand-off), not in the
+    // machine's hour; the record, order-ops and the callback say so.
+    const record = (await service.get(`/api/v4/orders/${french}?api_token=${token}&mode=live`)).body.data;
+    const dueInHours = (Date.parse(`${record.delivery_estimate.replace(' ', 'T')}Z`) - Date.now()) / 3_600_000;
+    expect(dueInHours).toBeGreaterThan(71.5);
+    expect(dueInHours).toBeLessThan(72.1);
+    expect((await service.ops('GET', `/ops/orders/${french}`)).body.handed_over).toMatchObject({ at: expect.any(String), reason: expect.any(String) });
+    const completed = await service.complete(french, 'translation.json', JSON.stringify([{ text: 'Bonjour à tous.', start: 0, end: 1.2 }]), [
+      'transcription',
+      'captions',
+    ]);
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    expect((await firstCallback(french)).fields).toMatchObject({ status: 'finished', delivery_estimate: record.delivery_estimate });
+    // An order the engine finished keeps the contract's shape.
+    expect((await firstCallback(english)).fields.delivery_estimate).toBeUndefined();
   });
 
   it("speech in another language than the one ordered, where the user's LibreTranslate-compatible server covers the pair: its translation of the transcript is delivered; one it refuses goes to a translator", async () => {

@@ -46,4 +46,19 @@ describe('the order timeline', () => {
     );
     expect(texts.findIndex((t) => t.includes("The people changed 12% of the machine draft's words"))).toBe(texts.findIndex((t) => t.includes('Finished')) - 1);
   });
+
+  it('says why an engine order went to a person, and when it is due now', () => {
+    const handed = {
+      ...order,
+      status: 'paid',
+      finishedAt: null,
+      engineNote: null,
+      engineNotedAt: null,
+      handedOverAt: at('10:01:30'),
+      handedOverReason: 'no engine is configured',
+      deliveryEstimate: new Date('2026-11-30T10:01:30Z'),
+    } as OrderRow;
+    const texts = timelineEntries(handed, [], [], [], undefined).map((e) => String(timelineHtml([e])));
+    expect(texts.join(' ')).toMatch(/Handed to a person, as no speech engine could do it \(no engine is configured\); new delivery estimate .*2026/);
+  });
 });

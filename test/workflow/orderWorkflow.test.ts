@@ -102,6 +102,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     fulfilByEngine: [],
     handToOperator: [],
     markOrderLate: [],
+    reestimateForPeople: [],
     // The workbench's (test/workflow/workbench.test.ts runs them for real); these orders carry no work plan.
     openTask: [],
     openWork: [],
@@ -172,6 +173,11 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async handToOperator(input) {
       await failable('handToOperator', input);
+    },
+    async reestimateForPeople(input) {
+      await record('reestimateForPeople', input);
+      // A person's work: five days from the hand-off, on the test server's clock.
+      return { deliveryEstimate: new Date((await env.currentTimeMs()) + 120 * HOUR).toISOString() };
     },
     async markOrderLate(input) {
       await record('markOrderLate', input);
@@ -604,6 +610,45 @@ describe('order workflow on the time-skipping test server', () => {
       const at = calls.fulfilByEngine.map((c) => c.at);
       expect(at[3]! - at[0]!).toBeGreaterThanOrEqual((5 + 15 + 45) * 1000);
       expect(calls.handToOperator).toMatchObject([{ orderId: input.order.id, reason: expect.stringContaining('engine down') }]);
+    });
+
+    it("an order handed to a person is due when the person's work is: not late at the machine's hour, late at the new estimate", async () => {
+      const { calls, activities } = mockActivities({ engine: async () => ({ outcome: 'unavailable' }) });
+      const input = await newInput({ product: 'ai_transcription', fulfilment: 'engine', resultKinds: ['transcription', 'captions'], turnaroundHours: 1 });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await waitFor(() => calls.reestimateForPeople.length === 1, 'the new estimate');
+        expect(calls.reestimateForPeople).toMatchObject([{ orderId: input.order.id, work: 'transcriber', reason: 'no engine is configured' }]);
+        const handedAt = calls.reestimateForPeople[0]!.at;
+        await env.sleep('3 hours');
+        expect(calls.markOrderLate).toEqual([]);
+        await env.sleep('118 hours');
+        await waitFor(() => calls.markOrderLate.length === 1, 'the late mark at the new estimate');
+        expect(calls.markOrderLate[0]!.at - handedAt).toBeGreaterThanOrEqual(120 * HOUR - MINUTE);
+        await complete(handle, [file('transcription'), file('captions')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
+    });
+
+    it("an order marked late by the machine's estimate before its hand-off is no longer late after it", async () => {
+      const { calls, activities } = mockActivities({
+        engine: async () => {
+          throw ApplicationFailure.retryable('engine down', 'EngineDown');
+        },
+      });
+      // Due in 36 s; the engine's retries take over a minute.
+      const input = await newInput({ product: 'ai_transcription', fulfilment: 'engine', resultKinds: ['transcription', 'captions'], turnaroundHours: 0.01 });
+      await withWorker(activities, async (taskQueue) => {
+        const handle = await placeOrder(input, taskQueue);
+        await env.sleep('5 minutes');
+        await waitFor(() => calls.reestimateForPeople.length === 1, 'the new estimate');
+        expect(calls.markOrderLate).toHaveLength(1);
+        expect(calls.markOrderLate[0]!.at).toBeLessThan(calls.reestimateForPeople[0]!.at);
+        expect(calls.reestimateForPeople[0]).toMatchObject({ work: 'transcriber', reason: expect.stringContaining('engine down') });
+        await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.late) === false, 'the late mark lifted');
+        await complete(handle, [file('transcription'), file('captions')]);
+        expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      });
     });
 
     it('a hand-off to an operator that fails does not jam the order', async () => {

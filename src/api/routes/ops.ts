@@ -104,6 +104,7 @@ function summary(o: OrderRow) {
     ...(o.retranscribedOrderId !== null ? { retranscribed_order_id: o.retranscribedOrderId } : {}),
     ...(o.parentOrderId !== null ? { parent_order_id: o.parentOrderId } : {}),
     late: o.lateAt !== null,
+    ...(o.handedOverAt ? { handed_over: { at: formatUtc(o.handedOverAt), reason: o.handedOverReason } } : {}),
     ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
     ...(o.engineNote ? { engine_note: o.engineNote } : {}),
     ...(o.draftEditRate !== null ? { draft_edit_rate: Math.round(o.draftEditRate * 1000) / 1000 } : {}),

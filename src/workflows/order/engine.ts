@@ -5,7 +5,7 @@ import * as wf from '@temporalio/workflow';
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { createActivities } from '../../activities/index.js';
 import type { EngineOutcome } from '../../activities/engines.js';
-import { engineDeadlineMs, engineTaskQueue } from '../../contracts/orders.js';
+import { engineDeadlineMs, engineTaskQueue, type PeopleWork } from '../../contracts/orders.js';
 import { patched } from '../patches.js';
 import { handOver } from './activities.js';
 import { runWork } from './people.js';
@@ -31,7 +31,9 @@ export async function runEngine(run: OrderRun): Promise<void> {
     if (isCancellation(err) || !run.is('paid')) return;
     // Faults past the retry budget: the order is not lost, a person takes it over.
     run.workingOn = 'operator';
-    await handOver.handToOperator({ orderId: order.id, reason: String((err as Error).cause ?? err) });
+    const reason = String((err as Error).cause ?? err);
+    await handOver.handToOperator({ orderId: order.id, reason });
+    await reestimateForPeople(run, 'transcriber', `the speech engine failed: ${reason}`);
     return;
   } finally {
     run.engineScope = undefined;
@@ -43,11 +45,14 @@ export async function runEngine(run: OrderRun): Promise<void> {
     run.workingOn = 'operator';
     // Speech no engine translates: a translator in the workbench, from the engine's transcript.
     if (outcome.translator && input.workbench && patched('aiTranslationInWorkbench')) {
+      await reestimateForPeople(run, 'translator', outcome.reason ?? 'no engine translates this speech into the language ordered');
       run.workbench = { order: { ...order, work: outcome.translator }, settings: input.workbench, deadline: run.workDeadline() };
       await runWork(run, run.workbench);
       return;
     }
-    if (patched('handOverFromWorkflow')) await handOver.handToOperator({ orderId: order.id, reason: outcome.reason ?? 'no engine is configured' });
+    const reason = outcome.reason ?? 'no engine is configured';
+    if (patched('handOverFromWorkflow')) await handOver.handToOperator({ orderId: order.id, reason });
+    await reestimateForPeople(run, 'transcriber', reason);
     return;
   }
   if (!(await run.stillPaidWhenFree())) return;
@@ -55,4 +60,13 @@ export async function runEngine(run: OrderRun): Promise<void> {
   await run
     .transition(() => (settled.outcome === 'finished' ? run.finish(settled.files) : run.refund('refunded', settled.reason)))
     .catch((err) => wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }));
+}
+
+/**
+ * Handed to people: a delivery estimate from the turnaround of their work, which the lateness
+ * timer waits for now. Orders handed over before this patch keep the machine's estimate.
+ */
+async function reestimateForPeople(run: OrderRun, work: PeopleWork, reason: string): Promise<void> {
+  if (!patched('reestimateForPeople')) return;
+  run.deliveryEstimate = (await handOver.reestimateForPeople({ orderId: run.order.id, work, reason })).deliveryEstimate;
 }

@@ -30,6 +30,8 @@ export type QualityCheckRunner = (run: OrderRun, job: WorkbenchOrder, text: stri
 export class OrderRun {
   status: OrderStatus = 'awaiting_payment';
   placed: PlacedOrder | undefined;
+  /** When the order is due: placement's estimate, moved when an engine order is handed to people. */
+  deliveryEstimate = '';
   qualityCheck: QualityCheck = 'none';
   workingOn: OrderState['workingOn'] = 'nobody';
   /** What is at work, cancelled when the order settles otherwise: the engine, the workbench's tasks, the quality check's task. */
@@ -162,7 +164,7 @@ export class OrderRun {
 
   /** When the people's work is due: the order's delivery estimate. */
   workDeadline(): string {
-    return this.placed?.deliveryEstimate ?? new Date(Date.now() + this.order.turnaroundHours * 3_600_000).toISOString();
+    return this.deliveryEstimate || (this.placed?.deliveryEstimate ?? new Date(Date.now() + this.order.turnaroundHours * 3_600_000).toISOString());
   }
 }
 
