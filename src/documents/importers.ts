@@ -112,10 +112,14 @@ async function pdfText(bytes: Uint8Array, limits: DocumentLimits): Promise<strin
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
-/** The text of an HTML page, a paragraph per block (our own html results, read back). */
+/**
+ * The visible text of an HTML page, a paragraph per block (a page to translate; our own html
+ * results, read back): no comments, scripts, styles, head, templates or drawings.
+ */
 function htmlText(html: string): string {
   return html
-    .replace(/<(script|style|head|title)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style|head|title|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|h[1-6]|li|tr|blockquote|section|article|header|footer)\s*>/gi, '\n\n')
     .replace(/<[^>]*>/g, '')

@@ -226,7 +226,7 @@ export function documentFileName(bytes: Uint8Array, contentType: string | undefi
 }
 
 const extensionOf = (fileName: string) => /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
-const TRANSLATABLE = ['txt', 'text', 'docx', 'doc', 'rtf', 'pdf'];
+const TRANSLATABLE = ['txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'html', 'htm'];
 
 /** Words of each PDF page's text layer, refused past the limits (pages, words). */
 async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits): Promise<number[]> {
@@ -253,12 +253,12 @@ async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: Documen
   return counts;
 }
 
-/** Words of a translatable document (txt, docx, doc, rtf, pdf): throws TranscriptImportError for an unreadable or empty one. */
+/** Words of a translatable document (txt, docx, doc, rtf, pdf; an HTML page's visible text): throws TranscriptImportError for an unreadable or empty one. */
 export async function documentWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<number> {
   const ext = extensionOf(fileName);
   if (!TRANSLATABLE.includes(ext)) {
     throw new TranscriptImportError(
-      `cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF)`,
+      `cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF, HTML)`,
     );
   }
   let words: number;

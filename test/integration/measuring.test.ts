@@ -33,8 +33,16 @@ describe('translation', () => {
     ['pdf', () => pdfOf([['One two three four.'], ['Five six.']]), 6],
     ['rtf', async () => rtfOf('One two three four five.'), 5],
     ['txt', async () => 'Eins zwei drei vier fünf sechs sieben acht.', 8],
+    // A web page: its visible text, nothing of its head, scripts or comments.
+    [
+      'html',
+      async () =>
+        '<!DOCTYPE html><html><head><title>Not this</title><script>nor this</script></head><body><!-- nor --><p>Un deux trois.</p><p>Quatre cinq.</p></body></html>',
+      5,
+    ],
   ] as Array<[string, () => Promise<Buffer | string>, number]>)('counts the words of a %s document; seconds are 0', async (ext, make, words) => {
-    const url = docs.serve(`/doc-${ext}.${ext}`, await make(), ext === 'txt' ? 'text/plain' : undefined);
+    // Served with no telling name: recognised by what the bytes are.
+    const url = docs.serve(`/doc-${ext}${ext === 'html' ? '' : `.${ext}`}`, await make(), ext === 'txt' ? 'text/plain' : undefined);
     const res = await quote('translations', { url, ...pair });
     expect(res.body).toMatchObject({ status: 'success', words, seconds: 0, order_total: 5 }); // under the $5 minimum
   });
@@ -52,7 +60,7 @@ describe('translation', () => {
   it('refuses an image, a file that cannot be fetched, and the same language twice', async () => {
     const image = docs.serve('/photo.png', pngImage());
     expect((await quote('translations', { url: image, ...pair })).body.error).toBe(
-      'url: translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file',
+      'url: translation takes a document (txt, docx, doc, rtf, pdf or an HTML page) or an audio or video file',
     );
     expect((await quote('translations', { url: `${docs.url}/missing.pdf`, ...pair })).body.error).toBe('url: the file could not be fetched');
     expect((await quote('subtitles', { url: media.audio(10), translate_from: 'german', translate_to: 'german' })).body.error).toBe(

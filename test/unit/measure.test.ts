@@ -111,6 +111,17 @@ describe('documentWords', () => {
     expect(await documentWords(Buffer.from(rtfOf('Hello wörld {braces}\n我们今天去北京吃饭。')), 'brief.rtf')).toBe(3 + 5);
   });
 
+  it("counts an HTML page's visible text only", async () => {
+    const visible = ['Contract for services', 'The parties agree to the terms below.', 'Signed in Lyon, twice.'];
+    const page = `<!DOCTYPE html><html lang="en"><head><title>Hidden title words</title><style>p { color: red }</style>
+      <script>var hidden = "script words here";</script></head><body><!-- a comment of hidden words -->
+      <h1>${visible[0]}</h1><noscript>Enable scripts please</noscript><template><p>template words</p></template>
+      <p>${visible[1]}<br>${visible[2]}</p><svg><text>drawn words</text></svg></body></html>`;
+    // Counted apart from the service: the visible strings split on spaces.
+    const expected = visible.join(' ').split(/\s+/).length;
+    expect(await documentWords(Buffer.from(page), 'page.html')).toBe(expected);
+  });
+
   describeNeeding('libreoffice', 'a DOC written by LibreOffice', () => {
     it('counts its words', async () => {
       const doc = await convert(await docxOf([LONG, 'One more line.']), 'brief.docx', 'doc:MS Word 97', 'doc');
@@ -132,7 +143,7 @@ describe('documentWords', () => {
       'a JSON file',
       () => Buffer.from('{"text": "hi"}'),
       'x.json',
-      /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, DOC, RTF, PDF\)$/,
+      /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, DOC, RTF, PDF, HTML\)$/,
     ],
     ['a name without extension', () => Buffer.from('hi'), 'upload', /^cannot read upload: it is not accepted for translation/],
   ])('refuses %s', async (_, make, name, message) => {

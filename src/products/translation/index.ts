@@ -39,7 +39,7 @@ export const translation = defineProduct({
   creationFields: ['seconds', 'words'],
   prices: translationPrices,
   measure: (request, tools) =>
-    measureDocumentOrMedia(request.url, tools, 'translation takes a document (txt, docx, doc, rtf or pdf) or an audio or video file'),
+    measureDocumentOrMedia(request.url, tools, 'translation takes a document (txt, docx, doc, rtf, pdf or an HTML page) or an audio or video file'),
   price(prices, request, measured) {
     const review = request.additional_review;
     const cost =
