@@ -20,6 +20,8 @@ export function parseQueryString(text: string): Record<string, string | string[]
  * unknown. The values are not echoed (one may be a token).
  */
 export const refuseConflictingQueryKeys: RequestHandler = (req, _res, next) => {
-  const conflicting = Object.keys(req.query as Record<string, unknown>).find((key) => Array.isArray(req.query[key]));
+  // Express parses the query string at each read of req.query: once here.
+  const query = req.query as Record<string, unknown>;
+  const conflicting = Object.keys(query).find((key) => Array.isArray(query[key]));
   next(conflicting === undefined ? undefined : new RequestError(`${conflicting}: given more than once with different values`, 400));
 };

@@ -10,6 +10,8 @@ import { OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PeopleWork } from '../contracts/orders.js';
 import { PRODUCTS, productOf, type PriceTable, type ProductDefinition } from '../products/registry.js';
 import { orderPlan } from '../products/shared.js';
+import { translationTurnaroundHours } from '../products/translation/index.js';
+import { TURNAROUND_HOURS } from '../domain/turnaround.js';
 
 export interface HandedOn {
   parent: { id: number; accountId: number; product: string };
@@ -48,11 +50,5 @@ export async function handOrderOn(db: Db, priceTable: PriceTable, orderId: numbe
  * without the additional review. A machine's hour would report the order late from the first hour.
  */
 export function peopleTurnaroundHours(work: PeopleWork): number {
-  return work === 'translator'
-    ? PRODUCTS.translation.turnaroundHours(
-        PRODUCTS.translation.request.parse({ url: 'https://example.com/a.txt', translate_from: 'english', translate_to: 'spanish' }),
-      )
-    : PRODUCTS.transcription.turnaroundHours(
-        PRODUCTS.transcription.request.parse({ url: 'https://example.com/a.wav', language: 'english', turnaround_time: '5_days' }),
-      );
+  return work === 'translator' ? translationTurnaroundHours(false) : TURNAROUND_HOURS['5_days'];
 }

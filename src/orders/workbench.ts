@@ -4,7 +4,7 @@
 // row names it), whose validators decide; a refusal comes back as a TaskRefusedError with the
 // workflow's reason.
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
 import { stagesOf } from '../contracts/orders.js';
 import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState } from '../contracts/tasks.js';
@@ -55,14 +55,18 @@ export async function requireTask(db: Db, taskId: string): Promise<TaskRow> {
   return task;
 }
 
-/** An update on the workflow holding the task (the order's, or a child named as the task), naming the task. */
-async function update<A>(
+/**
+ * A task update on the workflow holding the task (the order's, or a child named as the task),
+ * naming the task; a refusal is a TaskRefusedError with the workflow's reason.
+ */
+async function updateTask<Args extends { taskId?: string }>(
   deps: WorkbenchDeps,
   task: TaskRow,
-  run: (handle: ReturnType<Client['workflow']['getHandle']>, taskId: string) => Promise<A>,
-): Promise<A> {
+  update: UpdateDefinition<TaskState, [Args]>,
+  args: Omit<Args, 'taskId'>,
+): Promise<TaskState> {
   try {
-    return await run(deps.temporal.workflow.getHandle(task.workflowId ?? task.id), task.id);
+    return await deps.temporal.workflow.getHandle(task.workflowId ?? task.id).executeUpdate(update, { args: [{ ...args, taskId: task.id } as Args] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new TaskRefusedError(err.cause.message);
     if (err instanceof WorkflowNotFoundError) throw new TaskRefusedError(`task ${task.id} is no longer open`);
@@ -98,7 +102,7 @@ export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: 
   const tooMany = () =>
     new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
   if ((await heldBy(deps.db, worker.id)) >= max) throw tooMany();
-  const state = await update(deps, task, (h, id) => h.executeUpdate(claimTaskUpdate, { args: [{ taskId: id, workerId: worker.id, skills: worker.skills }] }));
+  const state = await updateTask(deps, task, claimTaskUpdate, { workerId: worker.id, skills: worker.skills });
   if ((await heldBy(deps.db, worker.id)) > max) {
     await releaseTask(deps, taskId, `worker ${worker.id} claimed past ${max} tasks at once`).catch(() => undefined);
     throw tooMany();
@@ -152,7 +156,7 @@ export async function submitWork(deps: WorkbenchDeps, worker: WorkerRow, taskId:
   await saveWork(deps, worker, taskId, text);
   const problems = await checkSubmission(deps.db, task, text);
   if (problems.length) throw new SubmissionProblemsError(problems);
-  return update(deps, task, (h, id) => h.executeUpdate(submitTaskUpdate, { args: [{ taskId: id, workerId: worker.id, text }] }));
+  return updateTask(deps, task, submitTaskUpdate, { workerId: worker.id, text });
 }
 
 export async function reviewWork(
@@ -163,7 +167,7 @@ export async function reviewWork(
 ): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
   await saveWork(deps, worker, taskId, review.text);
-  return update(deps, task, (h, id) => h.executeUpdate(reviewTaskUpdate, { args: [{ taskId: id, workerId: worker.id, ...review }] }));
+  return updateTask(deps, task, reviewTaskUpdate, { workerId: worker.id, ...review });
 }
 
 /** An operator releases a claim, or gives it to another worker (who needs the skill). */
@@ -176,7 +180,7 @@ export async function releaseTask(deps: WorkbenchDeps, taskId: string, reason: s
     await refuseOwnWork(deps.db, task, worker.id);
     to = { workerId: worker.id, skills: worker.skills };
   }
-  return update(deps, task, (h, id) => h.executeUpdate(releaseTaskUpdate, { args: [{ taskId: id, reason, ...(to ? { to } : {}) }] }));
+  return updateTask(deps, task, releaseTaskUpdate, { reason, ...(to ? { to } : {}) });
 }
 
 /** A worker may open a task they hold, or (reading only) one waiting in their queue. */

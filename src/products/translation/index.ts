@@ -27,6 +27,9 @@ async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts:
   throw new RequestError(`url: ${accepts}`);
 }
 
+/** A translation's turnaround: three days, four with the additional review (also a translator's work handed over from an AI order). */
+export const translationTurnaroundHours = (additionalReview: boolean): number => (additionalReview ? 96 : 72);
+
 export const translation = defineProduct({
   key: 'translation',
   label: LABEL,
@@ -49,7 +52,7 @@ export const translation = defineProduct({
     return Math.max(prices.minimum_cents, cost);
   },
   // Three days, and one more for the expert's review.
-  turnaroundHours: (request) => (request.additional_review ? 96 : 72),
+  turnaroundHours: (request) => translationTurnaroundHours(request.additional_review === true),
   results: () => [{ kind: 'translation', field: 'translation_url' }],
   recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
   callbackFields: (context) => finishedOnlyCallback(context, () => ({ translation_url: context.url('translation') })),
