@@ -1,16 +1,16 @@
 // Reads uploaded result and transcript files into the transcript model, by file type:
-// JSON (spec format, plus word timings), text, DOCX, DOC, RTF, PDF, SRT and WebVTT.
+// JSON (spec format, plus word timings), text, DOCX, ODT, DOC, RTF, PDF, HTML, SRT and WebVTT.
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
-import { parseSync } from 'subtitle';
 import { rtfToText } from './rtf.js';
 import { forEachPdfPage } from './pdf.js';
 import { checkZipContainer } from './zipGuard.js';
+import { parseCues } from './cues.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
 import { fromParagraphs, importTextTranscript, TranscriptImportError, type Transcript } from '../domain/transcript.js';
 import { importJsonTranscript } from '../domain/jsonTranscript.js';
 
-const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'html', 'srt', 'vtt'] as const;
+const IMPORTABLE_EXTENSIONS = ['json', 'txt', 'text', 'docx', 'odt', 'doc', 'rtf', 'pdf', 'html', 'srt', 'vtt'] as const;
 
 const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 
@@ -49,6 +49,8 @@ async function readByExtension(bytes: Uint8Array, extension: string, limits: Doc
     case 'docx':
       checkZipContainer(bytes, limits);
       return fromParagraphs((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.split(/\n\n/));
+    case 'odt':
+      return fromParagraphs(odtParagraphs(checkZipContainer(bytes, limits, 'odt').get('content.xml')));
     case 'doc':
       return fromParagraphs((await new WordExtractor().extract(Buffer.from(bytes))).getBody({ filterUnicode: false }).split(/\r?\n/));
     case 'rtf':
@@ -117,31 +119,56 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  * results, read back): no comments, scripts, styles, head, templates or drawings.
  */
 function htmlText(html: string): string {
-  return html
+  const text = html
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|head|title|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|h[1-6]|li|tr|blockquote|section|article|header|footer)\s*>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    });
+    .replace(/<[^>]*>/g, '');
+  return decodeEntities(text);
 }
 
-/** SRT or WebVTT cues as timed segments; a WebVTT voice tag names the speaker. */
+/** Character references and the named entities of XML and common HTML, as their characters. */
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * The paragraphs and headings of an OpenDocument text (its content.xml, inflated by the ZIP guard):
+ * the body only, without comments, tracked deletions or note markers (a note's text is a paragraph); ODF's space, tab and
+ * line-break elements as the characters they stand for.
+ */
+function odtParagraphs(content: Buffer | undefined): string[] {
+  if (!content) throw new TranscriptImportError('it is not a readable .odt file (it has no content.xml)');
+  const body = /<office:body>([\s\S]*)<\/office:body>/.exec(content.toString('utf8'))?.[1] ?? '';
+  return decodeEntities(
+    body
+      .replace(/<(office:annotation|text:tracked-changes|text:note-citation)\b[\s\S]*?<\/\1>/g, '')
+      // A footnote's text, inside its paragraph, is a paragraph of its own.
+      .replace(/<text:note-body>/g, '\n\n')
+      .replace(/<text:s\s+text:c="(\d{1,4})"\s*\/>/g, (_, n: string) => ' '.repeat(Number(n)))
+      .replace(/<text:s\s*\/>/g, ' ')
+      .replace(/<text:tab\s*\/>/g, '\t')
+      .replace(/<text:line-break\s*\/>/g, '\n')
+      .replace(/<\/text:(p|h)>/g, '\n\n')
+      .replace(/<[^>]*>/g, ''),
+  ).split(/\n\n/);
+}
+
+/** SRT or WebVTT cues as timed segments, their text without markup; a WebVTT voice tag names the speaker. */
 function importCaptions(text: string): Transcript {
-  const cues = parseSync(text.replace(/^\uFEFF/, '')).filter((node) => node.type === 'cue');
-  const segments = cues
-    .map((node) => {
-      const cue = node.data as { start: number; end: number; text: string };
+  const segments = parseCues(text)
+    .map((cue) => {
       const voice = /^<v(?:\.[^ >]*)? ([^>]+)>/.exec(cue.text);
-      const plain = cue.text
-        .replace(/<[^>]+>/g, '')
+      // Markup is not text: WebVTT's tags and character references, SRT's {\an8}-style position codes.
+      const plain = decodeEntities(cue.text.replace(/<[^>]+>/g, '').replace(/\{\\[^}]*\}/g, ''))
         .replace(/\s+/g, ' ')
         .trim();
-      return { ...(voice ? { speaker: voice[1]!.trim() } : {}), start: cue.start / 1000, end: cue.end / 1000, text: plain };
+      return { ...(voice ? { speaker: voice[1]!.trim() } : {}), start: cue.start, end: cue.end, text: plain };
     })
     .filter((s) => s.text);
   if (segments.length === 0) throw new TranscriptImportError('it holds no captions');

@@ -47,8 +47,12 @@ function textStart(bytes: Uint8Array): string | undefined {
 function bySignature(b: Uint8Array): Kind | undefined {
   // The PDF header may follow up to 1 KiB of junk (the spec's allowance).
   if (latin1(b, 1024).includes('%PDF-')) return { cls: 'document', ext: 'pdf' };
-  // A DOCX is a zip holding word/document.xml; other zips (xlsx, odt) are not documents here.
-  if (ascii(b, 0, 'PK\x03\x04')) return view(b).includes('word/document.xml') ? { cls: 'document', ext: 'docx' } : { cls: 'unknown', ext: 'zip' };
+  if (ascii(b, 0, 'PK\x03\x04')) {
+    // An OpenDocument text names its type in a first, stored entry called mimetype (ODF 1.2 §3.3).
+    if (ascii(b, 30, 'mimetypeapplication/vnd.oasis.opendocument.text')) return { cls: 'document', ext: 'odt' };
+    // A DOCX is a zip holding word/document.xml; other zips (xlsx, a spreadsheet) are not documents here.
+    return view(b).includes('word/document.xml') ? { cls: 'document', ext: 'docx' } : { cls: 'unknown', ext: 'zip' };
+  }
   if (ascii(b, 0, '\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1')) return { cls: 'document', ext: 'doc' };
   if (ascii(b, 0, '{\\rtf')) return { cls: 'document', ext: 'rtf' };
   if (ascii(b, 0, '\x89PNG\r\n\x1A\n')) return { cls: 'image', ext: 'png' };
@@ -114,6 +118,7 @@ export function servedTypeOf(head: Uint8Array): { cls: 'media' | 'image'; type: 
 const TYPES: Record<string, Kind> = {
   'application/pdf': { cls: 'document', ext: 'pdf' },
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { cls: 'document', ext: 'docx' },
+  'application/vnd.oasis.opendocument.text': { cls: 'document', ext: 'odt' },
   'application/msword': { cls: 'document', ext: 'doc' },
   'application/rtf': { cls: 'document', ext: 'rtf' },
   'text/rtf': { cls: 'document', ext: 'rtf' },
@@ -131,6 +136,7 @@ const TYPES: Record<string, Kind> = {
 const EXTENSIONS: Record<string, FileClass> = {
   pdf: 'document',
   docx: 'document',
+  odt: 'document',
   doc: 'document',
   rtf: 'document',
   txt: 'document',
@@ -203,8 +209,9 @@ function detect(bytes: Uint8Array, contentType: string | undefined, urlPath: str
   const typed = byType(contentType);
   const named = byExtension(urlPath);
   if (signed?.ext === 'zip') {
-    // A ZIP that its name or type calls a DOCX is one, if a broken one (its reader says so); xlsx, odt, a plain zip are not.
-    return typed?.ext === 'docx' || named?.ext === 'docx' ? { cls: 'document', ext: 'docx' } : { cls: 'unknown', ext: urlExtension(urlPath) ?? 'zip' };
+    // A ZIP that its name or type calls a DOCX or ODT is one, if a broken one (its reader says so); xlsx, a plain zip are not.
+    const office = [typed, named].find((k) => k?.ext === 'docx' || k?.ext === 'odt');
+    return office ?? { cls: 'unknown', ext: urlExtension(urlPath) ?? 'zip' };
   }
   if (signed) return signed;
   const read = byText(bytes);
@@ -226,7 +233,7 @@ export function documentFileName(bytes: Uint8Array, contentType: string | undefi
 }
 
 const extensionOf = (fileName: string) => /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
-const TRANSLATABLE = ['txt', 'text', 'docx', 'doc', 'rtf', 'pdf', 'html', 'htm'];
+const TRANSLATABLE = ['txt', 'text', 'docx', 'odt', 'doc', 'rtf', 'pdf', 'html', 'htm'];
 
 /** Words of each PDF page's text layer, refused past the limits (pages, words). */
 async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits): Promise<number[]> {
@@ -253,12 +260,12 @@ async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: Documen
   return counts;
 }
 
-/** Words of a translatable document (txt, docx, doc, rtf, pdf; an HTML page's visible text): throws TranscriptImportError for an unreadable or empty one. */
+/** Words of a translatable document (txt, docx, odt, doc, rtf, pdf; an HTML page's visible text): throws TranscriptImportError for an unreadable or empty one. */
 export async function documentWords(bytes: Uint8Array, fileName: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS): Promise<number> {
   const ext = extensionOf(fileName);
   if (!TRANSLATABLE.includes(ext)) {
     throw new TranscriptImportError(
-      `cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, DOC, RTF, PDF, HTML)`,
+      `cannot read ${fileName}: ${ext ? `.${ext} files are` : 'it is'} not accepted for translation (accepted: TXT, DOCX, ODT, DOC, RTF, PDF, HTML)`,
     );
   }
   let words: number;

@@ -1,8 +1,9 @@
-// Checks a ZIP container (DOCX) before a reader inflates it: the entry count and the declared
+// Checks a ZIP container (DOCX, ODT) before a reader inflates it: the entry count and the declared
 // inflated sizes from the central directory, then the XML parts actually inflated under that
 // budget (a part that inflates past what it declares is a bomb with lying headers), and the
-// nesting depth of their XML. Word's readers parse the XML parts; other parts (images) are only
-// counted by their declared size, since they are never inflated here.
+// nesting depth of their XML. The readers parse the XML parts (mammoth inflates its own; the ODT
+// reader takes the ones inflated here); other parts (images) are only counted by their declared
+// size, since they are never inflated here.
 import { inflateRawSync } from 'node:zlib';
 import { TranscriptImportError } from '../domain/transcript.js';
 import { refusal, type DocumentLimits } from './limits.js';
@@ -22,7 +23,9 @@ interface Entry {
   localOffset: number;
 }
 
-const broken = () => new TranscriptImportError('it is not a readable .docx file');
+/** A container that does not read as a ZIP; named to the customer by its format (checkZipContainer). */
+class BrokenZipError extends Error {}
+const broken = () => new BrokenZipError();
 
 function endOfCentralDirectory(zip: Buffer): number {
   // The record is 22 bytes plus a comment of up to 65,535 bytes, at the very end.
@@ -105,13 +108,25 @@ export function xmlDepth(xml: Buffer, stopAbove: number): number {
   return deepest;
 }
 
-/** Throws a DocumentRefusedError for a container over the limits, a TranscriptImportError for a broken one. */
-export function checkZipContainer(bytes: Uint8Array, limits: DocumentLimits): void {
+/**
+ * The container's XML parts by name, inflated within the limits. Throws a DocumentRefusedError for
+ * a container over the limits, a TranscriptImportError naming `format` for a broken one.
+ */
+export function checkZipContainer(bytes: Uint8Array, limits: DocumentLimits, format: 'docx' | 'odt' = 'docx'): Map<string, Buffer> {
+  try {
+    return inflatedXmlParts(bytes, limits);
+  } catch (err) {
+    throw err instanceof BrokenZipError ? new TranscriptImportError(`it is not a readable .${format} file`) : err;
+  }
+}
+
+function inflatedXmlParts(bytes: Uint8Array, limits: DocumentLimits): Map<string, Buffer> {
   const zip = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (zip.length < 22) throw broken();
   const entries = centralDirectory(zip, limits);
   if (entries.reduce((sum, e) => sum + e.size, 0) > limits.maxInflatedBytes) throw refusal.inflated(limits);
   let budget = limits.maxInflatedBytes;
+  const parts = new Map<string, Buffer>();
   for (const entry of entries) {
     if (!/\.(xml|rels)$/i.test(entry.name)) continue;
     const data = compressedData(zip, entry);
@@ -129,5 +144,7 @@ export function checkZipContainer(bytes: Uint8Array, limits: DocumentLimits): vo
     } else throw broken();
     budget -= xml.length;
     if (xmlDepth(xml, limits.maxNesting) > limits.maxNesting) throw refusal.nesting(limits);
+    parts.set(entry.name, xml);
   }
+  return parts;
 }

@@ -92,7 +92,7 @@ export function honestTextPdf(pages = 300, wordsPerPage = 300): Buffer {
 
 export const honestTextPdfWords = (pages = 300, wordsPerPage = 300) => pages * wordsPerPage;
 
-// ---- ZIP (DOCX) ---------------------------------------------------------------------------------
+// ---- ZIP (DOCX, ODT) ----------------------------------------------------------------------------
 
 interface ZipEntry {
   name: string;
@@ -100,6 +100,8 @@ interface ZipEntry {
   crc: number;
   size: number;
   declaredSize?: number;
+  /** Kept as is (method 0), as ODF asks of its mimetype entry. */
+  stored?: boolean;
 }
 
 /** A raw deflate stream of `head`, `repeat` × `unit`, `tail`, and the CRC-32 of what it inflates to. */
@@ -128,7 +130,8 @@ function zipOf(entries: ZipEntry[]): Buffer {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8); // deflated
+    const method = e.stored ? 0 : 8; // stored or deflated
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(e.crc, 14);
     local.writeUInt32LE(e.data.length, 18);
     local.writeUInt32LE(size, 22);
@@ -137,7 +140,7 @@ function zipOf(entries: ZipEntry[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(e.crc, 16);
     central.writeUInt32LE(e.data.length, 20);
     central.writeUInt32LE(size, 24);
@@ -184,12 +187,40 @@ function docxAround(head: string, unit: string, repeat: number, tail: string, de
   ]);
 }
 
+const ODT_TYPE = 'application/vnd.oasis.opendocument.text';
+const ODT_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.3"><office:body><office:text>';
+const ODT_TAIL = '</office:text></office:body></office:document-content>';
+
+/** An OpenDocument text as ODF packs it: a stored mimetype entry first, then content.xml of `head`, `repeat` × `unit`, `tail`. */
+function odtAround(head: string, unit: string, repeat: number, tail: string): Buffer {
+  const mimetype = Buffer.from(ODT_TYPE);
+  return zipOf([
+    { name: 'mimetype', data: mimetype, crc: crc32(mimetype), size: mimetype.length, stored: true },
+    { name: 'content.xml', ...repeatedDeflate(Buffer.from(ODT_HEAD + head), Buffer.from(unit), repeat, Buffer.from(tail + ODT_TAIL)) },
+    deflated(
+      'META-INF/manifest.xml',
+      '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+        `<manifest:file-entry manifest:full-path="/" manifest:media-type="${ODT_TYPE}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+    ),
+  ]);
+}
+
+/** An ODT whose office:text holds `bodyXml` (text:p, text:h, … as ODF writes them). */
+export const odtOf = (bodyXml: string): Buffer => odtAround(bodyXml, '', 0, '');
+
 const MB = 1024 ** 2;
 
 /** Attacks memory: word/document.xml inflates to `inflatedBytes` (one run of 'a'); `lyingSizes` declares 10 KB. */
 export function docxZipBomb({ inflatedBytes = 800 * MB, lyingSizes = false }: { inflatedBytes?: number; lyingSizes?: boolean } = {}): Buffer {
   const repeat = Math.max(1, Math.round(inflatedBytes / MB));
   return docxAround('<w:p><w:r><w:t>', 'a'.repeat(MB), repeat, '</w:t></w:r></w:p>', lyingSizes ? 10_000 : undefined);
+}
+
+/** Attacks memory through an ODT: content.xml inflates to `inflatedBytes` (one run of 'a'). */
+export function odtZipBomb(inflatedBytes = 800 * MB): Buffer {
+  return odtAround('<text:p>', 'a'.repeat(MB), Math.max(1, Math.round(inflatedBytes / MB)), '</text:p>');
 }
 
 /** Attacks the XML reader and the paragraph model: `paragraphs` one-word paragraphs. */
@@ -249,6 +280,7 @@ export const HOSTILE_DOCUMENTS: HostileFile[] = [
     contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     bytes: () => docxWithManyParagraphs(),
   },
+  { name: 'an ODT whose XML inflates to 800 MB', fileName: 'zip-bomb.odt', contentType: 'application/vnd.oasis.opendocument.text', bytes: () => odtZipBomb() },
   { name: 'an RTF nested 300,000 groups deep', fileName: 'deeply-nested.rtf', contentType: 'application/rtf', bytes: () => rtfDeeplyNested() },
 ];
 

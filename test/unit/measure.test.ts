@@ -13,6 +13,7 @@ import {
 } from '../../src/documents/measure.js';
 import { blankPdf, docxOf, jpegHeader, pdfOf, pngImage, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { convert } from '../helpers/libreoffice.js';
+import { odtOf } from '../helpers/hostileFiles.js';
 import { wavFile } from '../helpers/mediaServer.js';
 
 // 26 words by Intl.Segmenter ('twenty-five' is two): at least 20, so a PDF page of it is text, not a scan.
@@ -60,6 +61,8 @@ describe('classifyFile and documentFileName', () => {
     ['invalid UTF-8 called text', bytes('caf\xE9 au lait'), undefined, '/a.txt', 'unknown', 'file.txt'],
     ['"BM" text is not a bitmap', Buffer.from('BMW owners manual, chapter one.'), 'text/plain', '/m', 'document', 'document.txt'],
     ['zip without word/', zipOf('xl/workbook.xml'), undefined, '/sheet.xlsx', 'unknown', 'file.xlsx'],
+    ['odt by its stored mimetype, whatever its name', odtOf('<text:p>Hi</text:p>'), 'application/octet-stream', '/download', 'document', 'document.odt'],
+    ['a zip its name calls an odt', zipOf('content.xml'), undefined, '/brief.odt', 'document', 'document.odt'],
     ['png', pngImage(), undefined, '/x', 'image', 'image.png'],
     ['jpeg', jpegHeader(), 'text/plain', '/x.txt', 'image', 'image.jpg'],
     ['gif', bytes('GIF89a', [1, 0, 1, 0]), undefined, '/x', 'image', 'image.gif'],
@@ -122,11 +125,29 @@ describe('documentWords', () => {
     expect(await documentWords(Buffer.from(page), 'page.html')).toBe(expected);
   });
 
-  describeNeeding('libreoffice', 'a DOC written by LibreOffice', () => {
-    it('counts its words', async () => {
-      const doc = await convert(await docxOf([LONG, 'One more line.']), 'brief.docx', 'doc:MS Word 97', 'doc');
-      expect(classifyFile(doc, undefined, '/brief')).toBe('document');
-      expect(await documentWords(doc, documentFileName(doc, undefined, '/brief'))).toBe(29);
+  it("counts an ODT's body: headings, paragraphs, lists and tables, without comments, deletions or note marks", async () => {
+    const visible = ['Contrat de service', 'Les parties conviennent des termes ci-dessous.', 'Premier point', 'Cellule un', 'Fait à Lyon & Paris.'];
+    const odt = odtOf(
+      `<text:h text:outline-level="1">${visible[0]}</text:h>` +
+        `<text:p>Les<text:s/>parties<text:s text:c="3"/>conviennent des termes<office:annotation><dc:creator>Ann</dc:creator><text:p>comment words here</text:p></office:annotation> ci-dessous.</text:p>` +
+        `<text:tracked-changes><text:changed-region><text:deletion><text:p>deleted words here</text:p></text:deletion></text:changed-region></text:tracked-changes>` +
+        `<text:list><text:list-item><text:p>${visible[2]}<text:note><text:note-citation>1</text:note-citation><text:note-body><text:p>note</text:p></text:note-body></text:note></text:p></text:list-item></text:list>` +
+        `<table:table xmlns:table="urn:x"><table:table-row><table:table-cell><text:p>${visible[3]}</text:p></table:table-cell></table:table-row></table:table>` +
+        `<text:p>Fait à Lyon &amp; Paris.</text:p>`,
+    );
+    // Counted apart from the service: the visible strings by the segmenter, and the footnote's one word.
+    expect(await documentWords(odt, documentFileName(odt, undefined, '/contrat'))).toBe(countWords(visible.join('\n')) + 1);
+  });
+
+  describeNeeding('libreoffice', 'a DOC and an ODT written by LibreOffice', () => {
+    it.each([
+      ['doc:MS Word 97', 'doc'],
+      ['odt', 'odt'],
+    ])('counts the words of a %s file', async (target, extension) => {
+      const written = await convert(await docxOf([LONG, 'One more line.']), 'brief.docx', target, extension);
+      expect(classifyFile(written, undefined, '/brief')).toBe('document');
+      expect(documentFileName(written, undefined, '/brief')).toBe(`document.${extension}`);
+      expect(await documentWords(written, documentFileName(written, undefined, '/brief'))).toBe(29);
     });
   });
 
@@ -143,7 +164,7 @@ describe('documentWords', () => {
       'a JSON file',
       () => Buffer.from('{"text": "hi"}'),
       'x.json',
-      /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, DOC, RTF, PDF, HTML\)$/,
+      /^cannot read x\.json: \.json files are not accepted for translation \(accepted: TXT, DOCX, ODT, DOC, RTF, PDF, HTML\)$/,
     ],
     ['a name without extension', () => Buffer.from('hi'), 'upload', /^cannot read upload: it is not accepted for translation/],
   ])('refuses %s', async (_, make, name, message) => {
