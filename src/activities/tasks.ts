@@ -10,7 +10,7 @@ import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome
 import type { MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { editorText, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
+import { editorText, onSourceCues, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
@@ -141,7 +141,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
      */
     async deliverWork({ orderId, text, draft, timedKey }: { orderId: number; text: string; draft?: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
-      const { editor } = planOf(order);
+      const { editor, rules } = planOf(order);
       const isTranscript = editor === 'transcript';
       // What the draft saved: how much of it the people changed (none to measure without a draft).
       if (draft?.trim()) {
@@ -153,6 +153,12 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
       if (timedKey) return filesOf(timedKey, 'work.json');
+      const source = keptSourceOf(order);
+      if (rules.cues && source) {
+        // A subtitle file translated: the paragraphs on the source's cues, kept timed.
+        const cues = await documentReader.importDocument(await files.get(source.key), source.fileName);
+        return filesOf(await files.put(Buffer.from(renderJson2(onSourceCues(transcriptFromEditor(text), cues)))), 'work.json');
+      }
       if (!isTranscript) return filesOf(await files.put(Buffer.from(text)), 'work.txt');
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
       return filesOf(await files.put(Buffer.from(renderJson2(resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');

@@ -67,8 +67,8 @@ export interface WorkPlan {
   /** engine: the speech engine's transcript; source: the kept input file's text; none: an empty editor. */
   draft: 'engine' | 'source' | 'none';
   payUnit: 'minute' | 'word';
-  /** What Submit checks: the ordered timestamps and speaker labels. */
-  rules: { timestamping: string; numberOfSpeakers?: string };
+  /** What Submit checks: the ordered timestamps and speaker labels; a subtitle file's translation, a paragraph per cue. */
+  rules: { timestamping: string; numberOfSpeakers?: string; cues?: number };
   /**
    * The stages, in the order they run, as the product declares them for the order's parameters
    * (stagesOf). Absent on plans placed before: worked out from `reviews` and `timing`.

@@ -6,17 +6,23 @@ import type { ResultFormat } from './formats.js';
 export type ResultKind =
   'transcription' | 'captions' | 'translation' | 'subtitles' | 'proofread_transcription' | 'proofread_captions' | 'forced_alignment' | 'human_ocr';
 
+/** What a result file must hold: `cues`, times to make captions; `words`, word timings (an alignment). */
+export type ResultNeeds = 'text' | 'cues' | 'words';
+
 export interface ResultKindDefinition {
+  /** Every format the kind may be served in; an order may offer fewer (a product's `results`). */
   formats: readonly ResultFormat[];
   /** Documents of this kind carry the order's `timestamping` marks. */
   timestamped: boolean;
-  /** `cues`: the file needs times to make captions; `words`: word timings (an alignment). */
-  needs: 'text' | 'cues' | 'words';
+  needs: ResultNeeds;
 }
 
 const TRANSCRIPT: readonly ResultFormat[] = ['docx', 'doc', 'pdf', 'text', 'html', 'json', 'json2'];
 const CAPTIONS: readonly ResultFormat[] = ['srt', 'vtt', 'ttml', 'dfxp'];
 const DOCUMENT: readonly ResultFormat[] = ['docx', 'pdf', 'text'];
+/** Subtitle formats a translation of a subtitle file is also served in, its own first. */
+export const SUBTITLE_FORMATS = ['srt', 'vtt'] as const satisfies readonly ResultFormat[];
+const TIMED: ReadonlySet<ResultFormat> = new Set([...CAPTIONS, ...SUBTITLE_FORMATS]);
 
 export const RESULT_KIND_DEFINITIONS: Readonly<Record<ResultKind, ResultKindDefinition>> = {
   transcription: { formats: TRANSCRIPT, timestamped: true, needs: 'text' },
@@ -24,12 +30,18 @@ export const RESULT_KIND_DEFINITIONS: Readonly<Record<ResultKind, ResultKindDefi
   captions: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
   proofread_captions: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
   subtitles: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
-  translation: { formats: DOCUMENT, timestamped: false, needs: 'text' },
+  translation: { formats: [...DOCUMENT, ...SUBTITLE_FORMATS], timestamped: false, needs: 'text' },
   human_ocr: { formats: DOCUMENT, timestamped: false, needs: 'text' },
   forced_alignment: { formats: ['json'], timestamped: false, needs: 'words' },
 };
 
 export const RESULT_KINDS = Object.keys(RESULT_KIND_DEFINITIONS) as ResultKind[];
+
+/** What a file of `kind` must hold to be served in every one of `formats`: times, if any of them is timed. */
+export function resultNeeds(kind: ResultKind, formats: readonly ResultFormat[]): ResultNeeds {
+  const { needs } = RESULT_KIND_DEFINITIONS[kind];
+  return needs === 'text' && formats.some((f) => TIMED.has(f)) ? 'cues' : needs;
+}
 
 export function isResultKind(value: string): value is ResultKind {
   return Object.hasOwn(RESULT_KIND_DEFINITIONS, value);

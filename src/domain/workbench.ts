@@ -145,11 +145,34 @@ export function mergeParts(parts: readonly PartText[]): string {
   return editorText({ segments: merged });
 }
 
+/**
+ * A subtitle file's translation as subtitles: the translated paragraphs on the source's cues, one
+ * each, in order, at the cue's times (the editor's marks, in whole seconds, would lose the cue's
+ * milliseconds and its end). A paragraph's label is the cue's voice when it names it; another
+ * label was typed as part of the line (SRT has no voices) and stays in the text.
+ */
+export function onSourceCues(translation: Transcript, source: Transcript): Transcript {
+  const paragraphs = translation.segments;
+  return {
+    segments: source.segments.map((cue, i) => {
+      const paragraph = paragraphs[i];
+      // Counts are checked at Submit and approval; a surplus (a file an operator supplied) joins the last cue.
+      const extra = i === source.segments.length - 1 ? paragraphs.slice(i + 1) : [];
+      const texts = [paragraph, ...extra]
+        .filter((p) => p !== undefined)
+        .map((p) => (p.speaker && p.speaker !== cue.speaker ? `${p.speaker}: ${p.text}` : p.text));
+      return { start: cue.start, end: cue.end, ...(cue.speaker ? { speaker: cue.speaker } : {}), text: texts.join(' ') };
+    }),
+  };
+}
+
 // ---- Submission checks --------------------------------------------------------------------
 
 export interface SubmissionRules {
   timestamping: string;
   numberOfSpeakers?: string;
+  /** A subtitle file's translation: its number of cues, each translated as one paragraph. */
+  cues?: number;
 }
 
 const INTERVALS: Record<string, number> = { every_10_seconds: 10, every_30_seconds: 30, every_2_minutes: 120 };
@@ -178,7 +201,14 @@ export function submissionProblems(text: string, rules: SubmissionRules): string
     if (error instanceof TranscriptImportError) return ['The transcript is empty.'];
     throw error;
   }
-  return [...timestampProblems(text, segments, rules.timestamping), ...speakerProblems(segments, rules.numberOfSpeakers)];
+  return [...timestampProblems(text, segments, rules.timestamping), ...speakerProblems(segments, rules.numberOfSpeakers), ...cueProblems(segments, rules.cues)];
+}
+
+function cueProblems(segments: Segment[], cues: number | undefined): string[] {
+  if (cues === undefined || segments.length === cues) return [];
+  return [
+    `The subtitle file has ${cues} cue${cues === 1 ? '' : 's'} and the translation ${segments.length} paragraph${segments.length === 1 ? '' : 's'}: translate each cue as one paragraph, in order (the source beside shows them).`,
+  ];
 }
 
 function timestampProblems(text: string, segments: Segment[], timestamping: string): string[] {

@@ -1,4 +1,4 @@
-// A finished order's result file as a download: the format asked (or the kind's first), rendered in
+// A finished order's result file as a download: the format asked (or the order's first), rendered in
 // the document sandbox and cached, with an ETag, never as a page of this origin. Shared by the API's
 // file route (src/api/routes/files.ts) and the account area's links (src/web/), so both serve the
 // same bytes.
@@ -13,7 +13,7 @@ import type { ResultFormat } from '../domain/formats.js';
 import type { Timestamping } from '../domain/render/layout.js';
 import type { RenderedFile } from '../domain/render/index.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../domain/resultKinds.js';
-import { productOf } from '../products/registry.js';
+import { orderResult } from '../products/registry.js';
 import { resultLanguageTag } from '../products/shared.js';
 import type { FileStore } from '../storage/fileStore.js';
 import { RenderCache } from './renderCache.js';
@@ -30,7 +30,7 @@ export function checkResultKind(kind: string): ResultKind {
 }
 
 /**
- * Answers with the order's `kind` file in `rawFormat` (default: the kind's first format), or 304
+ * Answers with the order's `kind` file in `rawFormat` (default: the first the order offers), or 304
  * for a matching If-None-Match. The caller has checked that the order is the caller's.
  */
 export async function sendResultFile(
@@ -42,15 +42,10 @@ export async function sendResultFile(
   rawFormat: unknown,
 ): Promise<void> {
   const id = order.id;
-  if (
-    !productOf(order.product)
-      .results(order.params)
-      .some((r) => r.kind === kind)
-  ) {
-    throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
-  }
+  const result = orderResult(order, kind);
+  if (!result) throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
   const definition = RESULT_KIND_DEFINITIONS[kind];
-  const format = checkFormat(kind, rawFormat);
+  const format = checkFormat(kind, rawFormat, result.formats);
   const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
   if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
 
@@ -69,8 +64,8 @@ export async function sendResultFile(
   sendRendered(res, rendered, id, kind);
 }
 
-export function checkFormat(kind: ResultKind, rawFormat: unknown): ResultFormat {
-  const { formats } = RESULT_KIND_DEFINITIONS[kind];
+/** The format asked for, one of `formats` (the order's for the kind), or the first of them. */
+export function checkFormat(kind: ResultKind, rawFormat: unknown, formats: readonly ResultFormat[]): ResultFormat {
   const format = (rawFormat ?? formats[0]) as ResultFormat;
   if (typeof rawFormat !== 'undefined' && !formats.includes(format)) {
     throw new RequestError(`format: must be one of ${formats.join(', ')} for a ${kind} file, got ${JSON.stringify(rawFormat)}`);

@@ -19,9 +19,9 @@ import { getOrder } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { TimingError } from '../domain/render/index.js';
-import { resultKindsProblem, type ResultKind } from '../domain/resultKinds.js';
+import { resultKindsProblem, resultNeeds, type ResultKind } from '../domain/resultKinds.js';
 import { TranscriptImportError } from '../domain/transcript.js';
-import { productOf } from '../products/registry.js';
+import { orderResult, productOf } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 
 export interface FulfilmentDeps {
@@ -57,7 +57,8 @@ export function createFulfilment(deps: FulfilmentDeps) {
         throw new RequestError(`files: ${f.blobKey} is not in the file store (upload it with PUT /ops/files)`);
       });
       try {
-        await deps.documentReader.checkResultFile(f.kind as ResultKind, bytes, f.fileName);
+        const { formats } = orderResult(order, f.kind as ResultKind)!;
+        await deps.documentReader.checkResultFile(resultNeeds(f.kind as ResultKind, formats), bytes, f.fileName);
       } catch (err) {
         if (err instanceof TranscriptImportError || err instanceof TimingError) throw new RequestError(`${f.kind} file: ${err.message}`);
         throw err;

@@ -137,7 +137,11 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   const order = await getOrder(db, task.orderId);
   const plan = order && workPlanOfOrder(order);
   if (!order || !plan) return [];
-  if (plan.editor !== 'transcript') return text.trim() ? [] : ['The text is empty.'];
+  if (plan.editor !== 'transcript') {
+    if (!text.trim()) return ['The text is empty.'];
+    // A subtitle file's translation: a paragraph per cue.
+    return plan.rules.cues ? submissionProblems(text, plan.rules) : [];
+  }
   const problems = submissionProblems(text, plan.rules);
   // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
   if (
@@ -167,6 +171,9 @@ export async function reviewWork(
 ): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
   await saveWork(deps, worker, taskId, review.text);
+  // What is approved is delivered: it meets what Submit asks.
+  const problems = review.decision === 'approve' ? await checkSubmission(deps.db, task, review.text) : [];
+  if (problems.length) throw new SubmissionProblemsError(problems);
   return updateTask(deps, task, reviewTaskUpdate, { workerId: worker.id, ...review });
 }
 

@@ -3,7 +3,7 @@
 // callbacks all read this.
 import { z } from 'zod';
 import { LANGUAGE_SETS, languageName } from '../domain/languages.js';
-import { isResultKind, RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
+import { isResultKind, RESULT_KIND_DEFINITIONS, type ResultKind } from '../domain/resultKinds.js';
 import { transcription } from './transcription/index.js';
 import { aiTranscription } from './ai-transcription/index.js';
 import { proofreading } from './proofreading/index.js';
@@ -12,7 +12,7 @@ import { translation } from './translation/index.js';
 import { captions } from './captions/index.js';
 import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
-import type { ProductDefinition, ProductKey } from './types.js';
+import type { ProductDefinition, ProductKey, ResultField } from './types.js';
 import { parameterNames } from './requestFields.js';
 import { workPlanOf } from './shared.js';
 import type { OrderPlan, WorkPlan } from '../contracts/orders.js';
@@ -69,6 +69,18 @@ export function mediaUrlOf(order: PlannedOrder): string | undefined {
   const url = param ? order.params[param] : undefined;
   return typeof url === 'string' ? url : undefined;
 }
+
+type ProductOrder = { product: string; params: Record<string, unknown> };
+
+/** The order's results, each with the formats it is served in (the first by default). */
+export function orderResults(order: ProductOrder): Required<ResultField>[] {
+  return productOf(order.product)
+    .results(order.params)
+    .map((r) => ({ ...r, formats: r.formats ?? RESULT_KIND_DEFINITIONS[r.kind].formats }));
+}
+
+/** The order's result of `kind`; undefined when the order has none of that kind. */
+export const orderResult = (order: ProductOrder, kind: ResultKind) => orderResults(order).find((r) => r.kind === kind);
 
 /** Whether the order's results include cues (captions, subtitles), which need times to render. */
 export function resultsNeedCues(order: PlannedOrder): boolean {

@@ -106,6 +106,8 @@ interface TranslationParams {
   translate_to: string;
   additional_review?: boolean;
   source?: unknown;
+  /** A subtitle file to translate: its cues (measured), each translated as one paragraph. */
+  cues?: number;
 }
 
 /** People translate: the source beside the target (a document), or the media heard (subtitles, media translations). */
@@ -119,7 +121,7 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
     pay,
     mediaParam: 'url',
     sourceFile: 'source',
-    rules: () => ({ timestamping: 'not_required' }),
+    rules: (p) => ({ timestamping: 'not_required', ...(p.cues ? { cues: p.cues } : {}) }),
     // What `additional_review` is paid for: a second linguist reviews after the first approves.
     stages: (p) => (p.additional_review ? ['work', 'review', 'second_review'] : ['work', 'review']),
   };

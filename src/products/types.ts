@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { CallbackEvent, Fulfilment, WorkPlan, WorkStage } from '../contracts/orders.js';
 import type { LanguageSetName } from '../domain/languages.js';
+import type { ResultFormat } from '../domain/formats.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
 
@@ -47,6 +48,8 @@ export interface Measured {
 export interface ResultField {
   kind: ResultKind;
   field: string;
+  /** The formats this order's file is served in, the first by default; absent: all of the kind's. */
+  formats?: readonly ResultFormat[];
 }
 
 export interface OrderFacts {

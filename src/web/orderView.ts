@@ -1,7 +1,6 @@
 // Pieces of an order both the list and the order page show: its status and its result links.
 import type { OrderRow } from '../db/schema.js';
-import { RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
-import { isProductKey, productOf } from '../products/registry.js';
+import { isProductKey, orderResults, productOf } from '../products/registry.js';
 import { html, type Html } from './html.js';
 import { statusLabel } from '../domain/statusLabels.js';
 
@@ -26,10 +25,9 @@ export function statusHtml(order: OrderRow): Html {
 /** A link per result kind and format once the order is finished (served with the session, not the token). */
 export function filesHtml(order: OrderRow): Html {
   if (order.status !== 'finished') return html`<span class="muted">—</span>`;
-  const results = productOf(order.product).results(order.params);
-  return html`<ul class="files">${results.map(
-    ({ kind }) =>
-      html`<li><span class="kind">${kindName(kind)}:</span> ${RESULT_KIND_DEFINITIONS[kind].formats.map(
+  return html`<ul class="files">${orderResults(order).map(
+    ({ kind, formats }) =>
+      html`<li><span class="kind">${kindName(kind)}:</span> ${formats.map(
         (format) =>
           html` <a href="/account/orders/${order.id}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`,
       )}</li>`,

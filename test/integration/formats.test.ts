@@ -114,7 +114,7 @@ const cases = RESULT_KINDS.flatMap((kind) => RESULT_KIND_DEFINITIONS[kind].forma
 describe('every result format, read back independently', () => {
   it('covers every kind', () => {
     expect(new Set(cases.map(([kind]) => kind))).toEqual(new Set(RESULT_KINDS));
-    expect(cases).toHaveLength(32);
+    expect(cases).toHaveLength(34); // translation also as srt and vtt (a subtitle file translated)
   });
 
   it.each(cases)('%s as %s', async (kind, format) => {

@@ -7,7 +7,7 @@ import { importDocument } from '../../src/documents/importers.js';
 import { checkResultFile } from '../../src/documents/validate.js';
 import { layoutTranscript } from '../../src/domain/render/layout.js';
 import { renderDocx, renderPdf } from '../../src/domain/render/documents.js';
-import { renderSrt, renderVtt } from '../../src/domain/render/captions.js';
+import { buildCues, renderSrt, renderVtt } from '../../src/domain/render/captions.js';
 import { renderRtf, renderText } from '../../src/domain/render/text.js';
 import { TranscriptImportError, type Transcript } from '../../src/domain/transcript.js';
 import { convert } from '../helpers/libreoffice.js';
@@ -44,10 +44,10 @@ describe('importing uploaded files', () => {
   });
 
   it('reads srt and vtt with their times, and vtt voices as speakers', async () => {
-    const srt = await importDocument(Buffer.from(renderSrt(SOURCE)), 'captions.srt');
+    const srt = await importDocument(Buffer.from(renderSrt(buildCues(SOURCE))), 'captions.srt');
     expect(srt.segments.map((s) => s.text).join(' ')).toBe(SOURCE.segments.map((s) => s.text).join(' '));
     expect(srt.segments[0]).toMatchObject({ start: 0, end: 4 });
-    const vtt = await importDocument(Buffer.from(renderVtt(SOURCE)), 'captions.vtt');
+    const vtt = await importDocument(Buffer.from(renderVtt(buildCues(SOURCE))), 'captions.vtt');
     expect(vtt.segments.map((s) => s.speaker ?? null)).toEqual(['Ann', 'Bo', null]);
   });
 
@@ -72,10 +72,14 @@ describe('importing uploaded files', () => {
     ['plain.rtf', Buffer.from('just text'), 'cannot read plain.rtf: it does not start with {\\rtf'],
     ['empty.txt', Buffer.alloc(0), 'cannot read empty.txt: the file is empty'],
     ['blank.txt', Buffer.from(' \n\n \n'), 'cannot read blank.txt: the transcript is empty'],
-    ['no-cues.srt', Buffer.from('nothing here\n'), 'cannot read no-cues.srt: it is not a readable .srt file'],
+    ['no-cues.srt', Buffer.from('nothing here\n'), 'cannot read no-cues.srt: it holds no captions'],
     ['empty.vtt', Buffer.from('WEBVTT\n\n'), /^cannot read empty\.vtt: it (holds no captions|is not a readable \.vtt file)/],
     ['broken.json', Buffer.from('{"segments": ['), 'cannot read broken.json: the JSON transcript is not valid JSON'],
-    ['slides.pptx', Buffer.from('x'), 'cannot read slides.pptx: .pptx files are not accepted (accepted: json, txt, text, docx, doc, rtf, pdf, html, srt, vtt)'],
+    [
+      'slides.pptx',
+      Buffer.from('x'),
+      'cannot read slides.pptx: .pptx files are not accepted (accepted: json, txt, text, docx, odt, doc, rtf, pdf, html, srt, vtt)',
+    ],
   ])('refuses %s with a message naming the problem', async (name, bytes, message) => {
     const attempt = importDocument(bytes, name);
     await expect(attempt).rejects.toThrow(TranscriptImportError);
@@ -88,10 +92,10 @@ describe('importing uploaded files', () => {
 
   it('checks that a result file holds what its kind needs', async () => {
     const untimed = Buffer.from('Ann: no times at all.');
-    await expect(checkResultFile('transcription', untimed, 'a.txt')).resolves.toBeUndefined();
-    await expect(checkResultFile('captions', untimed, 'a.txt')).rejects.toThrow('captions need start and end times: segment 1 has none');
-    await expect(checkResultFile('forced_alignment', Buffer.from(renderSrt(SOURCE)), 'a.srt')).rejects.toThrow('needs word timings');
-    await expect(checkResultFile('subtitles', Buffer.from(renderSrt(SOURCE)), 'a.srt')).resolves.toBeUndefined();
+    await expect(checkResultFile('text', untimed, 'a.txt')).resolves.toBeUndefined();
+    await expect(checkResultFile('cues', untimed, 'a.txt')).rejects.toThrow('captions need start and end times: segment 1 has none');
+    await expect(checkResultFile('words', Buffer.from(renderSrt(buildCues(SOURCE))), 'a.srt')).rejects.toThrow('needs word timings');
+    await expect(checkResultFile('cues', Buffer.from(renderSrt(buildCues(SOURCE))), 'a.srt')).resolves.toBeUndefined();
   });
 });
 

@@ -8,6 +8,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { blankPdf, docxOf, pdfOf, pngImage, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
+import { odtOf } from '../helpers/hostileFiles.js';
 
 let service: TestService;
 let media: MediaServer;
@@ -40,9 +41,21 @@ describe('translation', () => {
         '<!DOCTYPE html><html><head><title>Not this</title><script>nor this</script></head><body><!-- nor --><p>Un deux trois.</p><p>Quatre cinq.</p></body></html>',
       5,
     ],
+    [
+      'odt',
+      async () => odtOf('<text:h>Un deux</text:h><text:p>trois<text:s/>quatre<office:annotation><text:p>not counted</text:p></office:annotation></text:p>'),
+      4,
+    ],
+    // Subtitles: the cue texts, not the numbers, times or voice names.
+    ['srt', async () => '1\n00:00:01,000 --> 00:00:02,500\nUn deux trois.\n\n2\n00:00:03,000 --> 00:00:04,000\nQuatre\ncinq.\n', 5],
+    ['vtt', async () => 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\n<v Ann Lee>Un deux.\n\nnote\n00:00:03.000 --> 00:00:04.000\n<i>Trois</i> quatre.\n', 4],
   ] as Array<[string, () => Promise<Buffer | string>, number]>)('counts the words of a %s document; seconds are 0', async (ext, make, words) => {
-    // Served with no telling name: recognised by what the bytes are.
-    const url = docs.serve(`/doc-${ext}${ext === 'html' ? '' : `.${ext}`}`, await make(), ext === 'txt' ? 'text/plain' : undefined);
+    // Served with no telling name (a text file's type at most): recognised by what the bytes are.
+    const url = docs.serve(
+      `/doc-${ext}${['txt', 'docx', 'pdf', 'rtf'].includes(ext) ? `.${ext}` : ''}`,
+      await make(),
+      ext === 'txt' ? 'text/plain' : undefined,
+    );
     const res = await quote('translations', { url, ...pair });
     expect(res.body).toMatchObject({ status: 'success', words, seconds: 0, order_total: 5 }); // under the $5 minimum
   });
@@ -60,7 +73,7 @@ describe('translation', () => {
   it('refuses an image, a file that cannot be fetched, and the same language twice', async () => {
     const image = docs.serve('/photo.png', pngImage());
     expect((await quote('translations', { url: image, ...pair })).body.error).toBe(
-      'url: translation takes a document (txt, docx, doc, rtf, pdf or an HTML page) or an audio or video file',
+      'url: translation takes a document (txt, docx, odt, doc, rtf, pdf, an HTML page, or SRT or WebVTT subtitles) or an audio or video file',
     );
     expect((await quote('translations', { url: `${docs.url}/missing.pdf`, ...pair })).body.error).toBe('url: the file could not be fetched');
     expect((await quote('subtitles', { url: media.audio(10), translate_from: 'german', translate_to: 'german' })).body.error).toBe(

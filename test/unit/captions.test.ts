@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSync } from 'subtitle';
-import { breakLines, buildCues, CUE_LIMITS, renderAlignment, renderSrt, renderVtt, TimingError } from '../../src/domain/render/captions.js';
+import { breakLines, buildCues, CUE_LIMITS, keptCues, renderAlignment, renderSrt, renderVtt, TimingError } from '../../src/domain/render/captions.js';
 import { FIXTURE } from './layout.test.js';
 
 const sourceText = (t: typeof FIXTURE) => t.segments.map((s) => s.text).join(' ');
@@ -67,13 +67,13 @@ describe('caption cues', () => {
 
 describe('caption files, read back by the subtitle parser', () => {
   it('SRT holds the same text, in numbered cues with comma milliseconds', () => {
-    const srt = renderSrt(FIXTURE);
+    const srt = renderSrt(buildCues(FIXTURE));
     expect(srt.startsWith('1\n00:00:00,000 --> 00:00:')).toBe(true);
     expect(cueTexts(srt).join(' ').replace(/\n/g, ' ')).toBe(sourceText(FIXTURE));
   });
 
   it('WebVTT holds the same text, speakers as voice tags', () => {
-    const vtt = renderVtt(FIXTURE);
+    const vtt = renderVtt(buildCues(FIXTURE));
     expect(vtt.startsWith('WEBVTT\n\n00:00:00.000 --> ')).toBe(true);
     const texts = cueTexts(vtt);
     expect(texts[0]).toMatch(/^<v Interviewer>/);
@@ -86,7 +86,27 @@ describe('caption files, read back by the subtitle parser', () => {
   });
 
   it('escapes markup in WebVTT', () => {
-    expect(renderVtt({ segments: [{ start: 0, end: 2, text: 'a < b & c' }] })).toContain('a &lt; b &amp; c');
+    expect(renderVtt(buildCues({ segments: [{ start: 0, end: 2, text: 'a < b & c' }] }))).toContain('a &lt; b &amp; c');
+  });
+
+  it("a translation's cues are its segments, at their own times to the millisecond, never cut or stretched", () => {
+    const long = 'Ceci est une traduction bien plus longue que les deux lignes de quarante-deux caractères permises.';
+    const cues = keptCues({
+      segments: [
+        { start: 1.234, end: 1.734, speaker: 'Ann', text: 'Court.' }, // half a second: kept, not stretched to the minimum
+        { start: 1.734, end: 12.5, text: long }, // over 7 seconds and over two lines: one cue still
+      ],
+    });
+    expect(cues.map(({ start, end }) => [start, end])).toEqual([
+      [1.234, 1.734],
+      [1.734, 12.5],
+    ]);
+    expect(cues[0]).toMatchObject({ speaker: 'Ann', lines: ['Court.'] });
+    expect(cues[1]!.lines.join(' ')).toBe(long);
+    for (const line of cues[1]!.lines) expect(line.length).toBeLessThanOrEqual(CUE_LIMITS.lineChars);
+    expect(renderSrt(cues)).toBe(`1\n00:00:01,234 --> 00:00:01,734\nCourt.\n\n2\n00:00:01,734 --> 00:00:12,500\n${cues[1]!.lines.join('\n')}\n`);
+    expect(renderVtt(cues)).toContain('00:00:01.234 --> 00:00:01.734\n<v Ann>Court.');
+    expect(() => keptCues({ segments: [{ start: 2, text: 'no end' }] })).toThrow(new TimingError('captions need start and end times: segment 1 has none'));
   });
 
   it('alignment needs word timings for every segment', () => {

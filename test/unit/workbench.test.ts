@@ -5,6 +5,7 @@ import {
   editorText,
   formatMark,
   mergeParts,
+  onSourceCues,
   parseSkills,
   planParts,
   SKILL_KINDS,
@@ -282,6 +283,39 @@ describe('submissionProblems', () => {
       'The order asks for timestamps every 30 seconds; the transcript has no [hh:mm:ss] marks.',
       'Speaker labels are missing (the order has 1 or 2 speakers).',
     ]);
+  });
+});
+
+describe('a subtitle file translated', () => {
+  const source = {
+    segments: [
+      { start: 0.5, end: 2.25, speaker: 'Ann', text: 'Hello there.' },
+      { start: 2.25, end: 4.1, text: 'JOHN: Who is it?' },
+      { start: 5, end: 6.75, text: 'The end.' },
+    ],
+  };
+
+  it('asks for one paragraph per cue at Submit, naming both counts', () => {
+    expect(submissionProblems('Bonjour.\n\nJOHN : Qui est-ce ?\n\nFin.', { timestamping: 'not_required', cues: 3 })).toEqual([]);
+    expect(submissionProblems('Bonjour.\n\nJOHN : Qui est-ce ? Fin.', { timestamping: 'not_required', cues: 3 })).toEqual([
+      'The subtitle file has 3 cues and the translation 2 paragraphs: translate each cue as one paragraph, in order (the source beside shows them).',
+    ]);
+  });
+
+  it("puts each paragraph on its cue's times; the cue's voice is kept, another label stays in the text", () => {
+    const translated = transcriptFromEditor('[00:00:00] Ann: Bonjour.\n\n[00:00:02] JOHN: Qui est-ce ?\n\nFin.');
+    expect(onSourceCues(translated, source)).toEqual({
+      segments: [
+        { start: 0.5, end: 2.25, speaker: 'Ann', text: 'Bonjour.' },
+        { start: 2.25, end: 4.1, text: 'JOHN: Qui est-ce ?' },
+        { start: 5, end: 6.75, text: 'Fin.' },
+      ],
+    });
+  });
+
+  it('joins a surplus onto the last cue rather than lose words', () => {
+    const translated = transcriptFromEditor('Bonjour.\n\nQui ?\n\nFin.\n\nEncore.');
+    expect(onSourceCues(translated, source).segments.map((s) => s.text)).toEqual(['Bonjour.', 'Qui ?', 'Fin. Encore.']);
   });
 });
 

@@ -1482,7 +1482,7 @@ export interface operations {
                 api_token?: string;
                 /** @description test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed */
                 mode?: "test";
-                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt, ttml, dfxp; proofread_captions: srt, vtt, ttml, dfxp; subtitles: srt, vtt, ttml, dfxp; translation: docx, pdf, text; human_ocr: docx, pdf, text; forced_alignment: json. */
+                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt, ttml, dfxp; proofread_captions: srt, vtt, ttml, dfxp; subtitles: srt, vtt, ttml, dfxp; translation: docx, pdf, text, srt, vtt; human_ocr: docx, pdf, text; forced_alignment: json. */
                 format?: "docx" | "doc" | "pdf" | "text" | "html" | "json" | "json2" | "srt" | "vtt" | "ttml" | "dfxp";
             };
             header?: never;

@@ -11,7 +11,7 @@ import { checkFormat, checkResultKind, sendRendered, sendResultFile } from '../.
 import { parseOrderId } from './records.js';
 import { getAccountOrder } from '../../db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../domain/resultKinds.js';
-import { productOf } from '../../products/registry.js';
+import { orderResult } from '../../products/registry.js';
 import { resultLanguageTag } from '../../products/shared.js';
 import type { Timestamping } from '../../domain/render/layout.js';
 import { renderResult } from '../../domain/render/index.js';
@@ -21,15 +21,9 @@ import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../produ
 async function sendSampleFile(req: Request, res: Response, id: number, kind: ResultKind): Promise<void> {
   const order = sampleOrderById(id);
   if (!order) throw new RequestError(`order_id: ${id} is not a sample order (mode=test: the sample orders are ${SAMPLE_ID_RANGE})`);
-  if (
-    order.status !== 'finished' ||
-    !productOf(order.product)
-      .results(order.params)
-      .some((r) => r.kind === kind)
-  ) {
-    throw new RequestError(`kind: sample order ${id} has no ${kind} file (a ${order.status} ${order.product} order)`);
-  }
-  const format = checkFormat(kind, req.query.format);
+  const result = order.status === 'finished' ? orderResult(order, kind) : undefined;
+  if (!result) throw new RequestError(`kind: sample order ${id} has no ${kind} file (a ${order.status} ${order.product} order)`);
+  const format = checkFormat(kind, req.query.format, result.formats);
   const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
   const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, language: resultLanguageTag(order.params) };

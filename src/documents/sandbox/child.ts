@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import type { DocumentLimits, OcrLimits } from '../limits.js';
 import type { FileClass } from '../measure.js';
-import type { ResultKind } from '../../domain/resultKinds.js';
+import type { ResultKind, ResultNeeds } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderOptions } from '../../domain/render/index.js';
 import {
@@ -91,8 +91,8 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
     }
     case 'checkResultFile': {
       const { checkResultFile } = await import('../validate.js');
-      const [kind, bytes, fileName, limits] = args as [ResultKind, Uint8Array, string, DocumentLimits];
-      return checkResultFile(kind, bytes, fileName, limits);
+      const [needs, bytes, fileName, limits] = args as [ResultNeeds, Uint8Array, string, DocumentLimits];
+      return checkResultFile(needs, bytes, fileName, limits);
     }
     case 'renderResult': {
       const [{ importDocument }, { renderResult }] = await Promise.all([import('../importers.js'), import('../../domain/render/index.js')]);

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { Counter } from 'prom-client';
 import { registry } from '../../metrics.js';
 import type { Transcript } from '../../domain/transcript.js';
-import type { ResultKind } from '../../domain/resultKinds.js';
+import type { ResultKind, ResultNeeds } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderedFile, RenderOptions } from '../../domain/render/index.js';
 import type { FileClass, OcrEstimate } from '../measure.js';
@@ -51,7 +51,8 @@ export interface DocumentReader {
   documentWords(bytes: Uint8Array, fileName: string): Promise<number>;
   ocrEstimate(bytes: Uint8Array, fileName: string, cls: FileClass): Promise<OcrEstimate>;
   importDocument(bytes: Uint8Array, fileName: string): Promise<Transcript>;
-  checkResultFile(kind: ResultKind, bytes: Uint8Array, fileName: string): Promise<void>;
+  /** Refuses a result file that does not read, or lacks what `needs` asks (times, word timings). */
+  checkResultFile(needs: ResultNeeds, bytes: Uint8Array, fileName: string): Promise<void>;
   renderResult(kind: ResultKind, bytes: Uint8Array, fileName: string, format: ResultFormat, options: RenderOptions): Promise<RenderedFile>;
   /** Page `page` (from 1) of a PDF drawn as a PNG, for the person who types it. */
   renderPdfPage(bytes: Uint8Array, page: number): Promise<Buffer>;
@@ -146,7 +147,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     documentWords: (bytes, fileName) => run('documentWords', bytes, fileName),
     ocrEstimate: (bytes, fileName, cls) => run('ocrEstimate', bytes, fileName, cls),
     importDocument: (bytes, fileName) => run('importDocument', bytes, fileName),
-    checkResultFile: (kind, bytes, fileName) => run('checkResultFile', kind, bytes, fileName),
+    checkResultFile: (needs, bytes, fileName) => run('checkResultFile', needs, bytes, fileName),
     async renderResult(kind, bytes, fileName, format, options) {
       const rendered = await render<RenderedFile>('renderResult', kind, bytes, fileName, format, options);
       // Across processes a Buffer arrives as a plain Uint8Array.

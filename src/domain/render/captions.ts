@@ -74,25 +74,46 @@ export function buildCues(t: Transcript): Cue[] {
   });
 }
 
+/**
+ * A cue per segment at the segment's own times, its text in lines of at most CUE_LIMITS.lineChars
+ * (a translation of subtitles keeps the source's cues: same number, same times).
+ */
+export function keptCues(t: Transcript): Cue[] {
+  return t.segments.map((segment, index) => {
+    const { start, end } = segment;
+    if (start === undefined || end === undefined || end <= start) throw new TimingError(`captions need start and end times: segment ${index + 1} has none`);
+    return { start, end, lines: wrapLines(segment.text), ...(segment.speaker ? { speaker: segment.speaker } : {}) };
+  });
+}
+
+/** Lines of at most CUE_LIMITS.lineChars where the words allow, broken at spaces. */
+function wrapLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= CUE_LIMITS.lineChars) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length <= CUE_LIMITS.lines ? breakLines(lines.join(' ')) : lines;
+}
+
 function timestamp(seconds: number, separator: ',' | '.'): string {
   const ms = Math.round(seconds * 1000);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
-export function renderSrt(t: Transcript): string {
-  return buildCues(t)
-    .map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`)
-    .join('\n');
+export function renderSrt(cues: readonly Cue[]): string {
+  return cues.map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`).join('\n');
 }
 
-export function renderVtt(t: Transcript): string {
-  const cues = buildCues(t).map((c) => {
+export function renderVtt(cues: readonly Cue[]): string {
+  const blocks = cues.map((c) => {
     const lines = c.lines.map(escapeVtt);
     if (c.speaker) lines[0] = `<v ${escapeVtt(c.speaker)}>${lines[0]}`;
     return `${timestamp(c.start, '.')} --> ${timestamp(c.end, '.')}\n${lines.join('\n')}\n`;
   });
-  return ['WEBVTT\n', ...cues].join('\n');
+  return ['WEBVTT\n', ...blocks].join('\n');
 }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -102,8 +123,7 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
  * joined by `<br/>`, speakers declared once as `ttm:agent`s and named on their cues. `language` is
  * the BCP 47 tag of `xml:lang` ('' when unknown, as TTML allows).
  */
-export function renderTtml(t: Transcript, language: string): string {
-  const cues = buildCues(t);
+export function renderTtml(cues: readonly Cue[], language: string): string {
   const agents = [...new Set(cues.map((c) => c.speaker).filter((s): s is string => !!s))];
   const agentId = (speaker: string) => `speaker-${agents.indexOf(speaker) + 1}`;
   const head = agents.length

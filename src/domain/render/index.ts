@@ -2,7 +2,7 @@
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../resultKinds.js';
 import { FILE_TYPES, type ResultFormat } from '../formats.js';
 import type { Transcript } from '../transcript.js';
-import { renderAlignment, renderSrt, renderTtml, renderVtt } from './captions.js';
+import { buildCues, keptCues, renderAlignment, renderSrt, renderTtml, renderVtt } from './captions.js';
 import { renderDocx, renderPdf } from './documents.js';
 import { renderJson, renderJson2 } from './json.js';
 import { layoutTranscript, type Timestamping } from './layout.js';
@@ -26,6 +26,8 @@ export interface RenderOptions {
 
 export async function renderResult(kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions): Promise<RenderedFile> {
   const paragraphs = () => layoutTranscript(t, options.timestamping);
+  // A translation's segments are its source's cues (a subtitle file translated): kept as they are.
+  const cues = () => (kind === 'translation' ? keptCues(t) : buildCues(t));
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
   let body: Buffer;
   switch (format) {
@@ -51,14 +53,14 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       body = utf8(renderJson2(t));
       break;
     case 'srt':
-      body = utf8(renderSrt(t));
+      body = utf8(renderSrt(cues()));
       break;
     case 'vtt':
-      body = utf8(renderVtt(t));
+      body = utf8(renderVtt(cues()));
       break;
     case 'ttml':
     case 'dfxp':
-      body = utf8(renderTtml(t, options.language ?? ''));
+      body = utf8(renderTtml(cues(), options.language ?? ''));
       break;
   }
   return { body, ...FILE_TYPES[format] };

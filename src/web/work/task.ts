@@ -100,6 +100,8 @@ export function taskRouter(deps: WebDeps): Router {
       await reviewWork(deps, signedWorker(res).worker, String(req.params.id), { ...form.data, note: form.data.note?.trim() || undefined });
     } catch (err) {
       if (err instanceof TaskRefusedError) return void sendPage(res, 409, taskPage(await pageOf(req, res, { problems: [err.message], text: form.data.text })));
+      if (err instanceof SubmissionProblemsError)
+        return void sendPage(res, 422, taskPage(await pageOf(req, res, { problems: err.problems, text: form.data.text })));
       throw err;
     }
     setFlash(req, res, deps.publicBaseUrl, form.data.decision === 'approve' ? 'approved' : 'sent-back');
