@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { RESULT_KIND_DEFINITIONS } from '../../src/domain/resultKinds.js';
+import { RESULT_KIND_DEFINITIONS, SUBTITLE_FORMATS } from '../../src/domain/resultKinds.js';
 
 describe('order API (PGlite)', () => {
   let service: TestService;
@@ -284,7 +284,9 @@ describe('order API (PGlite)', () => {
           for (const [field, value] of Object.entries(record.body.data as Record<string, unknown>)) {
             if (!field.endsWith('_url') || field === 'callback_url' || value === null) continue;
             const kind = new URL(value as string).pathname.split('/').at(-1) as keyof typeof RESULT_KIND_DEFINITIONS;
-            results.push({ url: value as string, formats: RESULT_KIND_DEFINITIONS[kind].formats });
+            // The sample translation is of a document: the subtitle formats are a subtitle file's.
+            const formats = RESULT_KIND_DEFINITIONS[kind].formats.filter((f) => kind !== 'translation' || !(SUBTITLE_FORMATS as readonly string[]).includes(f));
+            results.push({ url: value as string, formats });
           }
           if (order.status === 'finished') products++;
         }

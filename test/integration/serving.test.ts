@@ -7,6 +7,7 @@ import { waitFor } from '../helpers/net.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { finishOrder } from '../../src/db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
+import { orderResult } from '../../src/products/registry.js';
 import { renderJson2 } from '../../src/domain/render/json.js';
 
 const TRANSCRIPT = {
@@ -181,9 +182,12 @@ describe('serving result files', () => {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe(contentType);
         expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${defaultFormat}"`);
-        for (const format of RESULT_KIND_DEFINITIONS[kind].formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
+        // The formats this order offers: a document's translation has no subtitle formats.
+        const { formats } = orderResult({ product, params: {} }, kind)!;
+        expect(formats).toEqual(kind === 'translation' ? ['docx', 'pdf', 'text'] : RESULT_KIND_DEFINITIONS[kind].formats);
+        for (const format of formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
         const wrong = await service.get(`${base}&format=json2`);
-        expect(wrong.body.error).toBe(`format: must be one of ${RESULT_KIND_DEFINITIONS[kind].formats.join(', ')} for a ${kind} file, got "json2"`);
+        expect(wrong.body.error).toBe(`format: must be one of ${formats.join(', ')} for a ${kind} file, got "json2"`);
       },
     );
 

@@ -1482,7 +1482,7 @@ export interface operations {
                 api_token?: string;
                 /** @description test: a sample order's file (ids of GET /api/v4/orders?mode=test), the sample transcript in the format asked for; no token needed */
                 mode?: "test";
-                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt, ttml, dfxp; proofread_captions: srt, vtt, ttml, dfxp; subtitles: srt, vtt, ttml, dfxp; translation: docx, pdf, text, srt, vtt; human_ocr: docx, pdf, text; forced_alignment: json. */
+                /** @description Default: the kind's first format. Per kind: transcription: docx, doc, pdf, text, html, json, json2; proofread_transcription: docx, doc, pdf, text, html, json; captions: srt, vtt, ttml, dfxp; proofread_captions: srt, vtt, ttml, dfxp; subtitles: srt, vtt, ttml, dfxp; translation: docx, pdf, text, srt, vtt; human_ocr: docx, pdf, text; forced_alignment: json. A translation's srt and vtt are for a translated subtitle file, whose default is its own format; a document's translation is docx, pdf or text. */
                 format?: "docx" | "doc" | "pdf" | "text" | "html" | "json" | "json2" | "srt" | "vtt" | "ttml" | "dfxp";
             };
             header?: never;

@@ -283,7 +283,7 @@ function build(): Json {
           name: 'format',
           in: 'query',
           required: false,
-          description: `Default: the kind's first format. Per kind: ${RESULT_KINDS.map((k) => `${k}: ${RESULT_KIND_DEFINITIONS[k].formats.join(', ')}`).join('; ')}.`,
+          description: `Default: the kind's first format. Per kind: ${RESULT_KINDS.map((k) => `${k}: ${RESULT_KIND_DEFINITIONS[k].formats.join(', ')}`).join('; ')}. A translation's srt and vtt are for a translated subtitle file, whose default is its own format; a document's translation is docx, pdf or text.`,
           schema: jsonSchema(z.enum(allFormats as [string, ...string[]])),
         },
       ],
