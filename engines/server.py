@@ -45,16 +45,30 @@ PHONETIC_MAX_SECONDS = 300
 # Transcription (Whisper)
 
 
+# Whisper's own decoding rule (and OpenAI's at temperature 0): a segment whose text compresses more
+# than 2.4 times (repetition), whose average log-probability is below -1.0, or that is likely not
+# speech is decoded again at the next temperature; the segment keeps the figures of its last decode.
+FALLBACK_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+COMPRESSION_RATIO_THRESHOLD = 2.4
+LOG_PROB_THRESHOLD = -1.0
+NO_SPEECH_THRESHOLD = 0.6
+
+
 def transcribe(model, audio, language, task="transcribe"):
     segments, info = model.transcribe(
         audio, language=language, task=task, beam_size=5, word_timestamps=True, vad_filter=True,
-        temperature=0.0, condition_on_previous_text=False)
+        temperature=FALLBACK_TEMPERATURES, compression_ratio_threshold=COMPRESSION_RATIO_THRESHOLD,
+        log_prob_threshold=LOG_PROB_THRESHOLD, no_speech_threshold=NO_SPEECH_THRESHOLD,
+        condition_on_previous_text=False)
     out, all_words = [], []
     for i, s in enumerate(segments):  # a generator: the work happens here
         words = [{"word": w.word.strip(), "start": r3(w.start), "end": r3(w.end), "probability": r3(w.probability)}
                  for w in (s.words or [])]
         all_words.extend(words)
-        out.append({"id": i, "start": r3(s.start), "end": r3(s.end), "text": s.text, "words": words})
+        # OpenAI's verbose_json names for the segment's figures.
+        out.append({"id": i, "start": r3(s.start), "end": r3(s.end), "text": s.text, "words": words,
+                    "avg_logprob": r3(s.avg_logprob), "compression_ratio": r3(s.compression_ratio),
+                    "no_speech_prob": r3(s.no_speech_prob), "temperature": s.temperature})
     detected = {}
     if language is None and info.all_language_probs:  # the engine chose: how sure it was, of the likeliest five
         detected = {"language_probabilities": {code: r3(p) for code, p in sorted(info.all_language_probs, key=lambda lp: -lp[1])[:5]}}
@@ -64,6 +78,8 @@ def transcribe(model, audio, language, task="transcribe"):
         "language_probability": r3(info.language_probability),
         **detected,
         "duration": r3(info.duration),
+        # Beyond OpenAI's answer: the seconds the voice activity detector found speech in.
+        "speech_duration": r3(info.duration_after_vad),
         "text": "".join(s["text"] for s in out).strip(),
         "segments": out,
         "words": all_words,

@@ -15,13 +15,21 @@ import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.j
 import { editorText, transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
-import { personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
+import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
+import { checkTranscript, describeFigures } from '../engines/gate.js';
 
-/** `unavailable`: no engine is configured, or the work needs a person (`reason`): the order waits for an operator. */
+/**
+ * `unavailable`: no engine is configured, or the work needs a person (`reason`): the order waits for
+ * an operator, or runs `translator`'s plan in the workbench (`people`: a transcriber's work when
+ * the speech is in the ordered language; absent, a translator's).
+ */
 export type EngineOutcome =
   | { outcome: 'finished'; files: ResultFile[] }
   | { outcome: 'rejected'; reason: string }
-  | { outcome: 'unavailable'; reason?: string; translator?: WorkPlan | undefined };
+  | { outcome: 'unavailable'; reason?: string; translator?: WorkPlan | undefined; people?: PeopleWork };
+
+/** What the engine delivers in the ordered language, or what a person needs to do it. */
+type Delivery = EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string };
 
 export function createEngineActivities(deps: ActivityDeps) {
   const { db, files, engines, documentReader } = deps;
@@ -60,29 +68,46 @@ export function createEngineActivities(deps: ActivityDeps) {
 
   /**
    * The transcript in the ordered language, never a forced one, as the language policy decides
-   * (spokenLanguagePlan, src/orders/spokenLanguage.ts); what was done is noted on the order.
+   * (spokenLanguagePlan, src/orders/spokenLanguage.ts), and never one that fails the transcript
+   * gate (src/engines/gate.ts): the other route to English is tried, then a person does the work
+   * from the engine's transcript. What was measured and done is noted on the order.
    */
-  async function transcribeInOrderedLanguage(
-    orderId: number,
-    audio: Omit<TranscribeRequest, 'language'>,
-    ordered: string,
-  ): Promise<EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string }> {
-    const heard = await engines.speech!.transcribe(audio);
+  async function transcribeInOrderedLanguage(orderId: number, audio: Omit<TranscribeRequest, 'language'>, ordered: string): Promise<Delivery> {
+    const speech = engines.speech!;
+    const heard = await speech.transcribe(audio);
     if (isSilent(heard)) return heard;
     const spoken = languageCodeOf(heard.language);
     const translator = spoken ? engines.translators?.covering(spoken, ordered) : undefined;
     let plan = spokenLanguagePlan(heard, ordered, translator?.name);
-    if (plan.do === 'as-heard') return heard;
-    if (plan.do === 'transcribe-as-ordered') {
-      await noteEngineFinding(db, orderId, plan.note);
-      return engines.speech!.transcribe({ ...audio, language: ordered });
+    /** Why the plan changed (a route held back by the gate), said before the plan's own note. */
+    let held = '';
+    const note = (text: string) => noteEngineFinding(db, orderId, held ? `${held} ${text}` : text);
+    const gated = (what: string, t: EngineTranscript) => {
+      const verdict = checkTranscript(t);
+      log.info('transcript gate', { orderId, what, passes: verdict.passes, ...verdict.figures });
+      if (!verdict.passes) held += `${what} failed the transcript gate (${verdict.failures.join('; ')}; measured: ${describeFigures(verdict.figures)}).`;
+      return verdict.passes;
+    };
+
+    if (plan.do === 'as-heard' || plan.do === 'transcribe-as-ordered') {
+      const transcript = plan.do === 'as-heard' ? heard : await speech.transcribe({ ...audio, language: ordered });
+      if (gated(`The engine's ${languageNameOf(ordered)} transcript`, transcript)) {
+        if (plan.do !== 'as-heard') await note(plan.note);
+        return transcript;
+      }
+      const why = `a person transcribes the ${languageNameOf(ordered)} speech from the engine's draft.`;
+      await note(plan.do === 'as-heard' ? `It is not delivered: ${why}` : `${plan.note} It is not delivered: ${why}`);
+      return { needsPerson: held, heard: transcript, spoken: ordered };
     }
     if (plan.do === 'english-translation') {
-      await noteEngineFinding(db, orderId, plan.note);
-      log.info('spoken language differs: English translation by the engine', { orderId, spoken, ordered });
-      return engines.speech!.translateToEnglish(audio);
+      const translated = await speech.translateToEnglish(audio);
+      if (gated("The engine's English translation", translated)) {
+        await note(plan.note);
+        return translated;
+      }
+      plan = translator ? machineTranslates(spoken!, ordered, translator.name) : personTranslates(spoken!, ordered);
     }
-    if (plan.do === 'machine-translation' && translator) {
+    if (plan.do === 'machine-translation' && translator && gated(`The engine's ${languageNameOf(plan.from)} transcript`, heard)) {
       try {
         const texts = await translator.translate({
           texts: heard.segments.map((s) => s.text),
@@ -91,7 +116,7 @@ export function createEngineActivities(deps: ActivityDeps) {
           timeoutMs: audio.timeoutMs,
           ...(audio.signal ? { signal: audio.signal } : {}),
         });
-        await noteEngineFinding(db, orderId, plan.note);
+        await note(plan.note);
         log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
         // The words' times belong to the spoken words: the segments keep their times, not the words.
         return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
@@ -99,13 +124,12 @@ export function createEngineActivities(deps: ActivityDeps) {
         // The translator refused this text: a person translates it rather than the order being refunded.
         if (!(err instanceof EngineRejectedError)) throw err;
         log.warn('the machine translation was refused: a person translates', { orderId, spoken, ordered, translator: translator.name, error: err.message });
-        plan = personTranslates(plan.from, ordered);
       }
     }
-    if (plan.do !== 'person') throw new Error(`unexpected language plan ${plan.do}`);
-    await noteEngineFinding(db, orderId, plan.note);
-    log.warn('spoken language differs and no engine translates the pair: a person translates', { orderId, spoken, ordered });
-    return { needsPerson: plan.note, heard, spoken: plan.from };
+    const person = personTranslates(plan.from, ordered);
+    await note(person.note);
+    log.warn('the work goes to a person translator', { orderId, spoken, ordered });
+    return { needsPerson: held ? `${held} ${person.note}` : person.note, heard, spoken: person.from };
   }
 
   /**
@@ -153,7 +177,10 @@ export function createEngineActivities(deps: ActivityDeps) {
           phase = 'transcribing';
           beat();
           const result = await transcribeInOrderedLanguage(orderId, audio, ordered);
-          if ('needsPerson' in result) return { outcome: 'unavailable', reason: result.needsPerson, translator: await translatorWork(order, result) };
+          if ('needsPerson' in result) {
+            const people: PeopleWork = result.spoken === ordered ? 'transcriber' : 'translator';
+            return { outcome: 'unavailable', reason: result.needsPerson, translator: await translatorWork(order, result), people };
+          }
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
           return { outcome: 'finished', files: resultFiles(key, 'engine-transcript.json') };

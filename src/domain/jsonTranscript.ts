@@ -12,6 +12,8 @@ const jsonWord = z
     start: seconds.optional(),
     begin: seconds.optional(),
     end: seconds,
+    // Our own json2 carries the engine's confidence; anything else there is dropped, not refused.
+    confidence: z.unknown().optional(),
   })
   .refine((w) => (w.text ?? w.word)?.trim(), 'a word needs text')
   .refine((w) => (w.start ?? w.begin) !== undefined, 'a word needs start (or begin)');
@@ -42,7 +44,13 @@ export interface JsonImportOptions {
   words?: boolean;
 }
 
-const toWord = (w: z.infer<typeof jsonWord>): Word => ({ text: (w.text ?? w.word)!.trim(), start: (w.start ?? w.begin)!, end: w.end });
+const confidence = z.number().min(0).max(1);
+const toWord = (w: z.infer<typeof jsonWord>): Word => ({
+  text: (w.text ?? w.word)!.trim(),
+  start: (w.start ?? w.begin)!,
+  end: w.end,
+  ...(confidence.safeParse(w.confidence).success ? { confidence: w.confidence as number } : {}),
+});
 
 /** Milliseconds as seconds, where they are a time. */
 const fromMs = (value: unknown): number | undefined => (seconds.safeParse(value).success ? (value as number) / 1000 : undefined);

@@ -7,6 +7,8 @@ export interface Word {
   /** Seconds from the start of the media. */
   start: number;
   end: number;
+  /** How sure the speech engine was of the word, 0 to 1 (its probability); absent when it did not say. */
+  confidence?: number;
 }
 
 export interface Segment {

@@ -9,7 +9,8 @@ import type { EngineSegment, EngineTranscript, EngineWord, SpeechEngine, Transcr
 /** An answer larger than this is not a transcript we can use (a 3 h verbose_json is a few MB). */
 const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 
-const apiWord = z.object({ word: z.string(), start: z.number(), end: z.number() });
+// `probability` is beyond OpenAI's answer (the local engine and faster-whisper servers give it).
+const apiWord = z.object({ word: z.string(), start: z.number(), end: z.number(), probability: z.number().min(0).max(1).nullish() });
 // Optional fields are nullish: some servers send null where OpenAI leaves a field out.
 const verboseJson = z.object({
   text: z.string().nullish(),
@@ -17,7 +18,20 @@ const verboseJson = z.object({
   // Beyond OpenAI's answer (the local engine sends it): how likely each language was, when the engine chose.
   language_probabilities: z.record(z.string(), z.number()).nullish(),
   duration: z.number().nullish(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: z.array(apiWord).nullish() })).nullish(),
+  speech_duration: z.number().nonnegative().nullish(),
+  segments: z
+    .array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+        text: z.string(),
+        words: z.array(apiWord).nullish(),
+        avg_logprob: z.number().nullish(),
+        compression_ratio: z.number().nullish(),
+        no_speech_prob: z.number().nullish(),
+      }),
+    )
+    .nullish(),
   words: z.array(apiWord).nullish(),
 });
 type ApiWord = z.infer<typeof apiWord>;
@@ -59,13 +73,17 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
   };
 }
 
-const toWords = (words: ApiWord[]): EngineWord[] => words.map((w) => ({ text: w.word.trim(), start: w.start, end: w.end })).filter((w) => w.text !== '');
+const toWords = (words: ApiWord[]): EngineWord[] =>
+  words
+    .map((w) => ({ text: w.word.trim(), start: w.start, end: w.end, ...(w.probability != null ? { probability: w.probability } : {}) }))
+    .filter((w) => w.text !== '');
 
 function toTranscript(answer: z.infer<typeof verboseJson>): EngineTranscript {
   const topLevel = toWords(answer.words ?? []).sort((a, b) => a.start - b.start);
   const meta = {
     ...(answer.language ? { language: answer.language } : {}),
     ...(answer.duration != null ? { duration: answer.duration } : {}),
+    ...(answer.speech_duration != null ? { speechDuration: answer.speech_duration } : {}),
     ...(answer.language_probabilities ? { languageProbabilities: answer.language_probabilities } : {}),
   };
 
@@ -94,7 +112,12 @@ function toTranscript(answer: z.infer<typeof verboseJson>): EngineTranscript {
         words.push(w);
       }
     }
-    segments.push({ start: s.start, end: s.end, text, words });
+    const figures = {
+      ...(s.avg_logprob != null ? { avgLogprob: s.avg_logprob } : {}),
+      ...(s.compression_ratio != null ? { compressionRatio: s.compression_ratio } : {}),
+      ...(s.no_speech_prob != null ? { noSpeechProb: s.no_speech_prob } : {}),
+    };
+    segments.push({ start: s.start, end: s.end, text, words, ...figures });
   });
   return { segments, ...meta };
 }

@@ -8,7 +8,9 @@ export function engineTranscriptToModel(t: EngineTranscript): Transcript {
   for (const s of t.segments) {
     const text = s.text.trim();
     if (!text) continue;
-    const words = s.words.filter((w) => w.text.trim() !== '').map((w) => ({ text: w.text.trim(), start: w.start, end: w.end }));
+    const words = s.words
+      .filter((w) => w.text.trim() !== '')
+      .map((w) => ({ text: w.text.trim(), start: w.start, end: w.end, ...(w.probability !== undefined ? { confidence: w.probability } : {}) }));
     // The model leaves `words` out when none are known (timedWords() needs every segment's words).
     segments.push({ text, start: s.start, end: s.end, ...(words.length ? { words } : {}) });
   }

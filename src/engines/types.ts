@@ -4,20 +4,29 @@ import type { SpeakerTurn } from '../domain/speakers.js';
 
 export interface EngineWord {
   text: string;
-  start: number;
+  start: number; // seconds
   end: number;
-} // seconds
+  /** The engine's probability of the word (0–1), where it gives one. */
+  probability?: number;
+}
+/** A segment, with Whisper's figures of its decoding where the engine gives them (OpenAI's verbose_json does). */
 export interface EngineSegment {
   start: number;
   end: number;
   text: string;
   words: EngineWord[];
+  avgLogprob?: number;
+  /** The text's length over its zlib-compressed length: repetition runs high. */
+  compressionRatio?: number;
+  noSpeechProb?: number;
 }
 export interface EngineTranscript {
   segments: EngineSegment[];
   /** The language the engine transcribed in: the one asked for, or the one it heard. */
   language?: string;
   duration?: number;
+  /** Seconds in which the engine's voice activity detector found speech, where it says. */
+  speechDuration?: number;
   /** When the engine chose the language: how likely the likeliest ones were (keys as it names them). */
   languageProbabilities?: Record<string, number>;
 }

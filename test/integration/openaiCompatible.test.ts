@@ -28,12 +28,12 @@ const request = (extra: Partial<TranscribeRequest> = {}): TranscribeRequest => (
 const engine = () => openAiCompatibleEngine({ baseUrl: `${server.url}/`, model: 'whisper-1', apiKey: 'sk-test' });
 
 describe('openAiCompatibleEngine', () => {
-  it('sends the multipart request and reads segments with their own word timings', async () => {
+  it("sends the multipart request and reads segments with their own word timings, each segment's decoding figures and a word's probability where given", async () => {
     server.behaviour = {
       kind: 'transcript',
       body: verboseJson(
         [
-          ['Hello', 0, 0.4],
+          ['Hello', 0, 0.4, 0.91],
           ['there.', 0.5, 1],
           ['Bye', 1.5, 1.8],
           ['now!', 1.9, 2.2],
@@ -50,8 +50,11 @@ describe('openAiCompatibleEngine', () => {
           start: 0,
           end: 1,
           text: 'Hello there.',
+          avgLogprob: -0.2,
+          compressionRatio: 1.2,
+          noSpeechProb: 0.01,
           words: [
-            { text: 'Hello', start: 0, end: 0.4 },
+            { text: 'Hello', start: 0, end: 0.4, probability: 0.91 },
             { text: 'there.', start: 0.5, end: 1 },
           ],
         },
@@ -59,6 +62,9 @@ describe('openAiCompatibleEngine', () => {
           start: 1.5,
           end: 2.2,
           text: 'Bye now!',
+          avgLogprob: -0.2,
+          compressionRatio: 1.2,
+          noSpeechProb: 0.01,
           words: [
             { text: 'Bye', start: 1.5, end: 1.8 },
             { text: 'now!', start: 1.9, end: 2.2 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { personTranslates, spokenLanguagePlan } from '../../src/orders/spokenLanguage.js';
+import { MACHINE_ROUTE_TO_ENGLISH, personTranslates, spokenLanguagePlan } from '../../src/orders/spokenLanguage.js';
 
 describe("an AI order's language policy", () => {
   it('delivers the same language as heard; asks again in the ordered one when the engine names none', () => {
@@ -28,8 +28,21 @@ describe("an AI order's language policy", () => {
       note: "The file is spoken in english, the order asked for spanish: delivered as Apertium's machine translation of the engine's english transcript.",
     });
     expect(spokenLanguagePlan({ language: 'es' }, 'fr')).toEqual(personTranslates('es', 'fr'));
+    expect(spokenLanguagePlan({ language: 'french' }, 'en', 'a server')).toEqual({
+      do: 'english-translation',
+      note: "The file is spoken in french, the order asked for english: delivered as the engine's English translation.",
+    });
     expect(personTranslates('es', 'fr').note).toBe(
       "The file is spoken in spanish, the order asked for french: no engine translates the pair; a person translates the engine's spanish transcript.",
     );
+  });
+
+  it('takes the route to English measured better for the pair: Spanish is transcribed and machine-translated where a translator covers it', () => {
+    expect(MACHINE_ROUTE_TO_ENGLISH.has('es')).toBe(true);
+    expect(spokenLanguagePlan({ language: 'spanish' }, 'en', 'apertium')).toEqual({
+      do: 'machine-translation',
+      from: 'es',
+      note: "The file is spoken in spanish, the order asked for english: delivered as apertium's machine translation of the engine's spanish transcript.",
+    });
   });
 });

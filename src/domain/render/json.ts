@@ -23,7 +23,7 @@ export function renderJson2(t: Transcript): string {
         start: s.start ?? null,
         end: s.end ?? null,
         text: s.text,
-        words: (s.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end })),
+        words: (s.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, ...(w.confidence !== undefined ? { confidence: w.confidence } : {}) })),
       })),
     },
     null,

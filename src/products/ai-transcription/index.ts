@@ -28,10 +28,11 @@ export const aiTranscription = defineProduct({
   fulfilment: 'engine',
   engineJob: { task: 'transcribe', audioParam: 'url' },
   // Speech in another language than the ordered one, with no machine translation for the pair: a
-  // translator hears it and translates the engine's transcript (kept as the order's source).
+  // translator hears it and translates the engine's transcript (kept as the order's source). Speech
+  // in the ordered language whose transcript the gate held back: a transcriber corrects it.
   work: {
     applies: (p) => typeof p.spoken_language === 'string',
-    skill: (p) => `translation:${String(p.spoken_language)}>${p.language}`,
+    skill: (p) => (p.spoken_language === p.language ? `transcription:${p.language}` : `translation:${String(p.spoken_language)}>${p.language}`),
     reviewSkill: (p) => `review:${p.language}`,
     editor: 'transcript',
     mediaParam: 'url',

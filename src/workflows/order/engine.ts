@@ -43,9 +43,10 @@ export async function runEngine(run: OrderRun): Promise<void> {
     // Takes completions at once; the database (order-ops pending) learns it next, so an order
     // is never listed for a person before the workflow accepts their work.
     run.workingOn = 'operator';
-    // Speech no engine translates: a translator in the workbench, from the engine's transcript.
+    // Speech no engine translates, or a transcript the gate held back: a person in the workbench,
+    // from the engine's transcript. (`people` is absent from outcomes recorded before the gate.)
     if (outcome.translator && input.workbench && patched('aiTranslationInWorkbench')) {
-      await reestimateForPeople(run, 'translator', outcome.reason ?? 'no engine translates this speech into the language ordered');
+      await reestimateForPeople(run, outcome.people ?? 'translator', outcome.reason ?? 'no engine translates this speech into the language ordered');
       run.workbench = { order: { ...order, work: outcome.translator }, settings: input.workbench, deadline: run.workDeadline() };
       await runWork(run, run.workbench);
       return;
