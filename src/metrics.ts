@@ -146,6 +146,14 @@ export const draftEditRate = new Histogram({
   buckets: [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 2],
 });
 
+export const draftWordsChanged = new Histogram({
+  name: 'workbench_draft_words_changed_ratio',
+  help: "Of the machine draft's words the engine doubted (confidence=doubtful) and the others (confident), the share people changed, by product: whether the editor's marks point at the words people fix",
+  labelNames: ['product', 'confidence'] as const,
+  registers: [registry],
+  buckets: [0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1],
+});
+
 type QueueStats = Array<{ skill: string; waiting: number; oldestMs: number }>;
 let queueStatsSource: (() => Promise<QueueStats>) | undefined;
 let latestStats: Promise<QueueStats> | undefined;

@@ -8,6 +8,7 @@ import { noteEngineFinding } from '../db/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { languagesOf } from '../products/shared.js';
 import { editorText } from '../domain/workbench.js';
+import { draftWithDoubts, type DoubtfulParagraph } from '../domain/doubts.js';
 import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
 import { DocumentRefusedError } from '../documents/limits.js';
@@ -19,8 +20,14 @@ import { keptSourceOf, workPlanOfOrder } from '../products/registry.js';
 /** Draft work that cannot succeed for this input (an engine's refusal, a file over the limits or unreadable): left out, not retried. */
 const cannotDraft = (err: unknown) => err instanceof EngineRejectedError || err instanceof DocumentRefusedError || err instanceof TranscriptImportError;
 
+/** A machine draft as editor text, and its paragraphs with words the engine doubted (speech drafts only). */
+export interface Draft {
+  text: string;
+  doubts: DoubtfulParagraph[];
+}
+
 /** The machine draft of an order already read: what `draftTranscript` answers, and what opening the work starts from. */
-export type MachineDraft = (order: OrderRow) => Promise<string>;
+export type MachineDraft = (order: OrderRow) => Promise<Draft>;
 
 export function createDraftActivities(deps: ActivityDeps): {
   activities: { draftTranscript(input: { orderId: number }): Promise<string> };
@@ -115,15 +122,16 @@ export function createDraftActivities(deps: ActivityDeps): {
    * times and speakers), its pages read (OCR), or its source machine-translated. Empty when no
    * engine covers the work.
    */
-  async function machineDraft(order: OrderRow): Promise<string> {
+  async function machineDraft(order: OrderRow): Promise<Draft> {
     const params = order.params as Record<string, unknown>;
+    const plain = (text: string): Draft => ({ text, doubts: [] });
     try {
-      if (workPlanOfOrder(order)?.editor === 'ocr') return await ocrDraft(order);
-      if (params.translate_to) return await translationDraft(order);
+      if (workPlanOfOrder(order)?.editor === 'ocr') return plain(await ocrDraft(order));
+      if (params.translate_to) return plain(await translationDraft(order));
       const speech = await speechDraft(order);
-      return speech ? editorText(speech) : '';
+      return speech ? draftWithDoubts(speech) : plain('');
     } catch (err) {
-      if (cannotDraft(err)) return '';
+      if (cannotDraft(err)) return plain('');
       throw err;
     }
   }
@@ -132,7 +140,7 @@ export function createDraftActivities(deps: ActivityDeps): {
     activities: {
       /** The machine draft by the order's id: how workflows placed before `openWork` ask for it. */
       async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
-        return machineDraft(await requireOrder(orderId));
+        return (await machineDraft(await requireOrder(orderId))).text;
       },
     },
     machineDraft,

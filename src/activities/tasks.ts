@@ -4,7 +4,7 @@ import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import type { ResultFile, WorkPlan } from '../contracts/orders.js';
 import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
-import { getOrder, setDraftEditRate } from '../db/orders.js';
+import { getOrder, setDraftDoubts, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome, recordRelease, tasksOfOrder, type NewTask } from '../db/tasks.js';
 import type { MachineDraft } from './drafts.js';
@@ -14,7 +14,8 @@ import { editorText, onSourceCues, textInSpan, transcriptFromEditor } from '../d
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
-import { draftEditRate as draftEditRateMetric, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+import { draftEditRate as draftEditRateMetric, draftWordsChanged, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
+import { changedShares, doubtsIn } from '../domain/doubts.js';
 import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
@@ -79,7 +80,10 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
      */
     async openWork({ tasks, draft }: { tasks: TaskInput[]; draft: WorkPlan['draft'] }): Promise<{ draft: string; leaseMs: number }> {
       const order = await orderOf(deps, tasks[0]!.orderId);
-      const text = draft === 'engine' ? await machineDraft(order) : draft === 'source' ? await sourceText(order) : '';
+      const made = draft === 'engine' ? await machineDraft(order) : { text: draft === 'source' ? await sourceText(order) : '', doubts: [] };
+      const text = made.text;
+      // Kept for the editor's marks and the delivery's measure (a repeat writes the same).
+      if (made.doubts.length) await setDraftDoubts(db, order.id, made.doubts);
       await openRows(
         order,
         tasks.map((task) => ({ ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) })),
@@ -149,6 +153,12 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
         await setDraftEditRate(db, orderId, rate);
         // Labelled by the result's language (a translation's target), as TTML's xml:lang.
         draftEditRateMetric.observe({ product: order.product, language: languagesOf(order.params).result ?? '' }, rate);
+        // Whether the marks pointed at the words people fixed.
+        const shares = order.draftDoubts?.length ? changedShares(draft, text, doubtsIn(draft, order.draftDoubts)) : undefined;
+        if (shares) {
+          for (const confidence of ['doubtful', 'confident'] as const) draftWordsChanged.observe({ product: order.product, confidence }, shares[confidence]);
+          log.info('draft words changed, doubtful and confident', { orderId, accountId: order.accountId, ...shares });
+        }
       }
       const results = productOf(order.product).results(order.params);
       const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));

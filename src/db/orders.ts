@@ -4,6 +4,7 @@ import type { Db } from './connection.js';
 import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
 import type { WorkPlan } from '../contracts/orders.js';
+import type { DoubtfulParagraph } from '../domain/doubts.js';
 
 export interface StoredFile {
   kind: string;
@@ -61,6 +62,11 @@ export async function markOrderLate(db: Db, orderId: number, at = new Date()): P
 /** Keeps what the engine found that changed how the order is fulfilled (order-ops show, the timeline). */
 export async function noteEngineFinding(db: Db, orderId: number, note: string): Promise<void> {
   await db.update(orders).set({ engineNote: note, engineNotedAt: new Date() }).where(eq(orders.id, orderId));
+}
+
+/** The machine draft's doubtful words, for the editor's marks and the delivery's measure. */
+export async function setDraftDoubts(db: Db, orderId: number, doubts: DoubtfulParagraph[]): Promise<void> {
+  await db.update(orders).set({ draftDoubts: doubts }).where(eq(orders.id, orderId));
 }
 
 export async function setDraftEditRate(db: Db, orderId: number, rate: number): Promise<void> {

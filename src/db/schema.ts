@@ -1,6 +1,7 @@
 // Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
 import type { TaskStage } from '../contracts/tasks.js';
 import type { OrderPlan } from '../contracts/orders.js';
+import type { DoubtfulParagraph } from '../domain/doubts.js';
 import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -49,6 +50,8 @@ export const orders = pgTable('orders', {
   handedOverReason: text('handed_over_reason'),
   /** How much of the machine draft the people changed (migration 0011). */
   draftEditRate: doublePrecision('draft_edit_rate'),
+  /** The machine draft's paragraphs with doubtful words (migration 0015). */
+  draftDoubts: jsonb('draft_doubts').$type<DoubtfulParagraph[]>(),
   /** What placement fixed from the product and parameters (migration 0012); null on older rows. */
   plan: jsonb('plan').$type<OrderPlan>(),
   createdAt: ts('created_at').notNull().defaultNow(),

@@ -254,15 +254,20 @@ const splitWords = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** Word-level diff (longest common subsequence); very long texts get a whole replacement instead. */
 export function wordDiff(before: string, after: string): DiffPart[] {
+  const parts = tokenDiff(before, after);
+  if (parts) return joinParts(parts);
+  const whole: DiffPart[] = [
+    { op: 'del', text: splitWords(before).join(' ') },
+    { op: 'add', text: splitWords(after).join(' ') },
+  ];
+  return whole.filter((part) => part.text);
+}
+
+/** The diff token by token (each part one token of `before` or `after`); undefined past the size bound. */
+export function tokenDiff(before: string, after: string): DiffPart[] | undefined {
   const a = splitWords(before);
   const b = splitWords(after);
-  if (a.length * b.length > MAX_DIFF_CELLS) {
-    const whole: DiffPart[] = [
-      { op: 'del', text: a.join(' ') },
-      { op: 'add', text: b.join(' ') },
-    ];
-    return whole.filter((part) => part.text);
-  }
+  if (a.length * b.length > MAX_DIFF_CELLS) return undefined;
   // lcs[i * width + j]: the common subsequence length of a[i..] and b[j..]. It is at most
   // min(a, b) ≤ 2000 under the cell bound, so 16 bits hold it.
   const width = b.length + 1;
@@ -283,7 +288,7 @@ export function wordDiff(before: string, after: string): DiffPart[] {
     } else if (j >= b.length || (i < a.length && lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) parts.push({ op: 'del', text: a[i++]! });
     else parts.push({ op: 'add', text: b[j++]! });
   }
-  return joinParts(parts);
+  return parts;
 }
 
 function joinParts(parts: DiffPart[]): DiffPart[] {

@@ -64,6 +64,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Olga', 'ocr:english'],
       ['Hana', 'transcription:english'],
       ['Dora', 'transcription:english,translation:english>spanish,ocr:english'],
+      ['Dirk', 'transcription:dutch'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -478,4 +479,74 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     },
     180_000,
   );
+
+  it("marks the draft's doubtful words in the editor (a dotted underline, named for screen readers), Alt+N selects the next and says which, and a word typed over loses its mark", async () => {
+    // The user's engine doubts "copy", "right" and "prominence" (probability under 0.5).
+    engine.behaviour = {
+      kind: 'transcript',
+      body: verboseJson([
+        ['The', 1, 1.2, 0.95],
+        ['copy', 1.3, 1.6, 0.31],
+        ['right', 1.7, 2, 0.42],
+        ['notice', 2.1, 2.6, 0.9],
+        ['stays.', 2.7, 3, 0.88],
+        ['A', 12, 12.2, 0.97],
+        ['prominence', 12.3, 13, 0.2],
+        ['notice.', 13.1, 13.6, 0.93],
+      ]),
+    };
+    try {
+      const account = await service.createAccount(20);
+      const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'dutch' });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const orderId = placed.body.order_id as number;
+      await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], 'the work task');
+      const dirk = await signIn('Dirk');
+      await dirk.goto(`/work/tasks/task-${orderId}-work`);
+      await dirk.getByRole('button', { name: 'Claim' }).click();
+      await dirk.waitForURL(`**/work/tasks/task-${orderId}-work`);
+      const box = textBox(dirk);
+      await expect.poll(() => box.inputValue()).toBe('[00:00:01] The copy right notice stays.\n\n[00:00:12] A prominence notice.');
+
+      // Named under the editor and tied to the text box; underlined in the backdrop, not by colour alone.
+      const help = dirk.locator('#doubt-help');
+      expect(await help.textContent()).toContain(
+        'The engine was unsure of 3 words of the draft, underlined with dots in the text (Alt+N selects the next): copy, right, prominence.',
+      );
+      expect(await box.getAttribute('aria-describedby')).toBe('doubt-help');
+      const marks = dirk.locator('#doubt-backdrop mark');
+      expect(await marks.allTextContents()).toEqual(['copy', 'right', 'prominence']);
+      expect(await marks.first().evaluate((m) => getComputedStyle(m).textDecorationStyle)).toBe('dotted');
+      // The marks lie under their words: the backdrop wraps the text as the box does.
+      const boxRect = await box.boundingBox();
+      const markRect = await marks.nth(2).boundingBox();
+      expect(markRect!.y).toBeGreaterThan(boxRect!.y);
+      expect(markRect!.y + markRect!.height).toBeLessThan(boxRect!.y + boxRect!.height);
+      await axeCheck(dirk);
+      await screenshot(dirk, 'workbench-doubtful-words');
+
+      // Alt+N selects each in turn, and the status says which.
+      const selected = () => box.evaluate((t: HTMLTextAreaElement) => t.value.slice(t.selectionStart, t.selectionEnd));
+      await box.click();
+      await box.press('Control+Home');
+      for (const [n, word] of [
+        [1, 'copy'],
+        [2, 'right'],
+        [3, 'prominence'],
+        [1, 'copy'],
+      ] as const) {
+        await dirk.keyboard.press('Alt+n');
+        expect(await selected()).toBe(word);
+        expect(await dirk.locator('#doubt-status').textContent()).toBe(`Doubtful word ${n} of 3: ${word}`);
+      }
+      // Typed over, "copy" is no longer doubted; the marks after it move with the text.
+      await dirk.keyboard.type('copyright');
+      expect(await marks.allTextContents()).toEqual(['right', 'prominence']);
+      await dirk.keyboard.press('Alt+n');
+      expect(await selected()).toBe('right');
+      expect(await dirk.locator('#doubt-status').textContent()).toBe('Doubtful word 1 of 2: right');
+    } finally {
+      engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
+    }
+  });
 });

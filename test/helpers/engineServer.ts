@@ -69,9 +69,9 @@ export interface VerboseJsonOptions {
   words?: 'top' | 'segments';
 }
 
-/** An OpenAI-style verbose_json answer: segments end at sentence ends (. ! ?), word times in seconds. */
-export function verboseJson(words: Array<[text: string, start: number, end: number]>, opts: VerboseJsonOptions = {}): object {
-  const apiWords = words.map(([word, start, end]) => ({ word, start, end }));
+/** An OpenAI-style verbose_json answer: segments end at sentence ends (. ! ?), word times in seconds, a word's probability where given. */
+export function verboseJson(words: Array<[text: string, start: number, end: number, probability?: number]>, opts: VerboseJsonOptions = {}): object {
+  const apiWords = words.map(([word, start, end, probability]) => ({ word, start, end, ...(probability !== undefined ? { probability } : {}) }));
   const groups: Array<typeof apiWords> = [];
   let open: typeof apiWords = [];
   for (const w of apiWords) {

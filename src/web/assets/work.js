@@ -72,9 +72,67 @@
     else if (e.altKey && e.code === 'KeyT') insert(`${mark(now())} `);
     else if (e.altKey && e.code === 'KeyI') insert(`[inaudible ${mark(now()).slice(1, -1)}] `);
     else if (e.altKey && /^Digit[1-9]$/.test(e.code)) insert(`Speaker ${e.code.slice(5)}: `);
+    else if (e.altKey && e.code === 'KeyN') nextDoubt();
     else handled = false;
     if (handled) e.preventDefault();
   });
+
+  // The draft's doubtful words (data-doubtful: their token indices): marked in a backdrop under the
+  // text box, kept in place as the worker types (a word edited is no longer doubted), and Alt+N
+  // selects the next one and says which it is.
+  let doubts = [];
+  const backdrop = document.getElementById('doubt-backdrop');
+  const doubtStatus = document.getElementById('doubt-status');
+  if (text && backdrop && text.dataset.doubtful) {
+    const wanted = new Set(text.dataset.doubtful.split(',').map(Number));
+    let index = 0;
+    for (const m of text.value.matchAll(/\S+/g)) {
+      if (wanted.has(index++)) doubts.push({ start: m.index, end: m.index + m[0].length });
+    }
+    const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const draw = () => {
+      let out = '';
+      let at = 0;
+      for (const d of doubts) {
+        out += `${escape(text.value.slice(at, d.start))}<mark>${escape(text.value.slice(d.start, d.end))}</mark>`;
+        at = d.end;
+      }
+      // A trailing line break needs a character after it to take up its line.
+      backdrop.innerHTML = `${out}${escape(text.value.slice(at))}\n `;
+      backdrop.scrollTop = text.scrollTop;
+    };
+    let before = text.value;
+    text.addEventListener('input', () => {
+      const after = text.value;
+      let from = 0;
+      while (from < before.length && from < after.length && before[from] === after[from]) from++;
+      let oldEnd = before.length;
+      let newEnd = after.length;
+      while (oldEnd > from && newEnd > from && before[oldEnd - 1] === after[newEnd - 1]) {
+        oldEnd--;
+        newEnd--;
+      }
+      const shift = newEnd - oldEnd;
+      doubts = doubts.filter((d) => d.end < from || d.start > oldEnd).map((d) => (d.start > oldEnd ? { start: d.start + shift, end: d.end + shift } : d));
+      before = after;
+      draw();
+    });
+    text.addEventListener('scroll', () => {
+      backdrop.scrollTop = text.scrollTop;
+    });
+    draw();
+  }
+  const nextDoubt = () => {
+    if (!text || !doubtStatus) return;
+    const next = doubts.find((d) => d.start >= text.selectionEnd) ?? doubts[0];
+    if (!next) {
+      doubtStatus.textContent = 'No doubtful words are left.';
+      return;
+    }
+    text.focus();
+    text.setSelectionRange(next.start, next.end);
+    doubtStatus.textContent = `Doubtful word ${doubts.indexOf(next) + 1} of ${doubts.length}: ${text.value.slice(next.start, next.end)}`;
+  };
 
   for (const button of document.querySelectorAll('[data-seek]')) {
     button.addEventListener('click', () => {

@@ -5,6 +5,7 @@
 import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
 import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
+import { doubtsIn } from '../../domain/doubts.js';
 import { usd } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
@@ -35,6 +36,7 @@ export const HOTKEYS: ReadonlyArray<[string, string]> = [
   ['Alt+T', 'Insert a timestamp [hh:mm:ss] at the current time'],
   ['Alt+1 … Alt+9', 'Insert “Speaker N: ”'],
   ['Alt+I', 'Mark [inaudible hh:mm:ss] at the current time'],
+  ['Alt+N', 'Select the next word the engine doubted'],
 ];
 
 function player(page: TaskPage): Html {
@@ -93,10 +95,29 @@ function diff(before: string, after: string): Html {
   )}</p></section>`;
 }
 
+/**
+ * The draft's doubtful words in the text (paragraphs the worker has not changed): named under the
+ * editor, for everyone and for screen readers, and underlined in it by assets/work.js.
+ */
+function doubtfulWords(page: TaskPage, text: string): { tokens: number[]; help: Html } {
+  const doubts = page.task.stage === 'work' ? page.order.draftDoubts : null;
+  const tokens = doubts?.length ? doubtsIn(text, doubts) : [];
+  if (!tokens.length) return { tokens, help: html`` };
+  const words = text.split(/\s+/).filter(Boolean);
+  const named = tokens.slice(0, 30).map((t) => words[t]);
+  const more = tokens.length > named.length ? `, and ${tokens.length - named.length} more` : '';
+  return {
+    tokens,
+    help: html`<p id="doubt-help" class="doubt-help">The engine was unsure of ${tokens.length} word${tokens.length === 1 ? '' : 's'} of the draft, underlined with dots in the text (<kbd>Alt+N</kbd> selects the next): ${named.join(', ')}${more}.</p>
+<p id="doubt-status" class="visually-hidden" role="status"></p>`,
+  };
+}
+
 export function taskPage(page: TaskPage): string {
   const { task, plan, csrf } = page;
   const base = `${WORK_PATH}/tasks/${task.id}`;
   const text = page.text ?? task.draft;
+  const doubtful = doubtfulWords(page, text);
   const reviewing = task.stage !== 'work';
   const label = textLabel(plan);
   const title = `${STAGE_NAMES[task.stage]}: ${productLabel(task.product)}, order ${task.orderId}`;
@@ -107,8 +128,11 @@ export function taskPage(page: TaskPage): string {
     ? html`<p>This task is waiting in the queue.</p><form method="post" action="${base}/claim">${csrfInput(csrf)}<button type="submit">Claim</button></form>`
     : html`<form id="work-form" method="post" action="${base}/${reviewing ? 'review' : 'submit'}" data-save-url="${base}/save" data-csrf="${csrf}">
 ${csrfInput(csrf)}
-<p><label for="work-text">${label}</label>
-<textarea id="work-text" name="text" rows="18" spellcheck="true">${text}</textarea></p>
+<p><label for="work-text">${label}</label></p>
+${doubtful.help}
+<div class="text-frame">${doubtful.tokens.length ? html`<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"></div>` : ''}<textarea id="work-text" name="text" rows="18" spellcheck="true"${
+        doubtful.tokens.length ? html` data-doubtful="${doubtful.tokens.join(',')}" aria-describedby="doubt-help"` : ''
+      }>${text}</textarea></div>
 <p id="save-status" role="status"></p>
 ${
   reviewing
