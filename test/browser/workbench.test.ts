@@ -65,6 +65,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Hana', 'transcription:english'],
       ['Dora', 'transcription:english,translation:english>spanish,ocr:english'],
       ['Dirk', 'transcription:dutch'],
+      ['Rudi', 'review:dutch'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -480,7 +481,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     180_000,
   );
 
-  it("marks the draft's doubtful words in the editor (a dotted underline, named for screen readers), Alt+N selects the next and says which, and a word typed over loses its mark", async () => {
+  it("marks the draft's doubtful words in the editor (a dotted underline, named for screen readers), Alt+N selects the next and says which, a word typed over loses its mark, and the delivery measures doubtful and confident words apart", async () => {
     // The user's engine doubts "copy", "right" and "prominence" (probability under 0.5).
     engine.behaviour = {
       kind: 'transcript',
@@ -545,6 +546,21 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       await dirk.keyboard.press('Alt+n');
       expect(await selected()).toBe('right');
       expect(await dirk.locator('#doubt-status').textContent()).toBe('Doubtful word 1 of 2: right');
+
+      // Delivered: whether the marks pointed at the words people fixed is measured, doubtful and confident apart.
+      const fixed = '[00:00:01] Speaker 1: The copyright notice stays.\n\n[00:00:12] Speaker 1: A prominent notice.';
+      await box.fill(fixed);
+      await dirk.getByRole('button', { name: 'Submit' }).click();
+      await dirk.waitForURL('**/work/queue');
+      const rudi = await signIn('Rudi');
+      await rudi.goto(`/work/tasks/task-${orderId}-review-1`);
+      await rudi.getByRole('button', { name: 'Claim' }).click();
+      await rudi.getByRole('button', { name: 'Approve' }).click();
+      await rudi.waitForURL('**/work/queue');
+      const series = (confidence: string) =>
+        new RegExp(`workbench_draft_words_changed_ratio_count\\{product="transcription",confidence="${confidence}"\\} [1-9]`);
+      await expect.poll(async () => (await fetch(`${service.baseUrl}/metrics`)).text(), { timeout: 15_000 }).toMatch(series('doubtful'));
+      expect(await (await fetch(`${service.baseUrl}/metrics`)).text()).toMatch(series('confident'));
     } finally {
       engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     }
