@@ -19,6 +19,11 @@ export const GATE = {
   minCoverage: 0.5,
   /** Texts shorter than this many words are too short for the repetition figures to mean anything. */
   minWordsForRepetition: 12,
+  /**
+   * Words this sure may repeat: people say things again (a chorus, a litany, a test recording), a
+   * model looping is unsure of its words (every repeating bad output measured was under 0.5).
+   */
+  confidentRepetition: 0.75,
 } as const;
 
 export interface GateFigures {
@@ -81,7 +86,8 @@ export function checkTranscript(t: EngineTranscript): GateVerdict {
     ...(t.speechDuration && engineWords.length ? { coverage: round(Math.min(spoken / t.speechDuration, 1)) } : {}),
   };
   const failures: string[] = [];
-  const repetitive = figures.words >= GATE.minWordsForRepetition;
+  const sure = figures.wordConfidence !== undefined && figures.wordConfidence >= GATE.confidentRepetition;
+  const repetitive = figures.words >= GATE.minWordsForRepetition && !sure;
   if (repetitive && figures.compressionRatio > GATE.maxCompressionRatio)
     failures.push(`the text compresses ${figures.compressionRatio} times (over ${GATE.maxCompressionRatio}: it repeats itself)`);
   if (repetitive && figures.repeatedShare > GATE.maxRepeatedShare) {

@@ -78,7 +78,7 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     // Each word with the engine's confidence in it; an honest transcript passes the gate, unremarked.
     for (const w of words as Array<{ confidence: number }>) expect(w.confidence >= 0 && w.confidence <= 1, JSON.stringify(w)).toBe(true);
     expect(words.reduce((sum: number, w: { confidence: number }) => sum + w.confidence, 0) / words.length).toBeGreaterThan(0.5);
-    expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note).toBeNull();
+    expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note ?? null).toBeNull();
     const srt = await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''));
     expect(srt.body).toMatch(/^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n/);
   });

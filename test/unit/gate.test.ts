@@ -70,6 +70,16 @@ describe('the transcript gate', () => {
     expect(once.failures).toEqual(['its words cover 38% of the speech heard (under 50%)']);
   });
 
+  it('lets words the engine is sure of repeat (people say things again); the same words unsure, or without figures, fail', () => {
+    const chorus = Array.from({ length: 4 }, () => 'Row, row, row your boat gently down the stream.').join(' ');
+    expect(checkTranscript(transcript(chorus, { probability: 0.9 })).passes).toBe(true);
+    expect(checkTranscript(transcript(chorus, { probability: 0.7 })).failures).toEqual([
+      'the text compresses 3.98 times (over 2.4: it repeats itself)',
+      '73% of its 4-word sequences repeat (over 25%)',
+    ]);
+    expect(checkTranscript(transcript(chorus)).passes).toBe(false);
+  });
+
   it('does not judge repetition on a few words', () => {
     expect(checkTranscript(transcript('Yes yes yes yes yes yes.')).passes).toBe(true);
   });
