@@ -114,13 +114,18 @@ describe('transcript import', () => {
           end: 1,
           text: 'One two.',
           words: [
-            { text: 'One', start: 0, end: 0.5 },
+            { text: 'One', start: 0, end: 0.5, confidence: 0.93 },
             { text: 'two.', start: 0.5, end: 1 },
           ],
         },
         { text: 'Untimed.' },
       ],
     };
+    // json2 carries a word's confidence where the engine gave one, and leaves it out where not.
+    expect(JSON.parse(renderJson2(t)).segments[0].words).toEqual([
+      { text: 'One', start: 0, end: 0.5, confidence: 0.93 },
+      { text: 'two.', start: 0.5, end: 1 },
+    ]);
     expect(importJsonTranscript(renderJson2(t), { words: true })).toEqual(t);
     expect(importJsonTranscript(renderJson(t), { words: true })).toEqual({
       segments: [{ speaker: 'A', start: 0, end: 1, text: 'One two.' }, { text: 'Untimed.' }],
