@@ -1,6 +1,6 @@
 // Writes the OpenAPI document and the typed client's types from code, starting nothing:
 // clients/typescript/openapi.json (the document GET /api/v4/openapi.json serves) and
-// clients/typescript/src/schema.d.ts (openapi-typescript). Run by `npm run client:generate`
+// clients/typescript/src/schema.ts (openapi-typescript). Run by `npm run client:generate`
 // after tsc has built dist/. test/integration/openapi.test.ts fails when these files are stale.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -16,5 +16,5 @@ await mkdir(join(root, 'src'), { recursive: true });
 await writeFile(join(root, 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
 // Parameters with a default may be left out: not required in the types either.
 const ast = await openapiTS(structuredClone(document), { defaultNonNullable: false });
-await writeFile(join(root, 'src', 'schema.d.ts'), SCHEMA_HEADER + astToString(ast));
-console.log(`wrote ${join(root, 'openapi.json')} and ${join(root, 'src', 'schema.d.ts')}`);
+await writeFile(join(root, 'src', 'schema.ts'), SCHEMA_HEADER + astToString(ast));
+console.log(`wrote ${join(root, 'openapi.json')} and ${join(root, 'src', 'schema.ts')}`);

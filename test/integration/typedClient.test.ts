@@ -1,7 +1,7 @@
 // The typed client (clients/typescript, generated from the OpenAPI document) against the live
 // service: a quote (mode=test) and a live order, read back with GET /api/v4/orders/{id}.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderClient, type OrderClient } from '../../clients/typescript/src/index.js';
+import { createOrderClient, orThrow, OrderServiceError, type OrderClient } from '../../clients/typescript/src/index.js';
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
@@ -89,5 +89,29 @@ describe('typed client', () => {
     expect(data).toBeUndefined();
     expect(response.status).toBe(400);
     expect(error).toMatchObject({ mode: 'test', status: 'error', error: expect.stringContaining('language') });
+    // As one typed error: the status, the error object and its message.
+    const thrown = await orThrow(
+      client.POST('/api/v4/transcriptions', { body: { mode: 'test', api_token: token, url: media.audio(60), language: 'klingon' as 'english' } }),
+    ).catch((err: unknown) => err);
+    expect(thrown).toBeInstanceOf(OrderServiceError);
+    expect(thrown).toMatchObject({ status: 400, retryable: false, retryAfterSeconds: undefined, body: { status: 'error' } });
+    expect((thrown as Error).message).toMatch(/^language: /);
+  });
+
+  it("exposes Retry-After on the token's rate limit (429), as a retryable error", async () => {
+    const limited = await startService({ rateLimits: { readsPerMinute: 2 } });
+    try {
+      const api = createOrderClient(limited.baseUrl);
+      const { token: own } = await limited.createAccount(10);
+      const list = () => orThrow(api.GET('/api/v4/orders', { params: { query: { api_token: own, mode: 'test' } } }));
+      await list();
+      await list();
+      const thrown = await list().catch((err: unknown) => err);
+      expect(thrown).toBeInstanceOf(OrderServiceError);
+      expect(thrown).toMatchObject({ status: 429, retryable: true });
+      expect((thrown as OrderServiceError).retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 });
