@@ -1,11 +1,12 @@
 // Installs the tests' third-party tools from PyPI into a project-local venv, .tools/test-tools/, as
 // the Temporal binaries are: schemathesis (the API fuzzer the tests point at the service's OpenAPI
-// document) and ttconv (the independent reader of the TTML/DFXP captions). Idempotent: skipped when
+// document), ttconv (the independent reader of the TTML/DFXP captions) and openapi-python-client (the
+// generator of clients/python, npm run client:generate). Idempotent: skipped when
 // the pinned versions answer already.
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const TOOLS = { schemathesis: '4.32.5', ttconv: '1.2.3' };
+const TOOLS = { schemathesis: '4.32.5', ttconv: '1.2.3', 'openapi-python-client': '0.29.1' };
 const VENV = '.tools/test-tools';
 const PYTHON = `${VENV}/bin/python`;
 const SCHEMATHESIS = `${VENV}/bin/schemathesis`;

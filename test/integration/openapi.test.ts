@@ -2,8 +2,9 @@
 // both ways; every example request in it is accepted by the live service (mode=test), and the
 // answers match the documented response schemas; /docs serves a page with local assets only;
 // the committed typed client (clients/typescript) is what the document generates now.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -14,6 +15,8 @@ import { PRODUCT_LIST } from '../../src/products/registry.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startDocumentServer, pngImage, type DocumentServer } from '../helpers/documents.js';
 import { wavFile } from '../helpers/mediaServer.js';
+// @ts-expect-error: a script of this repository's tooling, in JavaScript without declarations
+import { generatePythonClient } from '../../scripts/pythonClient.mjs';
 
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
@@ -188,7 +191,7 @@ describe('OpenAPI document', () => {
   });
 });
 
-describe('typed client files (clients/typescript)', () => {
+describe('generated client files (clients/typescript, clients/python)', () => {
   const root = join(import.meta.dirname, '..', '..', 'clients', 'typescript');
   const STALE = 'stale: run npm run client:generate';
 
@@ -201,4 +204,26 @@ describe('typed client files (clients/typescript)', () => {
     const generated = astToString(await openapiTS(structuredClone(openApiDocument()) as never, { defaultNonNullable: false }));
     expect(committed.slice(committed.indexOf('*/\n\n') + 4), STALE).toBe(generated);
   });
+
+  it('clients/python is what openapi-python-client generates from it, file for file', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'python-client-'));
+    try {
+      const document = join(fresh, 'openapi.json');
+      await writeFile(document, JSON.stringify(openApiDocument()));
+      generatePythonClient(document, join(fresh, 'python'));
+      const filesOf = async (dir: string) =>
+        Object.fromEntries(
+          await Promise.all(
+            (await readdir(dir, { recursive: true, withFileTypes: true }))
+              .filter((e) => e.isFile() && !e.parentPath.includes('__pycache__') && !e.name.endsWith('.egg-info'))
+              .map(async (e) => [relative(dir, join(e.parentPath, e.name)), await readFile(join(e.parentPath, e.name), 'utf8')] as const),
+          ),
+        );
+      const [generated, committed] = await Promise.all([filesOf(join(fresh, 'python')), filesOf(join(root, '..', 'python'))]);
+      expect(Object.keys(committed).sort(), STALE).toEqual(Object.keys(generated).sort());
+      for (const [file, text] of Object.entries(generated)) expect(committed[file], `${file}: ${STALE}`).toBe(text);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

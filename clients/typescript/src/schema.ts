@@ -321,6 +321,134 @@ export interface components {
             /** @description a parameter of another v4 operation: accepted and ignored here */
             translate_to?: unknown;
         };
+        TranscriptionForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            comment?: string;
+            /** @description whole seconds */
+            from?: string;
+            /** @description whole seconds */
+            till?: string;
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default 1_or_2
+             * @enum {string}
+             */
+            number_of_speakers?: "1_or_2" | "3_or_more";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /**
+             * @default false
+             * @enum {string}
+             */
+            strict?: "true" | "false" | "1" | "0";
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+        };
+        TranscriptionMultipart: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            comment?: string;
+            /** @description whole seconds */
+            from?: string;
+            /** @description whole seconds */
+            till?: string;
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default 1_or_2
+             * @enum {string}
+             */
+            number_of_speakers?: "1_or_2" | "3_or_more";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /**
+             * @default false
+             * @enum {string}
+             */
+            strict?: "true" | "false" | "1" | "0";
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+        };
         TranscriptionCreated: {
             /** @enum {string} */
             mode: "test" | "live";
@@ -357,6 +485,106 @@ export interface components {
             order_id: string;
         };
         AiTranscriptionRequest: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        AiTranscriptionForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        AiTranscriptionMultipart: {
             /** @enum {string} */
             mode: "test" | "live";
             /** @description the account API token */
@@ -517,6 +745,140 @@ export interface components {
             /** @description a parameter of another v4 operation: accepted and ignored here */
             url?: unknown;
         };
+        TranscriptionProofreadingForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            audio_url: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            transcription_url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            captions?: "true" | "false" | "1" | "0";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            auto_retranscribe?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
+        };
+        TranscriptionProofreadingMultipart: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            audio_url: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            transcription_url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            captions?: "true" | "false" | "1" | "0";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            auto_retranscribe?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
+        };
         TranscriptionProofreadingCreated: {
             /** @enum {string} */
             mode: "test" | "live";
@@ -570,6 +932,112 @@ export interface components {
             proofread_transcription_url: "";
         };
         ForcedAlignmentRequest: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            audio_url: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            transcription_url: string;
+            /** @enum {string} */
+            language: "english" | "french" | "spanish";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
+        };
+        ForcedAlignmentForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            audio_url: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            transcription_url: string;
+            /** @enum {string} */
+            language: "english" | "french" | "spanish";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            url?: unknown;
+        };
+        ForcedAlignmentMultipart: {
             /** @enum {string} */
             mode: "test" | "live";
             /** @description the account API token */
@@ -714,6 +1182,110 @@ export interface components {
             /** @description a parameter of another v4 operation: accepted and ignored here */
             turnaround_time?: unknown;
         };
+        TranslationForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /** @enum {string} */
+            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            additional_review?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        TranslationMultipart: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /** @enum {string} */
+            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            additional_review?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
         TranslationCreated: {
             /** @enum {string} */
             mode: "test" | "live";
@@ -769,6 +1341,128 @@ export interface components {
             from?: number;
             /** @description whole seconds */
             till?: number;
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default 1_or_2
+             * @enum {string}
+             */
+            number_of_speakers?: "1_or_2" | "3_or_more";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+        };
+        CaptionsForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            comment?: string;
+            /** @description whole seconds */
+            from?: string;
+            /** @description whole seconds */
+            till?: string;
+            /**
+             * @default clean_verbatim
+             * @enum {string}
+             */
+            text_format?: "clean_verbatim" | "full_verbatim";
+            /**
+             * @default not_required
+             * @enum {string}
+             */
+            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+            /**
+             * @default 5_days
+             * @enum {string}
+             */
+            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            /**
+             * @default 1_or_2
+             * @enum {string}
+             */
+            number_of_speakers?: "1_or_2" | "3_or_more";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+        };
+        CaptionsMultipart: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            comment?: string;
+            /** @description whole seconds */
+            from?: string;
+            /** @description whole seconds */
+            till?: string;
             /**
              * @default clean_verbatim
              * @enum {string}
@@ -896,6 +1590,110 @@ export interface components {
             /** @description a parameter of another v4 operation: accepted and ignored here */
             turnaround_time?: unknown;
         };
+        SubtitlesForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /** @enum {string} */
+            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            additional_review?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        SubtitlesMultipart: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /** @enum {string} */
+            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            /**
+             * @default false
+             * @enum {string}
+             */
+            additional_review?: "true" | "false" | "1" | "0";
+            comment?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            language?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
         SubtitlesCreated: {
             /** @enum {string} */
             mode: "test" | "live";
@@ -931,6 +1729,106 @@ export interface components {
             order_id: string;
         };
         HumanOcrRequest: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        HumanOcrForm: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description the account API token */
+            api_token: string;
+            /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
+            idempotency_key?: string;
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            url: string;
+            /** @enum {string} */
+            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            /**
+             * Format: uri
+             * @description an http or https URL
+             */
+            callback_url?: string;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            additional_review?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            audio_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            auto_retranscribe?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            captions?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            comment?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            number_of_speakers?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            strict?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            text_format?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            till?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            timestamping?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            transcription_url?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_from?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            translate_to?: unknown;
+            /** @description a parameter of another v4 operation: accepted and ignored here */
+            turnaround_time?: unknown;
+        };
+        HumanOcrMultipart: {
             /** @enum {string} */
             mode: "test" | "live";
             /** @description the account API token */
@@ -1151,8 +2049,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TranscriptionRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["TranscriptionRequest"];
-                "multipart/form-data": components["schemas"]["TranscriptionRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TranscriptionForm"];
+                "multipart/form-data": components["schemas"]["TranscriptionMultipart"];
             };
         };
         responses: {
@@ -1186,8 +2084,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AiTranscriptionRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["AiTranscriptionRequest"];
-                "multipart/form-data": components["schemas"]["AiTranscriptionRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AiTranscriptionForm"];
+                "multipart/form-data": components["schemas"]["AiTranscriptionMultipart"];
             };
         };
         responses: {
@@ -1221,8 +2119,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TranscriptionProofreadingRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["TranscriptionProofreadingRequest"];
-                "multipart/form-data": components["schemas"]["TranscriptionProofreadingRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TranscriptionProofreadingForm"];
+                "multipart/form-data": components["schemas"]["TranscriptionProofreadingMultipart"];
             };
         };
         responses: {
@@ -1256,8 +2154,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ForcedAlignmentRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["ForcedAlignmentRequest"];
-                "multipart/form-data": components["schemas"]["ForcedAlignmentRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForcedAlignmentForm"];
+                "multipart/form-data": components["schemas"]["ForcedAlignmentMultipart"];
             };
         };
         responses: {
@@ -1291,8 +2189,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TranslationRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["TranslationRequest"];
-                "multipart/form-data": components["schemas"]["TranslationRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TranslationForm"];
+                "multipart/form-data": components["schemas"]["TranslationMultipart"];
             };
         };
         responses: {
@@ -1326,8 +2224,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CaptionsRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["CaptionsRequest"];
-                "multipart/form-data": components["schemas"]["CaptionsRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CaptionsForm"];
+                "multipart/form-data": components["schemas"]["CaptionsMultipart"];
             };
         };
         responses: {
@@ -1361,8 +2259,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubtitlesRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["SubtitlesRequest"];
-                "multipart/form-data": components["schemas"]["SubtitlesRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SubtitlesForm"];
+                "multipart/form-data": components["schemas"]["SubtitlesMultipart"];
             };
         };
         responses: {
@@ -1396,8 +2294,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["HumanOcrRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["HumanOcrRequest"];
-                "multipart/form-data": components["schemas"]["HumanOcrRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["HumanOcrForm"];
+                "multipart/form-data": components["schemas"]["HumanOcrMultipart"];
             };
         };
         responses: {

@@ -167,10 +167,13 @@ const WEBHOOK_HEADERS = [
 function creationOperation(product: ProductDefinition): Json {
   const name = schemaName(product);
   const example = { mode: 'test', api_token: EXAMPLE_API_TOKEN, ...EXAMPLES[product.key] };
-  const media = (withExample: boolean) => ({
-    schema: ref(`${name}Request`),
-    ...(withExample ? { examples: { quote: { summary: `A price quote (mode=test) for ${product.label}`, value: example } } } : {}),
+  // Each encoding its own schema: a form's values are strings, and generators (openapi-python-client)
+  // tell the encodings apart by the body's type.
+  const media = (schema: string, value: Record<string, unknown>) => ({
+    schema: ref(schema),
+    examples: { quote: { summary: `A price quote (mode=test) for ${product.label}`, value } },
   });
+  const formExample = Object.fromEntries(Object.entries(example).map(([k, v]) => [k, String(v)]));
   return {
     operationId: `create${name}`,
     summary: `Place or quote an order: ${product.label}`,
@@ -184,9 +187,9 @@ function creationOperation(product: ProductDefinition): Json {
     requestBody: {
       required: true,
       content: {
-        'application/json': media(true),
-        'application/x-www-form-urlencoded': media(true),
-        'multipart/form-data': media(true),
+        'application/json': media(`${name}Request`, example),
+        'application/x-www-form-urlencoded': media(`${name}Form`, formExample),
+        'multipart/form-data': media(`${name}Multipart`, formExample),
       },
     },
     responses: {
@@ -230,12 +233,31 @@ function fileContent(): Json {
   );
 }
 
+/**
+ * A creation request as form fields (urlencoded or multipart): every value a string, booleans as
+ * "true"/"false" (1 and 0 are taken too) and whole numbers as digits.
+ */
+function formFields(request: Json): Json {
+  const properties = request.properties as Record<string, Json>;
+  const asText = (property: Json): Json => {
+    const { type, default: fallback, minimum: _min, maximum: _max, ...rest } = property;
+    if (type === 'boolean')
+      return { ...rest, type: 'string', enum: ['true', 'false', '1', '0'], ...(fallback !== undefined ? { default: String(fallback) } : {}) };
+    if (type === 'integer') return { ...rest, type: 'string', pattern: '^\\s*\\d+\\s*$', ...(fallback !== undefined ? { default: String(fallback) } : {}) };
+    return property;
+  };
+  return { ...request, properties: Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, asText(property)])) };
+}
+
 function build(): Json {
   const schemas: Record<string, Json> = { Error: jsonSchema(errorResponse) };
   const paths: Record<string, Json> = {};
   for (const product of PRODUCT_LIST) {
     const name = schemaName(product);
-    schemas[`${name}Request`] = jsonSchema(creationRequest(product));
+    const request = jsonSchema(creationRequest(product));
+    schemas[`${name}Request`] = request;
+    schemas[`${name}Form`] = formFields(request);
+    schemas[`${name}Multipart`] = formFields(request);
     schemas[`${name}Created`] = jsonSchema(creationResponse(product));
     schemas[`${name}Callback`] = jsonSchema(callbackBodies(product));
     paths[`/api/v4/${product.path}`] = { post: creationOperation(product) };

@@ -1,0 +1,355 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..models.ai_transcription_multipart_language import AiTranscriptionMultipartLanguage
+from ..models.ai_transcription_multipart_mode import AiTranscriptionMultipartMode
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="AiTranscriptionMultipart")
+
+
+
+@_attrs_define
+class AiTranscriptionMultipart:
+    """ 
+        Attributes:
+            mode (AiTranscriptionMultipartMode):
+            api_token (str): the account API token
+            url (str): an http or https URL
+            language (AiTranscriptionMultipartLanguage):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            callback_url (str | Unset): an http or https URL
+            additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            captions (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            comment (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            number_of_speakers (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            strict (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            text_format (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            till (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            timestamping (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            transcription_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_from (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: AiTranscriptionMultipartMode
+    api_token: str
+    url: str
+    language: AiTranscriptionMultipartLanguage
+    idempotency_key: str | Unset = UNSET
+    callback_url: str | Unset = UNSET
+    additional_review: Any | Unset = UNSET
+    audio_url: Any | Unset = UNSET
+    auto_retranscribe: Any | Unset = UNSET
+    captions: Any | Unset = UNSET
+    comment: Any | Unset = UNSET
+    from_: Any | Unset = UNSET
+    number_of_speakers: Any | Unset = UNSET
+    strict: Any | Unset = UNSET
+    text_format: Any | Unset = UNSET
+    till: Any | Unset = UNSET
+    timestamping: Any | Unset = UNSET
+    transcription_url: Any | Unset = UNSET
+    translate_from: Any | Unset = UNSET
+    translate_to: Any | Unset = UNSET
+    turnaround_time: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        url = self.url
+
+        language = self.language.value
+
+        idempotency_key = self.idempotency_key
+
+        callback_url = self.callback_url
+
+        additional_review = self.additional_review
+
+        audio_url = self.audio_url
+
+        auto_retranscribe = self.auto_retranscribe
+
+        captions = self.captions
+
+        comment = self.comment
+
+        from_ = self.from_
+
+        number_of_speakers = self.number_of_speakers
+
+        strict = self.strict
+
+        text_format = self.text_format
+
+        till = self.till
+
+        timestamping = self.timestamping
+
+        transcription_url = self.transcription_url
+
+        translate_from = self.translate_from
+
+        translate_to = self.translate_to
+
+        turnaround_time = self.turnaround_time
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "url": url,
+            "language": language,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if audio_url is not UNSET:
+            field_dict["audio_url"] = audio_url
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if till is not UNSET:
+            field_dict["till"] = till
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if transcription_url is not UNSET:
+            field_dict["transcription_url"] = transcription_url
+        if translate_from is not UNSET:
+            field_dict["translate_from"] = translate_from
+        if translate_to is not UNSET:
+            field_dict["translate_to"] = translate_to
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("mode",  (None, str(self.mode.value).encode(), "text/plain")))
+
+
+
+        files.append(("api_token", (None, str(self.api_token).encode(), "text/plain")))
+
+
+
+        files.append(("url", (None, str(self.url).encode(), "text/plain")))
+
+
+
+        files.append(("language",  (None, str(self.language.value).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.idempotency_key, Unset):
+            files.append(("idempotency_key", (None, str(self.idempotency_key).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.callback_url, Unset):
+            files.append(("callback_url", (None, str(self.callback_url).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.additional_review, Unset):
+            files.append(("additional_review", (None, str(self.additional_review).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.audio_url, Unset):
+            files.append(("audio_url", (None, str(self.audio_url).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.auto_retranscribe, Unset):
+            files.append(("auto_retranscribe", (None, str(self.auto_retranscribe).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.captions, Unset):
+            files.append(("captions", (None, str(self.captions).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.comment, Unset):
+            files.append(("comment", (None, str(self.comment).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.from_, Unset):
+            files.append(("from", (None, str(self.from_).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.number_of_speakers, Unset):
+            files.append(("number_of_speakers", (None, str(self.number_of_speakers).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.strict, Unset):
+            files.append(("strict", (None, str(self.strict).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.text_format, Unset):
+            files.append(("text_format", (None, str(self.text_format).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.till, Unset):
+            files.append(("till", (None, str(self.till).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.timestamping, Unset):
+            files.append(("timestamping", (None, str(self.timestamping).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.transcription_url, Unset):
+            files.append(("transcription_url", (None, str(self.transcription_url).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.translate_from, Unset):
+            files.append(("translate_from", (None, str(self.translate_from).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.translate_to, Unset):
+            files.append(("translate_to", (None, str(self.translate_to).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.turnaround_time, Unset):
+            files.append(("turnaround_time", (None, str(self.turnaround_time).encode(), "text/plain")))
+
+
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = AiTranscriptionMultipartMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        url = d.pop("url")
+
+        language = AiTranscriptionMultipartLanguage(d.pop("language"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        audio_url = d.pop("audio_url", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        captions = d.pop("captions", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        number_of_speakers = d.pop("number_of_speakers", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        text_format = d.pop("text_format", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        timestamping = d.pop("timestamping", UNSET)
+
+        transcription_url = d.pop("transcription_url", UNSET)
+
+        translate_from = d.pop("translate_from", UNSET)
+
+        translate_to = d.pop("translate_to", UNSET)
+
+        turnaround_time = d.pop("turnaround_time", UNSET)
+
+        ai_transcription_multipart = cls(
+            mode=mode,
+            api_token=api_token,
+            url=url,
+            language=language,
+            idempotency_key=idempotency_key,
+            callback_url=callback_url,
+            additional_review=additional_review,
+            audio_url=audio_url,
+            auto_retranscribe=auto_retranscribe,
+            captions=captions,
+            comment=comment,
+            from_=from_,
+            number_of_speakers=number_of_speakers,
+            strict=strict,
+            text_format=text_format,
+            till=till,
+            timestamping=timestamping,
+            transcription_url=transcription_url,
+            translate_from=translate_from,
+            translate_to=translate_to,
+            turnaround_time=turnaround_time,
+        )
+
+        return ai_transcription_multipart
+

@@ -1,0 +1,293 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.captions_form_language import CaptionsFormLanguage
+from ..models.captions_form_mode import CaptionsFormMode
+from ..models.captions_form_number_of_speakers import CaptionsFormNumberOfSpeakers
+from ..models.captions_form_text_format import CaptionsFormTextFormat
+from ..models.captions_form_timestamping import CaptionsFormTimestamping
+from ..models.captions_form_turnaround_time import CaptionsFormTurnaroundTime
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="CaptionsForm")
+
+
+
+@_attrs_define
+class CaptionsForm:
+    """ 
+        Attributes:
+            mode (CaptionsFormMode):
+            api_token (str): the account API token
+            url (str): an http or https URL
+            language (CaptionsFormLanguage):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            comment (str | Unset):
+            from_ (str | Unset): whole seconds
+            till (str | Unset): whole seconds
+            text_format (CaptionsFormTextFormat | Unset):  Default: CaptionsFormTextFormat.CLEAN_VERBATIM.
+            timestamping (CaptionsFormTimestamping | Unset):  Default: CaptionsFormTimestamping.NOT_REQUIRED.
+            turnaround_time (CaptionsFormTurnaroundTime | Unset):  Default: CaptionsFormTurnaroundTime.VALUE_3.
+            number_of_speakers (CaptionsFormNumberOfSpeakers | Unset):  Default: CaptionsFormNumberOfSpeakers.VALUE_0.
+            callback_url (str | Unset): an http or https URL
+            additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            captions (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            strict (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            transcription_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_from (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: CaptionsFormMode
+    api_token: str
+    url: str
+    language: CaptionsFormLanguage
+    idempotency_key: str | Unset = UNSET
+    comment: str | Unset = UNSET
+    from_: str | Unset = UNSET
+    till: str | Unset = UNSET
+    text_format: CaptionsFormTextFormat | Unset = CaptionsFormTextFormat.CLEAN_VERBATIM
+    timestamping: CaptionsFormTimestamping | Unset = CaptionsFormTimestamping.NOT_REQUIRED
+    turnaround_time: CaptionsFormTurnaroundTime | Unset = CaptionsFormTurnaroundTime.VALUE_3
+    number_of_speakers: CaptionsFormNumberOfSpeakers | Unset = CaptionsFormNumberOfSpeakers.VALUE_0
+    callback_url: str | Unset = UNSET
+    additional_review: Any | Unset = UNSET
+    audio_url: Any | Unset = UNSET
+    auto_retranscribe: Any | Unset = UNSET
+    captions: Any | Unset = UNSET
+    strict: Any | Unset = UNSET
+    transcription_url: Any | Unset = UNSET
+    translate_from: Any | Unset = UNSET
+    translate_to: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        url = self.url
+
+        language = self.language.value
+
+        idempotency_key = self.idempotency_key
+
+        comment = self.comment
+
+        from_ = self.from_
+
+        till = self.till
+
+        text_format: str | Unset = UNSET
+        if not isinstance(self.text_format, Unset):
+            text_format = self.text_format.value
+
+
+        timestamping: str | Unset = UNSET
+        if not isinstance(self.timestamping, Unset):
+            timestamping = self.timestamping.value
+
+
+        turnaround_time: str | Unset = UNSET
+        if not isinstance(self.turnaround_time, Unset):
+            turnaround_time = self.turnaround_time.value
+
+
+        number_of_speakers: str | Unset = UNSET
+        if not isinstance(self.number_of_speakers, Unset):
+            number_of_speakers = self.number_of_speakers.value
+
+
+        callback_url = self.callback_url
+
+        additional_review = self.additional_review
+
+        audio_url = self.audio_url
+
+        auto_retranscribe = self.auto_retranscribe
+
+        captions = self.captions
+
+        strict = self.strict
+
+        transcription_url = self.transcription_url
+
+        translate_from = self.translate_from
+
+        translate_to = self.translate_to
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "url": url,
+            "language": language,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if till is not UNSET:
+            field_dict["till"] = till
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if audio_url is not UNSET:
+            field_dict["audio_url"] = audio_url
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if transcription_url is not UNSET:
+            field_dict["transcription_url"] = transcription_url
+        if translate_from is not UNSET:
+            field_dict["translate_from"] = translate_from
+        if translate_to is not UNSET:
+            field_dict["translate_to"] = translate_to
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = CaptionsFormMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        url = d.pop("url")
+
+        language = CaptionsFormLanguage(d.pop("language"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        _text_format = d.pop("text_format", UNSET)
+        text_format: CaptionsFormTextFormat | Unset
+        if isinstance(_text_format,  Unset):
+            text_format = UNSET
+        else:
+            text_format = CaptionsFormTextFormat(_text_format)
+
+
+
+
+        _timestamping = d.pop("timestamping", UNSET)
+        timestamping: CaptionsFormTimestamping | Unset
+        if isinstance(_timestamping,  Unset):
+            timestamping = UNSET
+        else:
+            timestamping = CaptionsFormTimestamping(_timestamping)
+
+
+
+
+        _turnaround_time = d.pop("turnaround_time", UNSET)
+        turnaround_time: CaptionsFormTurnaroundTime | Unset
+        if isinstance(_turnaround_time,  Unset):
+            turnaround_time = UNSET
+        else:
+            turnaround_time = CaptionsFormTurnaroundTime(_turnaround_time)
+
+
+
+
+        _number_of_speakers = d.pop("number_of_speakers", UNSET)
+        number_of_speakers: CaptionsFormNumberOfSpeakers | Unset
+        if isinstance(_number_of_speakers,  Unset):
+            number_of_speakers = UNSET
+        else:
+            number_of_speakers = CaptionsFormNumberOfSpeakers(_number_of_speakers)
+
+
+
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        audio_url = d.pop("audio_url", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        captions = d.pop("captions", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        transcription_url = d.pop("transcription_url", UNSET)
+
+        translate_from = d.pop("translate_from", UNSET)
+
+        translate_to = d.pop("translate_to", UNSET)
+
+        captions_form = cls(
+            mode=mode,
+            api_token=api_token,
+            url=url,
+            language=language,
+            idempotency_key=idempotency_key,
+            comment=comment,
+            from_=from_,
+            till=till,
+            text_format=text_format,
+            timestamping=timestamping,
+            turnaround_time=turnaround_time,
+            number_of_speakers=number_of_speakers,
+            callback_url=callback_url,
+            additional_review=additional_review,
+            audio_url=audio_url,
+            auto_retranscribe=auto_retranscribe,
+            captions=captions,
+            strict=strict,
+            transcription_url=transcription_url,
+            translate_from=translate_from,
+            translate_to=translate_to,
+        )
+
+        return captions_form
+

@@ -1,0 +1,245 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.human_ocr_request_language import HumanOcrRequestLanguage
+from ..models.human_ocr_request_mode import HumanOcrRequestMode
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="HumanOcrRequest")
+
+
+
+@_attrs_define
+class HumanOcrRequest:
+    """ 
+        Attributes:
+            mode (HumanOcrRequestMode):
+            api_token (str): the account API token
+            url (str): an http or https URL
+            language (HumanOcrRequestLanguage):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            callback_url (str | Unset): an http or https URL
+            additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            captions (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            comment (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            number_of_speakers (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            strict (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            text_format (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            till (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            timestamping (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            transcription_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_from (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: HumanOcrRequestMode
+    api_token: str
+    url: str
+    language: HumanOcrRequestLanguage
+    idempotency_key: str | Unset = UNSET
+    callback_url: str | Unset = UNSET
+    additional_review: Any | Unset = UNSET
+    audio_url: Any | Unset = UNSET
+    auto_retranscribe: Any | Unset = UNSET
+    captions: Any | Unset = UNSET
+    comment: Any | Unset = UNSET
+    from_: Any | Unset = UNSET
+    number_of_speakers: Any | Unset = UNSET
+    strict: Any | Unset = UNSET
+    text_format: Any | Unset = UNSET
+    till: Any | Unset = UNSET
+    timestamping: Any | Unset = UNSET
+    transcription_url: Any | Unset = UNSET
+    translate_from: Any | Unset = UNSET
+    translate_to: Any | Unset = UNSET
+    turnaround_time: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        url = self.url
+
+        language = self.language.value
+
+        idempotency_key = self.idempotency_key
+
+        callback_url = self.callback_url
+
+        additional_review = self.additional_review
+
+        audio_url = self.audio_url
+
+        auto_retranscribe = self.auto_retranscribe
+
+        captions = self.captions
+
+        comment = self.comment
+
+        from_ = self.from_
+
+        number_of_speakers = self.number_of_speakers
+
+        strict = self.strict
+
+        text_format = self.text_format
+
+        till = self.till
+
+        timestamping = self.timestamping
+
+        transcription_url = self.transcription_url
+
+        translate_from = self.translate_from
+
+        translate_to = self.translate_to
+
+        turnaround_time = self.turnaround_time
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "url": url,
+            "language": language,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if audio_url is not UNSET:
+            field_dict["audio_url"] = audio_url
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if till is not UNSET:
+            field_dict["till"] = till
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if transcription_url is not UNSET:
+            field_dict["transcription_url"] = transcription_url
+        if translate_from is not UNSET:
+            field_dict["translate_from"] = translate_from
+        if translate_to is not UNSET:
+            field_dict["translate_to"] = translate_to
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = HumanOcrRequestMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        url = d.pop("url")
+
+        language = HumanOcrRequestLanguage(d.pop("language"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        audio_url = d.pop("audio_url", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        captions = d.pop("captions", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        number_of_speakers = d.pop("number_of_speakers", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        text_format = d.pop("text_format", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        timestamping = d.pop("timestamping", UNSET)
+
+        transcription_url = d.pop("transcription_url", UNSET)
+
+        translate_from = d.pop("translate_from", UNSET)
+
+        translate_to = d.pop("translate_to", UNSET)
+
+        turnaround_time = d.pop("turnaround_time", UNSET)
+
+        human_ocr_request = cls(
+            mode=mode,
+            api_token=api_token,
+            url=url,
+            language=language,
+            idempotency_key=idempotency_key,
+            callback_url=callback_url,
+            additional_review=additional_review,
+            audio_url=audio_url,
+            auto_retranscribe=auto_retranscribe,
+            captions=captions,
+            comment=comment,
+            from_=from_,
+            number_of_speakers=number_of_speakers,
+            strict=strict,
+            text_format=text_format,
+            till=till,
+            timestamping=timestamping,
+            transcription_url=transcription_url,
+            translate_from=translate_from,
+            translate_to=translate_to,
+            turnaround_time=turnaround_time,
+        )
+
+        return human_ocr_request
+

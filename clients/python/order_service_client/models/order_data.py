@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.order_data_status import OrderDataStatus
+from ..models.order_data_type import OrderDataType
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="OrderData")
+
+
+
+@_attrs_define
+class OrderData:
+    """ Fields beyond these are the product's (its parameters and result URLs, null until finished).
+
+        Attributes:
+            id (int):
+            type_ (OrderDataType):
+            status (OrderDataStatus):
+            price (float): US dollars
+            paid_at (None | str):
+            delivery_estimate (None | str):
+            finished_at (None | str):
+            comment (str):
+            seconds (int):
+            words (int):
+     """
+
+    id: int
+    type_: OrderDataType
+    status: OrderDataStatus
+    price: float
+    paid_at: None | str
+    delivery_estimate: None | str
+    finished_at: None | str
+    comment: str
+    seconds: int
+    words: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        type_ = self.type_.value
+
+        status = self.status.value
+
+        price = self.price
+
+        paid_at: None | str
+        paid_at = self.paid_at
+
+        delivery_estimate: None | str
+        delivery_estimate = self.delivery_estimate
+
+        finished_at: None | str
+        finished_at = self.finished_at
+
+        comment = self.comment
+
+        seconds = self.seconds
+
+        words = self.words
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "type": type_,
+            "status": status,
+            "price": price,
+            "paid_at": paid_at,
+            "delivery_estimate": delivery_estimate,
+            "finished_at": finished_at,
+            "comment": comment,
+            "seconds": seconds,
+            "words": words,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = OrderDataType(d.pop("type"))
+
+
+
+
+        status = OrderDataStatus(d.pop("status"))
+
+
+
+
+        price = d.pop("price")
+
+        def _parse_paid_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        paid_at = _parse_paid_at(d.pop("paid_at"))
+
+
+        def _parse_delivery_estimate(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        delivery_estimate = _parse_delivery_estimate(d.pop("delivery_estimate"))
+
+
+        def _parse_finished_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at"))
+
+
+        comment = d.pop("comment")
+
+        seconds = d.pop("seconds")
+
+        words = d.pop("words")
+
+        order_data = cls(
+            id=id,
+            type_=type_,
+            status=status,
+            price=price,
+            paid_at=paid_at,
+            delivery_estimate=delivery_estimate,
+            finished_at=finished_at,
+            comment=comment,
+            seconds=seconds,
+            words=words,
+        )
+
+
+        order_data.additional_properties = d
+        return order_data
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

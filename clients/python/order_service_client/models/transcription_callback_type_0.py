@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="TranscriptionCallbackType0")
+
+
+
+@_attrs_define
+class TranscriptionCallbackType0:
+    """ sent on: finished, quality_fix
+
+        Attributes:
+            mode (Literal['live']):
+            order_id (str):
+            transcription_url (str):
+            language (str):
+     """
+
+    mode: Literal['live']
+    order_id: str
+    transcription_url: str
+    language: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode
+
+        order_id = self.order_id
+
+        transcription_url = self.transcription_url
+
+        language = self.language
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "mode": mode,
+            "order_id": order_id,
+            "transcription_url": transcription_url,
+            "language": language,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = cast(Literal['live'] , d.pop("mode"))
+        if mode != 'live':
+            raise ValueError(f"mode must match const 'live', got '{mode}'")
+
+        order_id = d.pop("order_id")
+
+        transcription_url = d.pop("transcription_url")
+
+        language = d.pop("language")
+
+        transcription_callback_type_0 = cls(
+            mode=mode,
+            order_id=order_id,
+            transcription_url=transcription_url,
+            language=language,
+        )
+
+
+        transcription_callback_type_0.additional_properties = d
+        return transcription_callback_type_0
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,283 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.transcription_proofreading_request_language import TranscriptionProofreadingRequestLanguage
+from ..models.transcription_proofreading_request_mode import TranscriptionProofreadingRequestMode
+from ..models.transcription_proofreading_request_text_format import TranscriptionProofreadingRequestTextFormat
+from ..models.transcription_proofreading_request_timestamping import TranscriptionProofreadingRequestTimestamping
+from ..models.transcription_proofreading_request_turnaround_time import TranscriptionProofreadingRequestTurnaroundTime
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="TranscriptionProofreadingRequest")
+
+
+
+@_attrs_define
+class TranscriptionProofreadingRequest:
+    """ 
+        Attributes:
+            mode (TranscriptionProofreadingRequestMode):
+            api_token (str): the account API token
+            audio_url (str): an http or https URL
+            transcription_url (str): an http or https URL
+            language (TranscriptionProofreadingRequestLanguage):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            text_format (TranscriptionProofreadingRequestTextFormat | Unset):  Default:
+                TranscriptionProofreadingRequestTextFormat.CLEAN_VERBATIM.
+            timestamping (TranscriptionProofreadingRequestTimestamping | Unset):  Default:
+                TranscriptionProofreadingRequestTimestamping.NOT_REQUIRED.
+            turnaround_time (TranscriptionProofreadingRequestTurnaroundTime | Unset):  Default:
+                TranscriptionProofreadingRequestTurnaroundTime.VALUE_3.
+            captions (bool | Unset):  Default: False.
+            auto_retranscribe (bool | Unset):  Default: False.
+            comment (str | Unset):
+            callback_url (str | Unset): an http or https URL
+            additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            number_of_speakers (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            strict (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            till (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_from (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: TranscriptionProofreadingRequestMode
+    api_token: str
+    audio_url: str
+    transcription_url: str
+    language: TranscriptionProofreadingRequestLanguage
+    idempotency_key: str | Unset = UNSET
+    text_format: TranscriptionProofreadingRequestTextFormat | Unset = TranscriptionProofreadingRequestTextFormat.CLEAN_VERBATIM
+    timestamping: TranscriptionProofreadingRequestTimestamping | Unset = TranscriptionProofreadingRequestTimestamping.NOT_REQUIRED
+    turnaround_time: TranscriptionProofreadingRequestTurnaroundTime | Unset = TranscriptionProofreadingRequestTurnaroundTime.VALUE_3
+    captions: bool | Unset = False
+    auto_retranscribe: bool | Unset = False
+    comment: str | Unset = UNSET
+    callback_url: str | Unset = UNSET
+    additional_review: Any | Unset = UNSET
+    from_: Any | Unset = UNSET
+    number_of_speakers: Any | Unset = UNSET
+    strict: Any | Unset = UNSET
+    till: Any | Unset = UNSET
+    translate_from: Any | Unset = UNSET
+    translate_to: Any | Unset = UNSET
+    url: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        audio_url = self.audio_url
+
+        transcription_url = self.transcription_url
+
+        language = self.language.value
+
+        idempotency_key = self.idempotency_key
+
+        text_format: str | Unset = UNSET
+        if not isinstance(self.text_format, Unset):
+            text_format = self.text_format.value
+
+
+        timestamping: str | Unset = UNSET
+        if not isinstance(self.timestamping, Unset):
+            timestamping = self.timestamping.value
+
+
+        turnaround_time: str | Unset = UNSET
+        if not isinstance(self.turnaround_time, Unset):
+            turnaround_time = self.turnaround_time.value
+
+
+        captions = self.captions
+
+        auto_retranscribe = self.auto_retranscribe
+
+        comment = self.comment
+
+        callback_url = self.callback_url
+
+        additional_review = self.additional_review
+
+        from_ = self.from_
+
+        number_of_speakers = self.number_of_speakers
+
+        strict = self.strict
+
+        till = self.till
+
+        translate_from = self.translate_from
+
+        translate_to = self.translate_to
+
+        url = self.url
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "audio_url": audio_url,
+            "transcription_url": transcription_url,
+            "language": language,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if till is not UNSET:
+            field_dict["till"] = till
+        if translate_from is not UNSET:
+            field_dict["translate_from"] = translate_from
+        if translate_to is not UNSET:
+            field_dict["translate_to"] = translate_to
+        if url is not UNSET:
+            field_dict["url"] = url
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = TranscriptionProofreadingRequestMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        audio_url = d.pop("audio_url")
+
+        transcription_url = d.pop("transcription_url")
+
+        language = TranscriptionProofreadingRequestLanguage(d.pop("language"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        _text_format = d.pop("text_format", UNSET)
+        text_format: TranscriptionProofreadingRequestTextFormat | Unset
+        if isinstance(_text_format,  Unset):
+            text_format = UNSET
+        else:
+            text_format = TranscriptionProofreadingRequestTextFormat(_text_format)
+
+
+
+
+        _timestamping = d.pop("timestamping", UNSET)
+        timestamping: TranscriptionProofreadingRequestTimestamping | Unset
+        if isinstance(_timestamping,  Unset):
+            timestamping = UNSET
+        else:
+            timestamping = TranscriptionProofreadingRequestTimestamping(_timestamping)
+
+
+
+
+        _turnaround_time = d.pop("turnaround_time", UNSET)
+        turnaround_time: TranscriptionProofreadingRequestTurnaroundTime | Unset
+        if isinstance(_turnaround_time,  Unset):
+            turnaround_time = UNSET
+        else:
+            turnaround_time = TranscriptionProofreadingRequestTurnaroundTime(_turnaround_time)
+
+
+
+
+        captions = d.pop("captions", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        number_of_speakers = d.pop("number_of_speakers", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        translate_from = d.pop("translate_from", UNSET)
+
+        translate_to = d.pop("translate_to", UNSET)
+
+        url = d.pop("url", UNSET)
+
+        transcription_proofreading_request = cls(
+            mode=mode,
+            api_token=api_token,
+            audio_url=audio_url,
+            transcription_url=transcription_url,
+            language=language,
+            idempotency_key=idempotency_key,
+            text_format=text_format,
+            timestamping=timestamping,
+            turnaround_time=turnaround_time,
+            captions=captions,
+            auto_retranscribe=auto_retranscribe,
+            comment=comment,
+            callback_url=callback_url,
+            additional_review=additional_review,
+            from_=from_,
+            number_of_speakers=number_of_speakers,
+            strict=strict,
+            till=till,
+            translate_from=translate_from,
+            translate_to=translate_to,
+            url=url,
+        )
+
+        return transcription_proofreading_request
+

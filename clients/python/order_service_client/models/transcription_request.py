@@ -1,0 +1,296 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.transcription_request_language import TranscriptionRequestLanguage
+from ..models.transcription_request_mode import TranscriptionRequestMode
+from ..models.transcription_request_number_of_speakers import TranscriptionRequestNumberOfSpeakers
+from ..models.transcription_request_text_format import TranscriptionRequestTextFormat
+from ..models.transcription_request_timestamping import TranscriptionRequestTimestamping
+from ..models.transcription_request_turnaround_time import TranscriptionRequestTurnaroundTime
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="TranscriptionRequest")
+
+
+
+@_attrs_define
+class TranscriptionRequest:
+    """ 
+        Attributes:
+            mode (TranscriptionRequestMode):
+            api_token (str): the account API token
+            url (str): an http or https URL
+            language (TranscriptionRequestLanguage):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            comment (str | Unset):
+            from_ (int | Unset): whole seconds
+            till (int | Unset): whole seconds
+            text_format (TranscriptionRequestTextFormat | Unset):  Default: TranscriptionRequestTextFormat.CLEAN_VERBATIM.
+            timestamping (TranscriptionRequestTimestamping | Unset):  Default:
+                TranscriptionRequestTimestamping.NOT_REQUIRED.
+            turnaround_time (TranscriptionRequestTurnaroundTime | Unset):  Default:
+                TranscriptionRequestTurnaroundTime.VALUE_3.
+            number_of_speakers (TranscriptionRequestNumberOfSpeakers | Unset):  Default:
+                TranscriptionRequestNumberOfSpeakers.VALUE_0.
+            callback_url (str | Unset): an http or https URL
+            strict (bool | Unset):  Default: False.
+            additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            captions (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            transcription_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_from (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: TranscriptionRequestMode
+    api_token: str
+    url: str
+    language: TranscriptionRequestLanguage
+    idempotency_key: str | Unset = UNSET
+    comment: str | Unset = UNSET
+    from_: int | Unset = UNSET
+    till: int | Unset = UNSET
+    text_format: TranscriptionRequestTextFormat | Unset = TranscriptionRequestTextFormat.CLEAN_VERBATIM
+    timestamping: TranscriptionRequestTimestamping | Unset = TranscriptionRequestTimestamping.NOT_REQUIRED
+    turnaround_time: TranscriptionRequestTurnaroundTime | Unset = TranscriptionRequestTurnaroundTime.VALUE_3
+    number_of_speakers: TranscriptionRequestNumberOfSpeakers | Unset = TranscriptionRequestNumberOfSpeakers.VALUE_0
+    callback_url: str | Unset = UNSET
+    strict: bool | Unset = False
+    additional_review: Any | Unset = UNSET
+    audio_url: Any | Unset = UNSET
+    auto_retranscribe: Any | Unset = UNSET
+    captions: Any | Unset = UNSET
+    transcription_url: Any | Unset = UNSET
+    translate_from: Any | Unset = UNSET
+    translate_to: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        url = self.url
+
+        language = self.language.value
+
+        idempotency_key = self.idempotency_key
+
+        comment = self.comment
+
+        from_ = self.from_
+
+        till = self.till
+
+        text_format: str | Unset = UNSET
+        if not isinstance(self.text_format, Unset):
+            text_format = self.text_format.value
+
+
+        timestamping: str | Unset = UNSET
+        if not isinstance(self.timestamping, Unset):
+            timestamping = self.timestamping.value
+
+
+        turnaround_time: str | Unset = UNSET
+        if not isinstance(self.turnaround_time, Unset):
+            turnaround_time = self.turnaround_time.value
+
+
+        number_of_speakers: str | Unset = UNSET
+        if not isinstance(self.number_of_speakers, Unset):
+            number_of_speakers = self.number_of_speakers.value
+
+
+        callback_url = self.callback_url
+
+        strict = self.strict
+
+        additional_review = self.additional_review
+
+        audio_url = self.audio_url
+
+        auto_retranscribe = self.auto_retranscribe
+
+        captions = self.captions
+
+        transcription_url = self.transcription_url
+
+        translate_from = self.translate_from
+
+        translate_to = self.translate_to
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "url": url,
+            "language": language,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if till is not UNSET:
+            field_dict["till"] = till
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if audio_url is not UNSET:
+            field_dict["audio_url"] = audio_url
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if transcription_url is not UNSET:
+            field_dict["transcription_url"] = transcription_url
+        if translate_from is not UNSET:
+            field_dict["translate_from"] = translate_from
+        if translate_to is not UNSET:
+            field_dict["translate_to"] = translate_to
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = TranscriptionRequestMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        url = d.pop("url")
+
+        language = TranscriptionRequestLanguage(d.pop("language"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        _text_format = d.pop("text_format", UNSET)
+        text_format: TranscriptionRequestTextFormat | Unset
+        if isinstance(_text_format,  Unset):
+            text_format = UNSET
+        else:
+            text_format = TranscriptionRequestTextFormat(_text_format)
+
+
+
+
+        _timestamping = d.pop("timestamping", UNSET)
+        timestamping: TranscriptionRequestTimestamping | Unset
+        if isinstance(_timestamping,  Unset):
+            timestamping = UNSET
+        else:
+            timestamping = TranscriptionRequestTimestamping(_timestamping)
+
+
+
+
+        _turnaround_time = d.pop("turnaround_time", UNSET)
+        turnaround_time: TranscriptionRequestTurnaroundTime | Unset
+        if isinstance(_turnaround_time,  Unset):
+            turnaround_time = UNSET
+        else:
+            turnaround_time = TranscriptionRequestTurnaroundTime(_turnaround_time)
+
+
+
+
+        _number_of_speakers = d.pop("number_of_speakers", UNSET)
+        number_of_speakers: TranscriptionRequestNumberOfSpeakers | Unset
+        if isinstance(_number_of_speakers,  Unset):
+            number_of_speakers = UNSET
+        else:
+            number_of_speakers = TranscriptionRequestNumberOfSpeakers(_number_of_speakers)
+
+
+
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        audio_url = d.pop("audio_url", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        captions = d.pop("captions", UNSET)
+
+        transcription_url = d.pop("transcription_url", UNSET)
+
+        translate_from = d.pop("translate_from", UNSET)
+
+        translate_to = d.pop("translate_to", UNSET)
+
+        transcription_request = cls(
+            mode=mode,
+            api_token=api_token,
+            url=url,
+            language=language,
+            idempotency_key=idempotency_key,
+            comment=comment,
+            from_=from_,
+            till=till,
+            text_format=text_format,
+            timestamping=timestamping,
+            turnaround_time=turnaround_time,
+            number_of_speakers=number_of_speakers,
+            callback_url=callback_url,
+            strict=strict,
+            additional_review=additional_review,
+            audio_url=audio_url,
+            auto_retranscribe=auto_retranscribe,
+            captions=captions,
+            transcription_url=transcription_url,
+            translate_from=translate_from,
+            translate_to=translate_to,
+        )
+
+        return transcription_request
+

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.translation_created_mode import TranslationCreatedMode
+from ..types import UNSET, Unset
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="TranslationCreated")
+
+
+
+@_attrs_define
+class TranslationCreated:
+    """ 
+        Attributes:
+            mode (TranslationCreatedMode):
+            status (Literal['success']):
+            seconds (int): media duration priced, whole seconds
+            words (int): words priced
+            order_total (float): US dollars
+            in_wallet (float): US dollars
+            delivery_estimate (str): UTC time, YYYY-MM-DD HH:MM:SS
+            order_id (int | Unset): live orders only
+     """
+
+    mode: TranslationCreatedMode
+    status: Literal['success']
+    seconds: int
+    words: int
+    order_total: float
+    in_wallet: float
+    delivery_estimate: str
+    order_id: int | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        status = self.status
+
+        seconds = self.seconds
+
+        words = self.words
+
+        order_total = self.order_total
+
+        in_wallet = self.in_wallet
+
+        delivery_estimate = self.delivery_estimate
+
+        order_id = self.order_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "mode": mode,
+            "status": status,
+            "seconds": seconds,
+            "words": words,
+            "order_total": order_total,
+            "in_wallet": in_wallet,
+            "delivery_estimate": delivery_estimate,
+        })
+        if order_id is not UNSET:
+            field_dict["order_id"] = order_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = TranslationCreatedMode(d.pop("mode"))
+
+
+
+
+        status = cast(Literal['success'] , d.pop("status"))
+        if status != 'success':
+            raise ValueError(f"status must match const 'success', got '{status}'")
+
+        seconds = d.pop("seconds")
+
+        words = d.pop("words")
+
+        order_total = d.pop("order_total")
+
+        in_wallet = d.pop("in_wallet")
+
+        delivery_estimate = d.pop("delivery_estimate")
+
+        order_id = d.pop("order_id", UNSET)
+
+        translation_created = cls(
+            mode=mode,
+            status=status,
+            seconds=seconds,
+            words=words,
+            order_total=order_total,
+            in_wallet=in_wallet,
+            delivery_estimate=delivery_estimate,
+            order_id=order_id,
+        )
+
+
+        translation_created.additional_properties = d
+        return translation_created
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,248 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.translation_request_mode import TranslationRequestMode
+from ..models.translation_request_translate_from import TranslationRequestTranslateFrom
+from ..models.translation_request_translate_to import TranslationRequestTranslateTo
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="TranslationRequest")
+
+
+
+@_attrs_define
+class TranslationRequest:
+    """ 
+        Attributes:
+            mode (TranslationRequestMode):
+            api_token (str): the account API token
+            url (str): an http or https URL
+            translate_from (TranslationRequestTranslateFrom):
+            translate_to (TranslationRequestTranslateTo):
+            idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
+                the Idempotency-Key header)
+            additional_review (bool | Unset):  Default: False.
+            comment (str | Unset):
+            callback_url (str | Unset): an http or https URL
+            audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            captions (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            language (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            number_of_speakers (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            strict (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            text_format (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            till (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            timestamping (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            transcription_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+            turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
+     """
+
+    mode: TranslationRequestMode
+    api_token: str
+    url: str
+    translate_from: TranslationRequestTranslateFrom
+    translate_to: TranslationRequestTranslateTo
+    idempotency_key: str | Unset = UNSET
+    additional_review: bool | Unset = False
+    comment: str | Unset = UNSET
+    callback_url: str | Unset = UNSET
+    audio_url: Any | Unset = UNSET
+    auto_retranscribe: Any | Unset = UNSET
+    captions: Any | Unset = UNSET
+    from_: Any | Unset = UNSET
+    language: Any | Unset = UNSET
+    number_of_speakers: Any | Unset = UNSET
+    strict: Any | Unset = UNSET
+    text_format: Any | Unset = UNSET
+    till: Any | Unset = UNSET
+    timestamping: Any | Unset = UNSET
+    transcription_url: Any | Unset = UNSET
+    turnaround_time: Any | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        mode = self.mode.value
+
+        api_token = self.api_token
+
+        url = self.url
+
+        translate_from = self.translate_from.value
+
+        translate_to = self.translate_to.value
+
+        idempotency_key = self.idempotency_key
+
+        additional_review = self.additional_review
+
+        comment = self.comment
+
+        callback_url = self.callback_url
+
+        audio_url = self.audio_url
+
+        auto_retranscribe = self.auto_retranscribe
+
+        captions = self.captions
+
+        from_ = self.from_
+
+        language = self.language
+
+        number_of_speakers = self.number_of_speakers
+
+        strict = self.strict
+
+        text_format = self.text_format
+
+        till = self.till
+
+        timestamping = self.timestamping
+
+        transcription_url = self.transcription_url
+
+        turnaround_time = self.turnaround_time
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "mode": mode,
+            "api_token": api_token,
+            "url": url,
+            "translate_from": translate_from,
+            "translate_to": translate_to,
+        })
+        if idempotency_key is not UNSET:
+            field_dict["idempotency_key"] = idempotency_key
+        if additional_review is not UNSET:
+            field_dict["additional_review"] = additional_review
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+        if callback_url is not UNSET:
+            field_dict["callback_url"] = callback_url
+        if audio_url is not UNSET:
+            field_dict["audio_url"] = audio_url
+        if auto_retranscribe is not UNSET:
+            field_dict["auto_retranscribe"] = auto_retranscribe
+        if captions is not UNSET:
+            field_dict["captions"] = captions
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if language is not UNSET:
+            field_dict["language"] = language
+        if number_of_speakers is not UNSET:
+            field_dict["number_of_speakers"] = number_of_speakers
+        if strict is not UNSET:
+            field_dict["strict"] = strict
+        if text_format is not UNSET:
+            field_dict["text_format"] = text_format
+        if till is not UNSET:
+            field_dict["till"] = till
+        if timestamping is not UNSET:
+            field_dict["timestamping"] = timestamping
+        if transcription_url is not UNSET:
+            field_dict["transcription_url"] = transcription_url
+        if turnaround_time is not UNSET:
+            field_dict["turnaround_time"] = turnaround_time
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        mode = TranslationRequestMode(d.pop("mode"))
+
+
+
+
+        api_token = d.pop("api_token")
+
+        url = d.pop("url")
+
+        translate_from = TranslationRequestTranslateFrom(d.pop("translate_from"))
+
+
+
+
+        translate_to = TranslationRequestTranslateTo(d.pop("translate_to"))
+
+
+
+
+        idempotency_key = d.pop("idempotency_key", UNSET)
+
+        additional_review = d.pop("additional_review", UNSET)
+
+        comment = d.pop("comment", UNSET)
+
+        callback_url = d.pop("callback_url", UNSET)
+
+        audio_url = d.pop("audio_url", UNSET)
+
+        auto_retranscribe = d.pop("auto_retranscribe", UNSET)
+
+        captions = d.pop("captions", UNSET)
+
+        from_ = d.pop("from", UNSET)
+
+        language = d.pop("language", UNSET)
+
+        number_of_speakers = d.pop("number_of_speakers", UNSET)
+
+        strict = d.pop("strict", UNSET)
+
+        text_format = d.pop("text_format", UNSET)
+
+        till = d.pop("till", UNSET)
+
+        timestamping = d.pop("timestamping", UNSET)
+
+        transcription_url = d.pop("transcription_url", UNSET)
+
+        turnaround_time = d.pop("turnaround_time", UNSET)
+
+        translation_request = cls(
+            mode=mode,
+            api_token=api_token,
+            url=url,
+            translate_from=translate_from,
+            translate_to=translate_to,
+            idempotency_key=idempotency_key,
+            additional_review=additional_review,
+            comment=comment,
+            callback_url=callback_url,
+            audio_url=audio_url,
+            auto_retranscribe=auto_retranscribe,
+            captions=captions,
+            from_=from_,
+            language=language,
+            number_of_speakers=number_of_speakers,
+            strict=strict,
+            text_format=text_format,
+            till=till,
+            timestamping=timestamping,
+            transcription_url=transcription_url,
+            turnaround_time=turnaround_time,
+        )
+
+        return translation_request
+

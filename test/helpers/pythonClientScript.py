@@ -1,0 +1,111 @@
+"""An integrator's script with the generated Python client (clients/python), run by
+test/integration/pythonClient.test.ts: quotes every product (mode test) and lists the sample orders
+page by page; places a live transcription whose callback comes to its own HTTP server; prints the
+order id and waits for the callback (the test finishes the order meanwhile); verifies the
+callback's signature with standardwebhooks; downloads the result; shows a refusal as one error.
+Prints one JSON line of what it found at the end.
+
+    python pythonClientScript.py BASE_URL API_TOKEN WEBHOOK_SECRET MEDIA_URL DOCUMENT_URL SCAN_URL
+"""
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import parse_qs, urlparse
+
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from order_service_client import Client
+from order_service_client.api.orders import (
+    create_ai_transcription, create_captions, create_forced_alignment, create_human_ocr, create_subtitles,
+    create_transcription, create_transcription_proofreading, create_translation, get_order, get_result_file, list_orders,
+)
+from order_service_client.errors import OrderServiceError, or_raise
+from order_service_client import models as m
+
+base_url, token, secret, media, document, scan = sys.argv[1:7]
+client = Client(base_url=base_url, raise_on_unexpected_status=True)
+found = {}
+
+# Every product, quoted (mode test), with its own request model.
+quotes = {
+    "transcription": create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.TEST, api_token=token, url=media, language=m.TranscriptionRequestLanguage.ENGLISH)),
+    "ai_transcription": create_ai_transcription.sync_detailed(client=client, body=m.AiTranscriptionRequest(mode=m.AiTranscriptionRequestMode.TEST, api_token=token, url=media, language=m.AiTranscriptionRequestLanguage.ENGLISH)),
+    "proofreading": create_transcription_proofreading.sync_detailed(client=client, body=m.TranscriptionProofreadingRequest(mode=m.TranscriptionProofreadingRequestMode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.TranscriptionProofreadingRequestLanguage.ENGLISH)),
+    "forced_alignment": create_forced_alignment.sync_detailed(client=client, body=m.ForcedAlignmentRequest(mode=m.ForcedAlignmentRequestMode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.ForcedAlignmentRequestLanguage.ENGLISH)),
+    "translation": create_translation.sync_detailed(client=client, body=m.TranslationRequest(mode=m.TranslationRequestMode.TEST, api_token=token, url=document, translate_from=m.TranslationRequestTranslateFrom.ENGLISH, translate_to=m.TranslationRequestTranslateTo.FRENCH)),
+    "captions": create_captions.sync_detailed(client=client, body=m.CaptionsRequest(mode=m.CaptionsRequestMode.TEST, api_token=token, url=media, language=m.CaptionsRequestLanguage.ENGLISH)),
+    "subtitles": create_subtitles.sync_detailed(client=client, body=m.SubtitlesRequest(mode=m.SubtitlesRequestMode.TEST, api_token=token, url=media, translate_from=m.SubtitlesRequestTranslateFrom.ENGLISH, translate_to=m.SubtitlesRequestTranslateTo.GERMAN)),
+    "human_ocr": create_human_ocr.sync_detailed(client=client, body=m.HumanOcrRequest(mode=m.HumanOcrRequestMode.TEST, api_token=token, url=scan, language=m.HumanOcrRequestLanguage.ENGLISH)),
+}
+found["quotes"] = {name: or_raise(answer).order_total for name, answer in quotes.items()}
+
+# The sample orders (mode test), page by page.
+ids, cursor = [], None
+while True:
+    page = or_raise(list_orders.sync_detailed(client=client, api_token=token, mode=m.ListOrdersMode.TEST, per_page=3, **({"cursor": cursor} if cursor else {})))
+    ids += [order.id for order in page.orders]
+    if not page.next_page_url:
+        break
+    cursor = parse_qs(urlparse(page.next_page_url).query)["cursor"][0]
+found["sample_ids"] = ids
+
+# The callback receiver: keeps the raw body and headers of the first callback.
+received = threading.Event()
+callback = {}
+
+
+class Receiver(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        callback.update(body=body, headers={k.lower(): v for k, v in self.headers.items()})
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+        received.set()
+
+    def log_message(self, *args):
+        pass
+
+
+server = HTTPServer(("127.0.0.1", 0), Receiver)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+
+placed = or_raise(create_transcription.sync_detailed(
+    client=client,
+    body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.LIVE, api_token=token, url=media, language=m.TranscriptionRequestLanguage.ENGLISH,
+                                callback_url=f"http://127.0.0.1:{server.server_address[1]}/hook"),
+    idempotency_key="python-client-1",
+))
+print(json.dumps({"order_id": placed.order_id}), flush=True)  # the test finishes the order now
+if not received.wait(120):
+    sys.exit("no callback within 120 s")
+
+try:
+    Webhook(secret).verify(callback["body"], callback["headers"], json_parse=False)  # the body is a form
+    found["signature"] = "valid"
+except WebhookVerificationError:
+    found["signature"] = "invalid"
+try:
+    # One byte of the body changed (the last one, the form's closing boundary).
+    tampered = callback["body"][:-3] + bytes([callback["body"][-3] ^ 1]) + callback["body"][-2:]
+    Webhook(secret).verify(tampered, callback["headers"], json_parse=False)
+    found["tampered"] = "accepted"
+except WebhookVerificationError:
+    found["tampered"] = "refused"
+
+order = or_raise(get_order.sync_detailed(str(placed.order_id), client=client, api_token=token, mode=m.GetOrderMode.LIVE))
+found["status"] = str(order.data.status)
+text = get_result_file.sync_detailed(str(placed.order_id), m.GetResultFileKind.TRANSCRIPTION, client=client, api_token=token, format_=m.GetResultFileFormat.TEXT)
+found["text"] = text.content.decode()
+docx = get_result_file.sync_detailed(str(placed.order_id), m.GetResultFileKind.TRANSCRIPTION, client=client, api_token=token)
+found["docx_head"] = docx.content[:2].decode("latin-1")
+
+try:
+    or_raise(create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.TEST, api_token=token, url="not a url", language=m.TranscriptionRequestLanguage.ENGLISH)))
+except OrderServiceError as err:
+    found["refusal"] = {"status": err.status_code, "message": err.message, "retryable": err.retryable}
+
+server.shutdown()
+print(json.dumps(found), flush=True)

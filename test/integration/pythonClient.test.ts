@@ -1,0 +1,82 @@
+// The generated Python client (clients/python) as an integrator installs it: pip install from its
+// folder into a new venv, then a script (test/helpers/pythonClientScript.py) quotes every product,
+// lists the sample orders page by page, places a live order with its own callback receiver; the
+// service finishes it (an operator completes it here), and the script verifies the callback's
+// signature with standardwebhooks, downloads the result and meets a refusal as one typed error.
+import { spawn, execFile } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../helpers/service.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+
+const run = promisify(execFile);
+const ROOT = resolve('.');
+
+describe('the Python client installed from its folder', () => {
+  let service: TestService;
+  let media: MediaServer;
+  let docs: DocumentServer;
+  let venv: string;
+
+  beforeAll(async () => {
+    [service, media, docs] = await Promise.all([startService(), startMediaServer(), startDocumentServer()]);
+    venv = await mkdtemp(join(tmpdir(), 'python-client-'));
+    await run('python3', ['-m', 'venv', venv]);
+    // A copy of the folder, as an integrator's checkout (a build writes into the folder it installs).
+    await cp(join(ROOT, 'clients', 'python'), join(venv, 'client'), { recursive: true });
+    // Its dependencies (httpx, attrs) and standardwebhooks from PyPI, as an integrator gets them.
+    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', join(venv, 'client'), 'standardwebhooks==1.1.0'], {
+      timeout: 240_000,
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await Promise.all([service?.close(), media?.close(), docs?.close()]);
+    if (venv) await rm(venv, { recursive: true, force: true });
+  });
+
+  it('quotes every product, pages through the orders, places a live order, verifies its signed callback and downloads the result', async () => {
+    const account = (await service.ops('POST', '/ops/accounts', { name: 'python', balance: 20 })).body as { api_token: string; webhook_secret: string };
+    const script = spawn(
+      join(venv, 'bin', 'python'),
+      [
+        join(ROOT, 'test', 'helpers', 'pythonClientScript.py'),
+        service.baseUrl,
+        account.api_token,
+        account.webhook_secret,
+        media.audio(60),
+        docs.serve('/words.txt', 'Hello there, and welcome back to the show.', 'text/plain'),
+        docs.serve('/scan.png', pngImage(), 'image/png'),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    script.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => script.on('exit', done));
+    const lines = createInterface({ input: script.stdout })[Symbol.asyncIterator]();
+
+    const first = await lines.next();
+    expect(first.done, stderr).toBe(false);
+    const { order_id: orderId } = JSON.parse(first.value as string) as { order_id: number };
+    // The service finishes it: an operator completes it with the transcript.
+    expect((await service.complete(orderId, 'done.txt', 'Speaker 1: Hello from the Python client.')).status).toBe(200);
+
+    const last = await lines.next();
+    expect(await exited, stderr).toBe(0);
+    const found = JSON.parse(last.value as string);
+    expect(Object.keys(found.quotes).sort()).toEqual(
+      ['ai_transcription', 'captions', 'forced_alignment', 'human_ocr', 'proofreading', 'subtitles', 'transcription', 'translation'].sort(),
+    );
+    for (const total of Object.values(found.quotes)) expect(total).toBeGreaterThan(0);
+    expect(found.sample_ids.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(found.sample_ids).size).toBe(found.sample_ids.length);
+    expect(found).toMatchObject({ signature: 'valid', tampered: 'refused', status: 'finished', docx_head: 'PK' });
+    expect(found.text).toContain('Hello from the Python client.');
+    expect(found.refusal).toMatchObject({ status: 400, retryable: false });
+    expect(found.refusal.message).toMatch(/^url: /);
+  }, 240_000);
+});
