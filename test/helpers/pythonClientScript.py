@@ -107,5 +107,15 @@ try:
 except OrderServiceError as err:
     found["refusal"] = {"status": err.status_code, "message": err.message, "retryable": err.retryable}
 
+# Retry-After, as a 503 from the service's full capacity carries it (the parsed error object and the header).
+from http import HTTPStatus
+from order_service_client.types import Response
+busy = Response(status_code=HTTPStatus(503), content=b"", headers={"retry-after": "7"},
+                parsed=m.Error(mode="live", status="error", error="the service is busy: try again in 7 seconds"))
+try:
+    or_raise(busy)
+except OrderServiceError as err:
+    found["busy"] = {"status": err.status_code, "message": err.message, "retry_after_seconds": err.retry_after_seconds, "retryable": err.retryable}
+
 server.shutdown()
 print(json.dumps(found), flush=True)

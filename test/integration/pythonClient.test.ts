@@ -78,5 +78,6 @@ describe('the Python client installed from its folder', () => {
     expect(found.text).toContain('Hello from the Python client.');
     expect(found.refusal).toMatchObject({ status: 400, retryable: false });
     expect(found.refusal.message).toMatch(/^url: /);
+    expect(found.busy).toEqual({ status: 503, message: 'the service is busy: try again in 7 seconds', retry_after_seconds: 7, retryable: true });
   }, 240_000);
 });
