@@ -105,6 +105,14 @@ export function languageNameOf(code: string): string {
   return Object.entries(ISO_639_1).find(([, c]) => c === code)?.[0] ?? code;
 }
 
+/** Languages of the sets written right to left (Arabic, Hebrew and Perso-Arabic scripts). */
+const RIGHT_TO_LEFT = /^(arabic|hebrew|persian|urdu|pashto|sindhi|uyghur|yiddish|dhivehi|kashmiri|saraiki|balochi)(-|$)/;
+
+/** The writing direction of a language slug, for the result files that say it. */
+export function writingDirection(language: string | undefined): 'ltr' | 'rtl' {
+  return RIGHT_TO_LEFT.test((language ?? '').toLowerCase()) ? 'rtl' : 'ltr';
+}
+
 /** ISO 639-1 codes of the languages speech engines are asked for (sets AI and FA). */
 export const ISO_639_1: Readonly<Record<string, string>> = {
   english: 'en',

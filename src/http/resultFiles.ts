@@ -14,7 +14,7 @@ import type { Timestamping } from '../domain/render/layout.js';
 import type { RenderedFile } from '../domain/render/index.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../domain/resultKinds.js';
 import { orderResult } from '../products/registry.js';
-import { resultLanguageTag } from '../products/shared.js';
+import { resultLanguage } from '../products/shared.js';
 import type { FileStore } from '../storage/fileStore.js';
 import { RenderCache } from './renderCache.js';
 
@@ -51,15 +51,15 @@ export async function sendResultFile(
 
   const timestamping = (definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
-  const language = resultLanguageTag(order.params);
+  const { language, direction } = resultLanguage(order.params);
   // Everything the rendering depends on; a quality fix changes the content key.
-  const key = [file.blobKey, file.fileName, kind, format, timestamping, title, language].join('\n');
+  const key = [file.blobKey, file.fileName, kind, format, timestamping, title, language, direction].join('\n');
   const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
   res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
   const rendered = await cacheOf(deps).get(key, async () =>
-    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language }),
+    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language, direction }),
   );
   sendRendered(res, rendered, id, kind);
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
-import { languageCodeOf } from '../domain/languages.js';
+import { languageCodeOf, writingDirection } from '../domain/languages.js';
 import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
 import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
@@ -177,8 +177,8 @@ export function languagesOf(params: Record<string, unknown>): OrderLanguages {
   return { source: named('spoken_language', 'translate_from', 'language'), result: named('translate_to', 'language') };
 }
 
-/** The BCP 47 tag of an order's result text; '' when none is known. */
-export function resultLanguageTag(params: Record<string, unknown>): string {
+/** The language of an order's result text: its BCP 47 tag ('' when none is known) and its writing direction. */
+export function resultLanguage(params: Record<string, unknown>): { language: string; direction: 'ltr' | 'rtl' } {
   const name = languagesOf(params).result;
-  return (name && languageCodeOf(name)) || '';
+  return { language: (name && languageCodeOf(name)) || '', direction: writingDirection(name) };
 }

@@ -15,6 +15,8 @@ import { renderResult } from '../../src/domain/render/index.js';
 import type { Transcript } from '../../src/domain/transcript.js';
 import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
 import { ttmlToSrt } from '../helpers/ttconv.js';
+import { checkZipContainer } from '../../src/documents/zipGuard.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/documents/limits.js';
 
 const words = (start: number, text: string) => text.split(' ').map((t, i) => ({ text: t, start: start + i * 0.5, end: start + (i + 1) * 0.5 }));
 const lines = [
@@ -150,5 +152,50 @@ describe('every result format, read back independently', () => {
       expect(xml).toContain('<ttm:name type="full">Zoë</ttm:name>');
       expect(xml.match(/ttm:agent="speaker-2"/g)?.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('every result format says its language and direction', () => {
+  const ARABIC: Transcript = { segments: [{ speaker: 'سارة', start: 0, end: 4, text: 'مرحبا بكم في البرنامج اليوم.' }] };
+  const arabic = { title: 'Order 8', timestamping: 'not_required' as const, language: 'ar', direction: 'rtl' as const };
+
+  it('HTML: lang and dir on the page', async () => {
+    const html = parseHtml((await renderResult('transcription', ARABIC, 'html', arabic)).body.toString());
+    expect(html.querySelector('html')!.attributes).toMatchObject({ lang: 'ar', dir: 'rtl' });
+    const english = parseHtml(
+      (await renderResult('transcription', SOURCE, 'html', { title: TITLE, timestamping: 'not_required', language: 'en' })).body.toString(),
+    );
+    expect(english.querySelector('html')!.attributes).toMatchObject({ lang: 'en', dir: 'ltr' });
+  });
+
+  it('DOCX: right-to-left paragraphs and runs, each run in Arabic', async () => {
+    const docx = (await renderResult('transcription', ARABIC, 'docx', arabic)).body;
+    const xml = checkZipContainer(docx, DEFAULT_DOCUMENT_LIMITS).get('word/document.xml')!.toString('utf8');
+    const paragraphs = xml.match(/<w:p>[\s\S]*?<\/w:p>|<w:p [\s\S]*?<\/w:p>/g)!;
+    expect(paragraphs.at(-1)).toContain('<w:bidi/>');
+    const runs = xml.match(/<w:r>[\s\S]*?<\/w:r>/g)!;
+    expect(runs.length).toBeGreaterThan(1);
+    for (const run of runs) {
+      expect(run).toContain('<w:rtl/>');
+      expect(run).toMatch(/<w:lang w:bidi="ar"\/>/);
+    }
+    // Read back by an independent reader, the words in their order.
+    expect((await mammoth.extractRawText({ buffer: docx })).value).toContain('سارة: مرحبا بكم في البرنامج اليوم.');
+  });
+
+  it('TTML: xml:lang and tts:direction, read by ttconv', async () => {
+    const ttml = (await renderResult('captions', ARABIC, 'ttml', arabic)).body;
+    expect(ttml.toString()).toMatch(/xml:lang="ar"/);
+    expect(ttml.toString()).toContain('<body tts:direction="rtl">');
+    expect(srtText(await ttmlToSrt(ttml))).toContain('مرحبا بكم');
+  });
+
+  it('PDF: a right-to-left paragraph is aligned right', async () => {
+    const pdf = await getDocumentProxy(new Uint8Array((await renderResult('transcription', ARABIC, 'pdf', arabic)).body));
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[]; width: number }>;
+    const line = items.filter((i) => i.str.trim() && !i.str.includes('Order 8'));
+    const right = Math.max(...line.map((i) => i.transform[4]! + i.width));
+    // A4 is 595 points wide, with 56-point margins: the line ends at the right margin.
+    expect(right).toBeGreaterThan(595 - 56 - 2);
   });
 });

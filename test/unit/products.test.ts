@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_LIST, PRODUCTS, priceTableSchema, resultsNeedCues, workPlanOfOrder, type ProductKey } from '../../src/products/registry.js';
-import { languagesOf, resultLanguageTag } from '../../src/products/shared.js';
+import { languagesOf, resultLanguage } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
 import type { CallbackEvent } from '../../src/contracts/orders.js';
 
@@ -238,7 +238,12 @@ describe("an order's languages and its plan, one definition each", () => {
     // An AI order whose engine heard another language than the one chosen: heard spanish, written in english.
     expect(languagesOf({ language: 'english', spoken_language: 'spanish' })).toEqual({ source: 'spanish', result: 'english' });
     expect(languagesOf({})).toEqual({ source: undefined, result: undefined });
-    expect(resultLanguageTag({ translate_from: 'english', translate_to: 'german' })).toBe('de');
+    expect(resultLanguage({ translate_from: 'english', translate_to: 'german' })).toEqual({ language: 'de', direction: 'ltr' });
+    // The direction is the result's: Arabic into English reads left to right, English into Hebrew right to left.
+    expect(resultLanguage({ translate_from: 'arabic', translate_to: 'english' })).toEqual({ language: 'en', direction: 'ltr' });
+    expect(resultLanguage({ translate_from: 'english', translate_to: 'hebrew' }).direction).toBe('rtl');
+    expect(resultLanguage({ language: 'persian-farsi' }).direction).toBe('rtl');
+    expect(resultLanguage({ language: 'urdu' })).toEqual({ language: 'ur', direction: 'rtl' });
   });
 
   it('reads the plan kept on the order; an order without one has it worked out from its product', () => {

@@ -12,7 +12,7 @@ import { parseOrderId } from './records.js';
 import { getAccountOrder } from '../../db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../domain/resultKinds.js';
 import { orderResult } from '../../products/registry.js';
-import { resultLanguageTag } from '../../products/shared.js';
+import { resultLanguage } from '../../products/shared.js';
 import type { Timestamping } from '../../domain/render/layout.js';
 import { renderResult } from '../../domain/render/index.js';
 import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
@@ -26,7 +26,7 @@ async function sendSampleFile(req: Request, res: Response, id: number, kind: Res
   const format = checkFormat(kind, req.query.format, result.formats);
   const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
-  const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, language: resultLanguageTag(order.params) };
+  const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, ...resultLanguage(order.params) };
   sendRendered(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options), id, kind);
 }
 

@@ -1,6 +1,7 @@
 // Captions and subtitles (SRT, WebVTT, TTML/DFXP) and the forced-alignment JSON, from timed transcripts.
 // Cues hold at most 2 lines of 42 characters and last 1 to 7 seconds, the usual broadcast limits.
 import { timedWords, type Segment, type Transcript, type Word } from '../transcript.js';
+import type { TextScript } from './layout.js';
 
 /** WebVTT cue text escapes only these three (WebVTT §4.2.2). */
 const escapeVtt = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -123,7 +124,7 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
  * joined by `<br/>`, speakers declared once as `ttm:agent`s and named on their cues. `language` is
  * the BCP 47 tag of `xml:lang` ('' when unknown, as TTML allows).
  */
-export function renderTtml(cues: readonly Cue[], language: string): string {
+export function renderTtml(cues: readonly Cue[], script: TextScript): string {
   const agents = [...new Set(cues.map((c) => c.speaker).filter((s): s is string => !!s))];
   const agentId = (speaker: string) => `speaker-${agents.indexOf(speaker) + 1}`;
   const head = agents.length
@@ -136,8 +137,8 @@ export function renderTtml(cues: readonly Cue[], language: string): string {
     )
     .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
-<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="${escapeXml(language)}">
-${head}  <body>
+<tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xmlns:tts="http://www.w3.org/ns/ttml#styling" xml:lang="${escapeXml(script.language)}">
+${head}  <body tts:direction="${script.direction}">
     <div>
 ${body}    </div>
   </body>

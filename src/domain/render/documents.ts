@@ -1,30 +1,41 @@
 // DOCX (docx) and PDF (pdfkit) renderings of the reading layout. Pure: bytes in memory.
 import { createRequire } from 'node:module';
-import { Document, Packer, Paragraph as DocxParagraph, TextRun } from 'docx';
+import { Document, Packer, Paragraph as DocxParagraph, TextRun as DocxTextRun } from 'docx';
 import PDFDocument from 'pdfkit';
-import { leadingMarks, type Paragraph } from './layout.js';
+import { leadingMarks, type Paragraph, type TextScript } from './layout.js';
 
 const MARK_COLOR = '666666';
 
-export async function renderDocx(paragraphs: Paragraph[], title: string): Promise<Buffer> {
+const LEFT_TO_RIGHT: TextScript = { language: '', direction: 'ltr' };
+
+export async function renderDocx(paragraphs: Paragraph[], title: string, script: TextScript = LEFT_TO_RIGHT): Promise<Buffer> {
+  // Every run says its language (for right-to-left text, as its complex-script language) and
+  // direction; a right-to-left paragraph is bidirectional, so Word lays it out from the right.
+  const rtl = script.direction === 'rtl';
+  const runOptions = {
+    ...(script.language ? { language: rtl ? { bidirectional: script.language } : { value: script.language } } : {}),
+    ...(rtl ? { rightToLeft: true } : {}),
+  };
+  const TextRun = (options: string | ConstructorParameters<typeof DocxTextRun>[0] & object) =>
+    new DocxTextRun({ ...(typeof options === 'string' ? { text: options } : options), ...runOptions });
   const doc = new Document({
     creator: 'order-service',
     title,
     sections: [
       {
         children: [
-          new DocxParagraph({ heading: 'Heading1', children: [new TextRun(title)] }),
+          new DocxParagraph({ heading: 'Heading1', children: [TextRun(title)] }),
           ...paragraphs.map((p) => {
             const { lead, rest } = leadingMarks(p);
             const runs = [
-              ...lead.map((m) => new TextRun({ text: `[${m}] `, color: MARK_COLOR })),
-              ...(p.speaker ? [new TextRun({ text: `${p.speaker}: `, bold: true })] : []),
+              ...lead.map((m) => TextRun({ text: `[${m}] `, color: MARK_COLOR })),
+              ...(p.speaker ? [TextRun({ text: `${p.speaker}: `, bold: true })] : []),
               ...rest.map((r, i) => {
                 const space = i < rest.length - 1 ? ' ' : '';
-                return 'mark' in r ? new TextRun({ text: `[${r.mark}]${space}`, color: MARK_COLOR }) : new TextRun(`${r.text}${space}`);
+                return 'mark' in r ? TextRun({ text: `[${r.mark}]${space}`, color: MARK_COLOR }) : TextRun(`${r.text}${space}`);
               }),
             ];
-            return new DocxParagraph({ spacing: { after: 200 }, children: runs });
+            return new DocxParagraph({ spacing: { after: 200 }, ...(rtl ? { bidirectional: true } : {}), children: runs });
           }),
         ],
       },
@@ -38,7 +49,9 @@ export async function renderDocx(paragraphs: Paragraph[], title: string): Promis
 const require = createRequire(import.meta.url);
 const FONT = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
 
-export function renderPdf(paragraphs: Paragraph[], title: string): Promise<Buffer> {
+/** A PDF of the paragraphs; right-to-left text is aligned right (its letters in logical order: docs/formats.md). */
+export function renderPdf(paragraphs: Paragraph[], title: string, script: TextScript = LEFT_TO_RIGHT): Promise<Buffer> {
+  const align = script.direction === 'rtl' ? 'right' : 'left';
   return new Promise((resolve, reject) => {
     const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Creator: 'order-service' } });
     const chunks: Buffer[] = [];
@@ -65,7 +78,7 @@ export function renderPdf(paragraphs: Paragraph[], title: string): Promise<Buffe
           .font(piece.font)
           .fontSize(11)
           .fillColor(piece.color)
-          .text(piece.text, { continued: i < pieces.length - 1 });
+          .text(piece.text, { continued: i < pieces.length - 1, align });
       });
       pdf.moveDown(0.6);
     }

@@ -5,7 +5,7 @@ import type { Transcript } from '../transcript.js';
 import { buildCues, keptCues, renderAlignment, renderSrt, renderTtml, renderVtt } from './captions.js';
 import { renderDocx, renderPdf } from './documents.js';
 import { renderJson, renderJson2 } from './json.js';
-import { layoutTranscript, type Timestamping } from './layout.js';
+import { layoutTranscript, type TextScript, type Timestamping } from './layout.js';
 import { renderHtml, renderRtf, renderText } from './text.js';
 
 export { TimingError } from './captions.js';
@@ -20,22 +20,25 @@ export interface RenderOptions {
   title: string;
   /** Timestamp marks of document formats; results other than transcriptions use not_required. */
   timestamping: Timestamping;
-  /** BCP 47 tag of the text's language, where a format states it (TTML's xml:lang); '' or absent: unknown. */
+  /** BCP 47 tag of the text's language, where a format states it (TTML's xml:lang, HTML's and DOCX's lang); '' or absent: unknown. */
   language?: string;
+  /** The text's writing direction, where a format states it (HTML, DOCX, TTML; a PDF aligns right-to-left paragraphs right); absent: ltr. */
+  direction?: 'ltr' | 'rtl';
 }
 
 export async function renderResult(kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions): Promise<RenderedFile> {
   const paragraphs = () => layoutTranscript(t, options.timestamping);
   // A translation's segments are its source's cues (a subtitle file translated): kept as they are.
   const cues = () => (kind === 'translation' ? keptCues(t) : buildCues(t));
+  const script: TextScript = { language: options.language ?? '', direction: options.direction ?? 'ltr' };
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
   let body: Buffer;
   switch (format) {
     case 'docx':
-      body = await renderDocx(paragraphs(), options.title);
+      body = await renderDocx(paragraphs(), options.title, script);
       break;
     case 'pdf':
-      body = await renderPdf(paragraphs(), options.title);
+      body = await renderPdf(paragraphs(), options.title, script);
       break;
     case 'doc':
       body = utf8(renderRtf(paragraphs(), options.title));
@@ -44,7 +47,7 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       body = utf8(renderText(paragraphs()));
       break;
     case 'html':
-      body = utf8(renderHtml(paragraphs(), options.title));
+      body = utf8(renderHtml(paragraphs(), options.title, script));
       break;
     case 'json':
       body = utf8(RESULT_KIND_DEFINITIONS[kind].needs === 'words' ? renderAlignment(t) : renderJson(t));
@@ -60,7 +63,7 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       break;
     case 'ttml':
     case 'dfxp':
-      body = utf8(renderTtml(cues(), options.language ?? ''));
+      body = utf8(renderTtml(cues(), script));
       break;
   }
   return { body, ...FILE_TYPES[format] };

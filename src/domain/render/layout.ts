@@ -3,6 +3,12 @@
 // `timestamping` (spec enumeration).
 import type { Segment, Transcript } from '../transcript.js';
 
+/** The language (a BCP 47 tag, '' when unknown) and writing direction a rendered text states. */
+export interface TextScript {
+  language: string;
+  direction: 'ltr' | 'rtl';
+}
+
 export type Timestamping = 'not_required' | 'every_10_seconds' | 'every_30_seconds' | 'every_2_minutes' | 'change_of_speaker';
 
 export type Run = { mark: string } | { text: string };
