@@ -193,6 +193,24 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     expect(navigations).toBe(0);
   });
 
+  it("shows a customer's right-to-left text right to left: an Arabic comment on the order's page", async () => {
+    const placed = await service.post('/api/v4/transcriptions', {
+      api_token: main.token,
+      mode: 'live',
+      url: media.audio(30),
+      language: 'arabic',
+      comment: 'يرجى كتابة أسماء المتحدثين.',
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const { page } = await signedIn(main);
+    await page.goto(`/account/orders/${placed.body.order_id}`);
+    const comment = page.locator('#parameters dd', { hasText: 'يرجى كتابة' });
+    expect(await comment.evaluate((dd) => getComputedStyle(dd).direction)).toBe('rtl');
+    // An English value beside it stays left to right.
+    expect(await page.locator('#parameters dd', { hasText: 'arabic' }).evaluate((dd) => getComputedStyle(dd).direction)).toBe('ltr');
+    await axeCheck(page);
+  });
+
   it('downloads a result in two formats (text and docx) with the session, not the API token', async () => {
     const { page } = await signedIn(main);
     const row = page.locator(`table#orders tr[data-order-id="${liveOrder}"]`);

@@ -66,6 +66,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Dora', 'transcription:english,translation:english>spanish,ocr:english'],
       ['Dirk', 'transcription:dutch'],
       ['Rudi', 'review:dutch'],
+      ['Amal', 'transcription:arabic,translation:english>hebrew'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -564,5 +565,36 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     } finally {
       engine.behaviour = { kind: 'transcript', body: verboseJson(DRAFT_WORDS) };
     }
+  });
+
+  it("types right-to-left languages right to left: an Arabic transcript's text box, a translation into Hebrew beside its English source", async () => {
+    const account = await service.createAccount(20);
+    const arabic = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'arabic' });
+    const hebrew = await service.post('/api/v4/translations', {
+      api_token: account.token,
+      mode: 'live',
+      url: docs.serve('/letter-en.txt', 'Dear customer, your order is ready.', 'text/plain'),
+      translate_from: 'english',
+      translate_to: 'hebrew',
+    });
+    const amal = await signIn('Amal');
+    const direction = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).direction);
+    for (const placed of [arabic, hebrew]) {
+      const orderId = placed.body.order_id as number;
+      await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], 'the work task');
+      await amal.goto(`/work/tasks/task-${orderId}-work`);
+      await amal.getByRole('button', { name: 'Claim' }).click();
+      await amal.waitForURL(`**/work/tasks/task-${orderId}-work`);
+    }
+    await amal.goto(`/work/tasks/task-${arabic.body.order_id}-work`);
+    const box = amal.locator('#work-text');
+    expect(await direction(box)).toBe('rtl');
+    expect(await box.getAttribute('lang')).toBe('ar');
+    await amal.goto(`/work/tasks/task-${hebrew.body.order_id}-work`);
+    expect(await direction(amal.locator('#work-text'))).toBe('rtl');
+    const source = amal.locator('.source-text');
+    expect(await direction(source)).toBe('ltr');
+    expect(await source.getAttribute('lang')).toBe('en');
+    await axeCheck(amal);
   });
 });

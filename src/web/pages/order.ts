@@ -42,7 +42,7 @@ ${row('Delivery estimate', when(order.deliveryEstimate))}
 ${row('Finished', when(order.finishedAt))}
 ${order.parentOrderId !== null ? row('Replaces proofreading order', orderLink(order.parentOrderId)) : ''}
 ${row('Callback URL', callback)}
-${Object.entries(order.params).map(([key, value]) => row(key.replace(/_/g, ' '), shown(value)))}
+${Object.entries(order.params).map(([key, value]) => html`<dt>${key.replace(/_/g, ' ')}</dt><dd dir="auto">${shown(value)}</dd>`)}
 ${
   Object.values(order.inputFiles).length
     ? row(

@@ -6,6 +6,8 @@ import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
 import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
 import { doubtsIn } from '../../domain/doubts.js';
+import { languageCodeOf, writingDirection } from '../../domain/languages.js';
+import { languagesOf } from '../../products/shared.js';
 import { usd } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
@@ -66,10 +68,17 @@ function segments(page: TaskPage): Html {
   )}</ol></nav>`;
 }
 
+/** `lang` and `dir` of text in `language` (a catalog slug): right-to-left languages read and are typed right to left. */
+function textAttributes(language: string | undefined): Html {
+  const tag = languageCodeOf(language);
+  return html`${tag ? html` lang="${tag}"` : ''} dir="${writingDirection(language)}"`;
+}
+
 function beside(page: TaskPage): Html {
   // A translation's source: a document, or the engine's transcript an AI order's translator works from.
   if (page.plan.editor !== 'ocr' && page.sourceText !== undefined) {
-    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Source</h2><div class="source-text" tabindex="0">${page.sourceText}</div></section>`;
+    const { source } = languagesOf(page.order.params);
+    return html`<section class="source" aria-labelledby="source-title"><h2 id="source-title">Source</h2><div class="source-text" tabindex="0"${textAttributes(source)}>${page.sourceText}</div></section>`;
   }
   if (page.plan.editor === 'ocr' && (page.hasSourceImage || page.sourcePages)) {
     const base = `${WORK_PATH}/tasks/${page.task.id}/source`;
@@ -130,7 +139,7 @@ export function taskPage(page: TaskPage): string {
 ${csrfInput(csrf)}
 <p><label for="work-text">${label}</label></p>
 ${doubtful.help}
-<div class="text-frame">${doubtful.tokens.length ? html`<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"></div>` : ''}<textarea id="work-text" name="text" rows="18" spellcheck="true"${
+<div class="text-frame">${doubtful.tokens.length ? html`<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"${textAttributes(languagesOf(page.order.params).result)}></div>` : ''}<textarea id="work-text" name="text" rows="18" spellcheck="true"${textAttributes(languagesOf(page.order.params).result)}${
         doubtful.tokens.length ? html` data-doubtful="${doubtful.tokens.join(',')}" aria-describedby="doubt-help"` : ''
       }>${text}</textarea></div>
 <p id="save-status" role="status"></p>
