@@ -16,7 +16,7 @@ export async function renderDocx(paragraphs: Paragraph[], title: string, script:
     ...(script.language ? { language: rtl ? { bidirectional: script.language } : { value: script.language } } : {}),
     ...(rtl ? { rightToLeft: true } : {}),
   };
-  const TextRun = (options: string | ConstructorParameters<typeof DocxTextRun>[0] & object) =>
+  const TextRun = (options: string | (ConstructorParameters<typeof DocxTextRun>[0] & object)) =>
     new DocxTextRun({ ...(typeof options === 'string' ? { text: options } : options), ...runOptions });
   const doc = new Document({
     creator: 'order-service',
