@@ -194,15 +194,17 @@ describeNeeding('chromium', 'account area in Chromium', () => {
   });
 
   it("shows a customer's right-to-left text right to left: an Arabic comment on the order's page", async () => {
+    // An account of its own: the tests after this one count the main account's orders.
+    const account = await service.createAccount(5);
     const placed = await service.post('/api/v4/transcriptions', {
-      api_token: main.token,
+      api_token: account.token,
       mode: 'live',
       url: media.audio(30),
       language: 'arabic',
       comment: 'يرجى كتابة أسماء المتحدثين.',
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    const { page } = await signedIn(main);
+    const { page } = await signedIn(account);
     await page.goto(`/account/orders/${placed.body.order_id}`);
     const comment = page.locator('#parameters dd', { hasText: 'يرجى كتابة' });
     expect(await comment.evaluate((dd) => getComputedStyle(dd).direction)).toBe('rtl');
