@@ -247,7 +247,6 @@ export function createEngineActivities(deps: ActivityDeps) {
       return heartbeating(order, speech.name, 'transcribing', () => checkAgainstEngine(order, kept, speech, request));
     },
 
-    /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
     /**
      * An engine order handed to people: a new delivery estimate from their work's turnaround, with
      * why (the record, the timeline and the callback show them); answers it. Repeated, the first stands.
@@ -267,6 +266,7 @@ export function createEngineActivities(deps: ActivityDeps) {
       return { deliveryEstimate: estimate.toISOString() };
     },
 
+    /** No engine, or one that kept failing: a person takes the order over rather than it being lost. */
     async handToOperator({ orderId, reason }: { orderId: number; reason: string }): Promise<void> {
       await assignOrder(db, orderId, 'operator');
       log.warn('the order waits for an operator', { orderId, accountId: (await getOrder(db, orderId))?.accountId, reason });

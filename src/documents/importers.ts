@@ -50,7 +50,7 @@ async function readByExtension(bytes: Uint8Array, extension: string, limits: Doc
       checkZipContainer(bytes, limits);
       return fromParagraphs((await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value.split(/\n\n/));
     case 'odt':
-      return fromParagraphs(odtParagraphs(checkZipContainer(bytes, limits, 'odt').get('content.xml')));
+      return fromParagraphs(odtParagraphs(checkZipContainer(bytes, limits, { format: 'odt', keep: ['content.xml'] }).get('content.xml')));
     case 'doc':
       return fromParagraphs((await new WordExtractor().extract(Buffer.from(bytes))).getBody({ filterUnicode: false }).split(/\r?\n/));
     case 'rtf':
@@ -139,8 +139,8 @@ function decodeEntities(text: string): string {
 
 /**
  * The paragraphs and headings of an OpenDocument text (its content.xml, inflated by the ZIP guard):
- * the body only, without comments, tracked deletions or note markers (a note's text is a paragraph); ODF's space, tab and
- * line-break elements as the characters they stand for.
+ * the body only, without comments, tracked deletions or note markers (a note's text is a paragraph
+ * of its own); ODF's space, tab and line-break elements as the characters they stand for.
  */
 function odtParagraphs(content: Buffer | undefined): string[] {
   if (!content) throw new TranscriptImportError('it is not a readable .odt file (it has no content.xml)');

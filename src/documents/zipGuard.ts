@@ -109,18 +109,23 @@ export function xmlDepth(xml: Buffer, stopAbove: number): number {
 }
 
 /**
- * The container's XML parts by name, inflated within the limits. Throws a DocumentRefusedError for
- * a container over the limits, a TranscriptImportError naming `format` for a broken one.
+ * Checks every XML part, inflated within the limits, and answers the ones named in `keep` (the
+ * others are dropped as soon as they are checked). Throws a DocumentRefusedError for a container
+ * over the limits, a TranscriptImportError naming `format` for a broken one.
  */
-export function checkZipContainer(bytes: Uint8Array, limits: DocumentLimits, format: 'docx' | 'odt' = 'docx'): Map<string, Buffer> {
+export function checkZipContainer(
+  bytes: Uint8Array,
+  limits: DocumentLimits,
+  { format = 'docx', keep = [] }: { format?: 'docx' | 'odt'; keep?: readonly string[] } = {},
+): Map<string, Buffer> {
   try {
-    return inflatedXmlParts(bytes, limits);
+    return inflatedXmlParts(bytes, limits, keep);
   } catch (err) {
     throw err instanceof BrokenZipError ? new TranscriptImportError(`it is not a readable .${format} file`) : err;
   }
 }
 
-function inflatedXmlParts(bytes: Uint8Array, limits: DocumentLimits): Map<string, Buffer> {
+function inflatedXmlParts(bytes: Uint8Array, limits: DocumentLimits, keep: readonly string[]): Map<string, Buffer> {
   const zip = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (zip.length < 22) throw broken();
   const entries = centralDirectory(zip, limits);
@@ -144,7 +149,7 @@ function inflatedXmlParts(bytes: Uint8Array, limits: DocumentLimits): Map<string
     } else throw broken();
     budget -= xml.length;
     if (xmlDepth(xml, limits.maxNesting) > limits.maxNesting) throw refusal.nesting(limits);
-    parts.set(entry.name, xml);
+    if (keep.includes(entry.name)) parts.set(entry.name, xml);
   }
   return parts;
 }

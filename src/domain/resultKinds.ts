@@ -19,7 +19,8 @@ export interface ResultKindDefinition {
 
 const TRANSCRIPT: readonly ResultFormat[] = ['docx', 'doc', 'pdf', 'text', 'html', 'json', 'json2'];
 const CAPTIONS: readonly ResultFormat[] = ['srt', 'vtt', 'ttml', 'dfxp'];
-const DOCUMENT: readonly ResultFormat[] = ['docx', 'pdf', 'text'];
+/** The formats of a result that is text to read (a translation of a document, OCR). */
+export const DOCUMENT_FORMATS: readonly ResultFormat[] = ['docx', 'pdf', 'text'];
 /** Subtitle formats a translation of a subtitle file is also served in, its own first. */
 export const SUBTITLE_FORMATS = ['srt', 'vtt'] as const satisfies readonly ResultFormat[];
 const TIMED: ReadonlySet<ResultFormat> = new Set([...CAPTIONS, ...SUBTITLE_FORMATS]);
@@ -30,8 +31,8 @@ export const RESULT_KIND_DEFINITIONS: Readonly<Record<ResultKind, ResultKindDefi
   captions: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
   proofread_captions: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
   subtitles: { formats: CAPTIONS, timestamped: false, needs: 'cues' },
-  translation: { formats: [...DOCUMENT, ...SUBTITLE_FORMATS], timestamped: false, needs: 'text' },
-  human_ocr: { formats: DOCUMENT, timestamped: false, needs: 'text' },
+  translation: { formats: [...DOCUMENT_FORMATS, ...SUBTITLE_FORMATS], timestamped: false, needs: 'text' },
+  human_ocr: { formats: DOCUMENT_FORMATS, timestamped: false, needs: 'text' },
   forced_alignment: { formats: ['json'], timestamped: false, needs: 'words' },
 };
 

@@ -31,6 +31,9 @@ describe('checkZipContainer', () => {
   it('passes an honest DOCX', async () => {
     const docx = await docxOf(['One two three.', 'Four five.']);
     expect(() => checkZipContainer(docx, limits)).not.toThrow();
+    // Only the parts asked for are kept.
+    expect([...checkZipContainer(docx, limits).keys()]).toEqual([]);
+    expect([...checkZipContainer(docx, limits, { keep: ['word/document.xml'] }).keys()]).toEqual(['word/document.xml']);
   });
 
   it('refuses more entries than allowed, from the directory', async () => {

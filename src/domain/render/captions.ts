@@ -121,8 +121,8 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 
 /**
  * TTML 1 (W3C Timed Text; DFXP is its earlier name, the same document): one `<p>` per cue, its lines
- * joined by `<br/>`, speakers declared once as `ttm:agent`s and named on their cues. `language` is
- * the BCP 47 tag of `xml:lang` ('' when unknown, as TTML allows).
+ * joined by `<br/>`, speakers declared once as `ttm:agent`s and named on their cues. The script's
+ * language is `xml:lang` ('' when unknown, as TTML allows), its direction the body's `tts:direction`.
  */
 export function renderTtml(cues: readonly Cue[], script: TextScript): string {
   const agents = [...new Set(cues.map((c) => c.speaker).filter((s): s is string => !!s))];

@@ -2,11 +2,9 @@
 import { createRequire } from 'node:module';
 import { Document, Packer, Paragraph as DocxParagraph, TextRun as DocxTextRun } from 'docx';
 import PDFDocument from 'pdfkit';
-import { leadingMarks, type Paragraph, type TextScript } from './layout.js';
+import { leadingMarks, LEFT_TO_RIGHT, type Paragraph, type TextScript } from './layout.js';
 
 const MARK_COLOR = '666666';
-
-const LEFT_TO_RIGHT: TextScript = { language: '', direction: 'ltr' };
 
 export async function renderDocx(paragraphs: Paragraph[], title: string, script: TextScript = LEFT_TO_RIGHT): Promise<Buffer> {
   // Every run says its language (for right-to-left text, as its complex-script language) and

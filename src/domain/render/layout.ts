@@ -9,6 +9,9 @@ export interface TextScript {
   direction: 'ltr' | 'rtl';
 }
 
+/** A text of unknown language, left to right: what renderers assume when told nothing. */
+export const LEFT_TO_RIGHT: TextScript = { language: '', direction: 'ltr' };
+
 export type Timestamping = 'not_required' | 'every_10_seconds' | 'every_30_seconds' | 'every_2_minutes' | 'change_of_speaker';
 
 export type Run = { mark: string } | { text: string };

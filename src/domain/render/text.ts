@@ -1,5 +1,5 @@
 // Plain text, HTML and RTF renderings of the reading layout.
-import { leadingMarks, paragraphText, type Paragraph, type TextScript } from './layout.js';
+import { leadingMarks, LEFT_TO_RIGHT, paragraphText, type Paragraph, type TextScript } from './layout.js';
 
 export function renderText(paragraphs: Paragraph[]): string {
   return paragraphs.map(paragraphText).join('\n\n') + '\n';
@@ -8,7 +8,7 @@ export function renderText(paragraphs: Paragraph[]): string {
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
-export function renderHtml(paragraphs: Paragraph[], title: string, script: TextScript = { language: '', direction: 'ltr' }): string {
+export function renderHtml(paragraphs: Paragraph[], title: string, script: TextScript = LEFT_TO_RIGHT): string {
   const body = paragraphs.map((p) => {
     const { lead, rest } = leadingMarks(p);
     const parts = [

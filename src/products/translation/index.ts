@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RequestError } from '../../contracts/failures.js';
 import { countWords } from '../../documents/measure.js';
-import { SUBTITLE_FORMATS } from '../../domain/resultKinds.js';
+import { DOCUMENT_FORMATS, SUBTITLE_FORMATS } from '../../domain/resultKinds.js';
 import { checkLanguagePair, translationParams } from '../params.js';
 import { cents, finishedOnlyCallback, perMinute, perThousandWords, translationWork } from '../shared.js';
 import { defineProduct, type FetchedFile, type Measured, type MeasureTools } from '../types.js';
@@ -43,7 +43,7 @@ async function measureDocumentOrMedia(url: string, tools: MeasureTools, accepts:
 }
 
 /** Subtitles come back in their own format first, then the other one and the documents. */
-const subtitleResultFormats = (format: SubtitleFormat) => [format, ...SUBTITLE_FORMATS.filter((f) => f !== format), 'docx', 'pdf', 'text'] as const;
+const subtitleResultFormats = (format: SubtitleFormat) => [format, ...SUBTITLE_FORMATS.filter((f) => f !== format), ...DOCUMENT_FORMATS];
 
 /** A translation's turnaround: three days, four with the additional review (also a translator's work handed over from an AI order). */
 export const translationTurnaroundHours = (additionalReview: boolean): number => (additionalReview ? 96 : 72);
@@ -77,7 +77,7 @@ export const translation = defineProduct({
   turnaroundHours: (request) => translationTurnaroundHours(request.additional_review === true),
   results: (params) => {
     const subtitles = (params as { subtitles?: SubtitleFormat }).subtitles;
-    return [{ kind: 'translation', field: 'translation_url', formats: subtitles ? subtitleResultFormats(subtitles) : ['docx', 'pdf', 'text'] }];
+    return [{ kind: 'translation', field: 'translation_url', formats: subtitles ? subtitleResultFormats(subtitles) : DOCUMENT_FORMATS }];
   },
   recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
   callbackFields: (context) => finishedOnlyCallback(context, () => ({ translation_url: context.url('translation') })),
