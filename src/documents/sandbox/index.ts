@@ -31,6 +31,11 @@ export interface SandboxSettings {
   children: number;
   /** How long a file waits for a free child before the 503. */
   queueWaitMs: number;
+  /**
+   * The same for result files and page images: people and downloads wait for these, and a page's
+   * images ask at once, so a cold reader (pdf.js, the canvas library) must not turn them into 503s.
+   */
+  renderWaitMs?: number;
   /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
   warm?: boolean;
   /** Drafting text from scans (ocrPages): its own children, so that minutes of OCR never hold the readers the API measures with. */
@@ -45,6 +50,7 @@ export interface OcrSettings extends OcrLimits {
 }
 
 export const DEFAULT_SANDBOX: SandboxSettings = { limits: DEFAULT_DOCUMENT_LIMITS, children: 2, queueWaitMs: 2_000 };
+export const DEFAULT_RENDER_WAIT_MS = 15_000;
 export const DEFAULT_OCR_SETTINGS: OcrSettings = { ...DEFAULT_OCR_LIMITS, children: 1, queueWaitMs: 30_000 };
 
 export interface DocumentReader {
@@ -86,9 +92,9 @@ export interface DocumentReader {
 export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBOX): DocumentReader {
   const { limits } = settings;
   /** Readers of documents, one job a child, at a lower CPU priority. */
-  const documentReaders = (name: string, noun: string, children: number) =>
-    new ChildPool({ name, noun, children, jobsPerChild: 1, queueWaitMs: settings.queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10 });
-  const documents = documentReaders('documents', 'document', settings.children);
+  const documentReaders = (name: string, noun: string, children: number, queueWaitMs: number) =>
+    new ChildPool({ name, noun, children, jobsPerChild: 1, queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10 });
+  const documents = documentReaders('documents', 'document', settings.children, settings.queueWaitMs);
   const media = new ChildPool({
     name: 'media files',
     noun: 'media file',
@@ -111,7 +117,7 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
   });
   // Result files people download have readers of their own: a burst of quotes never keeps a
   // finished order's file waiting (issue 31).
-  const renderings = documentReaders('result files', 'result file', 1);
+  const renderings = documentReaders('result files', 'result file', 1, settings.renderWaitMs ?? DEFAULT_RENDER_WAIT_MS);
   const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
   const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
   // The CPU limit is per page: each page restarts it (JobStep).
