@@ -106,7 +106,42 @@ export function languageNameOf(code: string): string {
 }
 
 /** Languages of the sets written right to left (Arabic, Hebrew and Perso-Arabic scripts). */
-const RIGHT_TO_LEFT = /^(arabic|hebrew|persian|urdu|pashto|sindhi|uyghur|yiddish|dhivehi|kashmiri|saraiki|balochi)(-|$)/;
+const RIGHT_TO_LEFT = /^(arabic|hebrew|persian|urdu|pashto|sindhi|uyghur|yiddish|dhivehi|kashmiri|saraiki|balochi|punjabi-shahmukhi)(-|$)/;
+
+/**
+ * BCP 47 tags of the sets' languages (the slugs that are not plain ISO 639-1 names), for the
+ * result files that say their language (HTML `lang`, DOCX `w:lang`, TTML `xml:lang`) and the PDF
+ * renderer's choice of glyph forms (Japanese, Korean, Simplified and Traditional Chinese).
+ */
+const LANGUAGE_TAGS: Readonly<Record<string, string>> = Object.fromEntries(
+  words(`afrikaans=af akan=ak albanian=sq amharic=am armenian=hy assamese=as awadhi=awa aymara=ay bambara=bm
+    bengali=bn bengali-sylheti=syl bhojpuri=bho bosnian=bs bundeli=bns burmese=my
+    central-atlas-tamazight-berber=tzm chhattisgarhi=hne chichewa-nyanja=ny chinese-cantonese=yue
+    chinese-gan=gan chinese-hakka=hak chinese-hokkien=nan chinese-mandarin=zh chinese-min-dong=cdo
+    chinese-simplified=zh-Hans chinese-traditional=zh-Hant chinese-wu=wuu chinese-xiang=hsn
+    chittagonian=ctg croatian=hr dogri=doi english-uk=en-GB estonian=et ewe=ee filipino=fil
+    filipino-bikol=bik filipino-cebuano=ceb filipino-hiligaynon=hil filipino-ilocano=ilo
+    filipino-tagalog=tl filipino-waray=war french-canadian=fr-CA fulani=ff georgian=ka guarani=gn
+    gujarati=gu haitian-creole=ht haryanvi=bgc hausa=ha hungarian=hu igbo=ig indian-gujarati=gu-IN
+    indian-hindi=hi-IN indian-tamil=ta-IN indonesian-javanese=jv jamaican-patois-jamaican-creole=jam
+    kiche-quiche=quc kabyle-berber=kab kannada=kn kanuri=kr kashmiri=ks kazakh=kk khmer=km
+    kinyarwanda=rw kirundi=rn konkani=kok kurdish=ku kyrgyz=ky lao=lo latvian=lv lingala=ln
+    luganda-ganda=lg luxembourgish=lb macedonian=mk magahi=mag maithili=mai malagasy=mg malay=ms
+    malayalam=ml marathi=mr marwari-rajasthani=mwr mongolian=mn nahuatl=nah nepali=ne norwegian=no
+    odia-oriya=or oromo-afaan-oromo=om pashto=ps persian-dari=prs persian-farsi=fa
+    portuguese-brazil=pt-BR portuguese-portugal=pt-PT punjabi=pa punjabi-shahmukhi=pa-Arab quechua=qu
+    sanskrit=sa santali=sat saraiki=skr sesotho-southern-sotho=st setswana-tswana=tn shona=sn
+    simplified-chinese=zh-Hans sindhi=sd sinhala=si somali=so spanish-latin=es-419
+    spanish-latin-america=es-419 sundanese=su swahili=sw tachelhit-shilha-berber=shi tajik=tg tamil=ta
+    telugu=te tibetan-standard-tibetan=bo tigrinya=ti tok-pisin=tpi traditional-chinese=zh-Hant
+    turkmen=tk twi=tw uyghur=ug uzbek=uz vietnamese=vi wolof=wo xhosa=xh yoruba=yo zhuang=za zulu=zu`).map((pair) => pair.split('=')),
+);
+
+/** The BCP 47 tag of a language slug ('traditional-chinese' → 'zh-Hant'); '' when unknown. */
+export function languageTag(language: string | undefined): string {
+  const key = language?.trim().toLowerCase() ?? '';
+  return LANGUAGE_TAGS[key] ?? languageCodeOf(key) ?? '';
+}
 
 /** The writing direction of a language slug, for the result files that say it. */
 export function writingDirection(language: string | undefined): 'ltr' | 'rtl' {

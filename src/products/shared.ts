@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
-import { languageCodeOf, writingDirection } from '../domain/languages.js';
+import { languageTag, writingDirection } from '../domain/languages.js';
 import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
 import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
@@ -180,5 +180,5 @@ export function languagesOf(params: Record<string, unknown>): OrderLanguages {
 /** The language of an order's result text: its BCP 47 tag ('' when none is known) and its writing direction. */
 export function resultLanguage(params: Record<string, unknown>): { language: string; direction: 'ltr' | 'rtl' } {
   const name = languagesOf(params).result;
-  return { language: (name && languageCodeOf(name)) || '', direction: writingDirection(name) };
+  return { language: languageTag(name), direction: writingDirection(name) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENUMS } from '../../src/domain/catalog.js';
 import { LANGUAGE_LISTED_PRODUCTS, PRODUCTS, languagesByProduct } from '../../src/products/registry.js';
-import { ISO_639_1, LANGUAGE_SETS, TURNAROUND_GROUPS, languageName } from '../../src/domain/languages.js';
+import { ISO_639_1, LANGUAGE_SETS, TURNAROUND_GROUPS, languageName, languageTag, writingDirection } from '../../src/domain/languages.js';
 
 describe('catalog', () => {
   it('holds the spec enumerations exactly', () => {
@@ -136,5 +136,39 @@ describe('catalog', () => {
     ['portuguese-brazil', 'Portuguese (Brazil)'],
   ])('names %s "%s"', (slug, name) => {
     expect(languageName(slug)).toBe(name);
+  });
+});
+
+describe('language tags and directions', () => {
+  it('every language of every set has a valid BCP 47 tag, which result files and the PDF fonts read', () => {
+    for (const language of new Set(Object.values(LANGUAGE_SETS).flat())) {
+      const tag = languageTag(language);
+      expect(tag, language).not.toBe('');
+      // Well formed (ICU may map an alias on: tl → fil).
+      expect(Intl.getCanonicalLocales(tag), language).toHaveLength(1);
+    }
+    expect(languageTag('traditional-chinese')).toBe('zh-Hant');
+    expect(languageTag('chinese-cantonese')).toBe('yue');
+    expect(languageTag('english')).toBe('en');
+    expect(languageTag('klingon')).toBe('');
+  });
+
+  it('the languages written in Arabic or Hebrew script are right to left', () => {
+    for (const language of [
+      'arabic',
+      'hebrew',
+      'urdu',
+      'persian-farsi',
+      'persian-dari',
+      'pashto',
+      'sindhi',
+      'uyghur',
+      'kashmiri',
+      'saraiki',
+      'punjabi-shahmukhi',
+    ]) {
+      expect(writingDirection(language), language).toBe('rtl');
+    }
+    for (const language of ['english', 'punjabi', 'hindi', 'chinese-simplified', 'thai']) expect(writingDirection(language), language).toBe('ltr');
   });
 });

@@ -6,7 +6,7 @@ import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
 import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
 import { doubtsIn } from '../../domain/doubts.js';
-import { languageCodeOf, writingDirection } from '../../domain/languages.js';
+import { languageTag, writingDirection } from '../../domain/languages.js';
 import { languagesOf } from '../../products/shared.js';
 import { usd } from '../format.js';
 import { html, type Html } from '../html.js';
@@ -70,7 +70,7 @@ function segments(page: TaskPage): Html {
 
 /** `lang` and `dir` of text in `language` (a catalog slug): right-to-left languages read and are typed right to left. */
 function textAttributes(language: string | undefined): Html {
-  const tag = languageCodeOf(language);
+  const tag = languageTag(language);
   return html`${tag ? html` lang="${tag}"` : ''} dir="${writingDirection(language)}"`;
 }
 
