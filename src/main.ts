@@ -24,6 +24,7 @@ import { createDocumentSandbox } from './documents/sandbox/index.js';
 import { drainable } from './api/drain.js';
 import { databaseCheck, startHealthServer, temporalCheck, workerCheck, type ReadinessChecks } from './api/health.js';
 import { log } from './log.js';
+import { missingFontFamilies } from './documents/fonts.js';
 import { startMetricsServer } from './metrics.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
 
@@ -194,6 +195,10 @@ async function main(role: Role): Promise<void> {
         );
       }
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
+      const noFont = missingFontFamilies();
+      console.log(
+        `PDF fonts:   ${noFont.length ? `no ${noFont.join(', ')} (their text in PDFs is drawn as U+FFFD: apt-get install fonts-noto-core fonts-noto-cjk)` : 'Noto, for every script of the language sets'}`,
+      );
     }
     if (devServer?.uiUrl) console.log(`Temporal UI: ${devServer.uiUrl}`);
     if (role !== 'api') {

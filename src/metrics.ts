@@ -195,3 +195,9 @@ new Gauge({
     for (const s of await readQueueStats()) this.set({ skill: s.skill }, Math.round(s.oldestMs / 1000));
   },
 });
+
+export const pdfCharactersMissing = new Counter({
+  name: 'pdf_characters_missing_total',
+  help: 'Characters of PDF results that no installed font covers, drawn as U+FFFD (install fonts-noto-core and fonts-noto-cjk)',
+  registers: [registry],
+});

@@ -17,6 +17,7 @@ import { orderResult } from '../products/registry.js';
 import { resultLanguage } from '../products/shared.js';
 import type { FileStore } from '../storage/fileStore.js';
 import { RenderCache } from './renderCache.js';
+import { pdfCharactersMissing } from '../metrics.js';
 
 const CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -34,7 +35,7 @@ export function checkResultKind(kind: string): ResultKind {
  * for a matching If-None-Match. The caller has checked that the order is the caller's.
  */
 export async function sendResultFile(
-  deps: { db: Db; files: FileStore; documentReader: DocumentReader },
+  deps: { db: Db; files: FileStore; documentReader: DocumentReader; log: (message: string, meta: object) => void },
   req: Request,
   res: Response,
   order: OrderRow,
@@ -58,9 +59,29 @@ export async function sendResultFile(
   res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();
 
-  const rendered = await cacheOf(deps).get(key, async () =>
-    deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, { title, timestamping, language, direction }),
-  );
+  const rendered = await cacheOf(deps).get(key, async () => {
+    const fresh = await deps.documentReader.renderResult(kind, await deps.files.get(file.blobKey), file.fileName, format, {
+      title,
+      timestamping,
+      language,
+      direction,
+    });
+    const missing = fresh.missingCharacters ?? [];
+    if (missing.length) {
+      // Drawn as U+FFFD: a font to install (README), or a character no font has.
+      pdfCharactersMissing.inc(missing.length);
+      const codePoints = [...new Set(missing)].map((c) => [...c].map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(' '));
+      deps.log('characters no font covers, drawn as U+FFFD', {
+        orderId: id,
+        kind,
+        format,
+        language,
+        count: missing.length,
+        characters: codePoints.slice(0, 20),
+      });
+    }
+    return fresh;
+  });
   sendRendered(res, rendered, id, kind);
 }
 

@@ -7,3 +7,11 @@ declare module 'word-extractor' {
     extract(source: string | Buffer): Promise<ExtractedDocument>;
   }
 }
+
+declare module 'linebreak' {
+  /** UAX #14 line break opportunities: `position` is where the next line may start (code units). */
+  export default class LineBreaker {
+    constructor(text: string);
+    nextBreak(): { position: number; required: boolean } | null;
+  }
+}

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'ffmpeg' | 'gitHistory';
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'ffmpeg' | 'scripts' | 'gitHistory';
 
 /** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
 export const BEFORE_WORKBENCH = 'df2236f';
@@ -25,6 +25,8 @@ export interface LegInfo {
 }
 
 const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
+/** tesseract's language data the PDF tests read pages with (Debian's tesseract-ocr-<code> packages). */
+export const OCR_LANGUAGES = ['hin', 'ben', 'tam', 'tha', 'khm', 'chi_sim', 'jpn', 'kor', 'ara', 'heb', 'urd', 'ell', 'rus'];
 const commandRuns = (command: string) => spawnSync(command, ['--version']).status === 0;
 const hasPostgres = () => Boolean(process.env.DATABASE_URL);
 
@@ -78,6 +80,19 @@ export const LEGS: Record<Leg, LegInfo> = {
     present: () => Boolean(process.env.CI) || spawnSync('ffmpeg', ['-version']).status === 0,
     missing: 'ffmpeg is not installed',
     howToRun: 'apt-get install -y --no-install-recommends ffmpeg, then npm test',
+  },
+  // The fonts PDFs are drawn with (the product's), and the readers that check them (the tests').
+  scripts: {
+    label: 'the Noto fonts, poppler and tesseract',
+    // In CI missing fonts or readers are a failure, never a skip.
+    present: () => {
+      if (process.env.CI) return true;
+      const fonts = ['/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'];
+      const ocr = (spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout ?? '').split('\n');
+      return fonts.every((f) => existsSync(f)) && spawnSync('pdftotext', ['-v']).status === 0 && OCR_LANGUAGES.every((l) => ocr.includes(l));
+    },
+    missing: 'fonts-noto-core, fonts-noto-cjk, poppler-utils or tesseract with its language data are not installed',
+    howToRun: `apt-get install -y --no-install-recommends fonts-noto-core fonts-noto-cjk poppler-utils tesseract-ocr ${OCR_LANGUAGES.map((l) => `tesseract-ocr-${l.replace('_', '-')}`).join(' ')}, then npm test`,
   },
   gitHistory: {
     label: 'the git history',

@@ -11,12 +11,15 @@ import { parseSync } from 'subtitle';
 import { Ajv } from 'ajv';
 import { RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../src/domain/resultKinds.js';
 import type { ResultFormat } from '../../src/domain/formats.js';
-import { renderResult } from '../../src/domain/render/index.js';
+import { renderResult as renderWith, type RenderOptions } from '../../src/domain/render/index.js';
+import { fontLibrary } from '../../src/documents/fonts.js';
 import type { Transcript } from '../../src/domain/transcript.js';
 import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
 import { ttmlToSrt } from '../helpers/ttconv.js';
 import { checkZipContainer } from '../../src/documents/zipGuard.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/documents/limits.js';
+
+const renderResult = (kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions) => renderWith(kind, t, format, options, fontLibrary());
 
 const words = (start: number, text: string) => text.split(' ').map((t, i) => ({ text: t, start: start + i * 0.5, end: start + (i + 1) * 0.5 }));
 const lines = [

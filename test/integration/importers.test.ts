@@ -6,7 +6,9 @@ import { describeNeeding } from '../helpers/legs.js';
 import { importDocument } from '../../src/documents/importers.js';
 import { checkResultFile } from '../../src/documents/validate.js';
 import { layoutTranscript } from '../../src/domain/render/layout.js';
-import { renderDocx, renderPdf } from '../../src/domain/render/documents.js';
+import { renderDocx } from '../../src/domain/render/documents.js';
+import { renderPdf } from '../../src/domain/render/pdf.js';
+import { fontLibrary } from '../../src/documents/fonts.js';
 import { buildCues, renderSrt, renderVtt } from '../../src/domain/render/captions.js';
 import { renderRtf, renderText } from '../../src/domain/render/text.js';
 import { TranscriptImportError, type Transcript } from '../../src/domain/transcript.js';
@@ -34,7 +36,7 @@ describe('importing uploaded files', () => {
   });
 
   it('reads pdf, paragraphs and all', async () => {
-    const imported = await importDocument(await renderPdf(paragraphs, 'Title'), 'transcript.pdf');
+    const imported = await importDocument((await renderPdf(paragraphs, 'Title', fontLibrary())).body, 'transcript.pdf');
     expect(speakersAndText(imported).slice(1)).toEqual(EXPECTED);
   });
 

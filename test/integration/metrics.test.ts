@@ -58,6 +58,7 @@ describe('Prometheus metrics', () => {
       'orders_late_total',
       'callback_attempts_total',
       'wallet_charge_failures_total',
+      'pdf_characters_missing_total',
       'process_cpu_seconds_total',
     ]) {
       expect(text, name).toContain(`# TYPE ${name} `);
@@ -123,6 +124,26 @@ describe('Prometheus metrics', () => {
     expect(delta(text, 'orders_refunded_total', { product: 'transcription' })).toBe(1);
     expect(delta(text, 'wallet_charge_failures_total', { reason: 'insufficient_funds' })).toBe(1);
     expect(delta(text, 'orders_placed_total', { product: 'transcription' })).toBe(1);
+  });
+
+  it('counts and logs the characters of a PDF result no font covers (drawn as U+FFFD), once per rendering', async () => {
+    const before = await scrape();
+    const { token } = await service.createAccount(20);
+    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    expect(placed.status).toBe(200);
+    const orderId = placed.body.order_id as number;
+    // A private-use character: no font has it.
+    expect((await service.complete(orderId, 'transcript.txt', 'A sign \u{F0041} no font has.')).status).toBe(200);
+    const pdf = await waitFor(async () => {
+      const res = await service.get(`/api/v4/orders/${orderId}/files/transcription?api_token=${token}&mode=live&format=pdf`);
+      return res.status === 200 && res;
+    }, 'the PDF result');
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // Served again from the render cache: not counted twice.
+    expect((await service.get(`/api/v4/orders/${orderId}/files/transcription?api_token=${token}&mode=live&format=pdf`)).status).toBe(200);
+    expect(sample(await scrape(), 'pdf_characters_missing_total') - sample(before, 'pdf_characters_missing_total')).toBe(1);
+    const line = service.logged.find((l) => l.message.startsWith('characters no font covers'));
+    expect(line?.meta).toMatchObject({ orderId, format: 'pdf', count: 1, characters: ['U+F0041'] });
   });
 
   it('exports the Temporal SDK worker metrics on the runtime port', async () => {

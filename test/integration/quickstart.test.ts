@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { localEngineInstalled } from '../../src/engines/localEngine.js';
 import { freePort, waitFor } from '../helpers/net.js';
+import { hasLeg } from '../helpers/legs.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 
@@ -80,6 +81,10 @@ describe('README quick start', () => {
     const token = /api_token: (\S+)/.exec(firstOutput)?.[1];
     expect(token).toBeDefined();
     expect(firstOutput).toContain(`Order API:   http://localhost:${port}/api/v4/`);
+    // What PDFs are drawn with: the Noto fonts where installed, else what is missing and how to get it.
+    expect(firstOutput).toMatch(
+      hasLeg('scripts') ? /PDF fonts: {3}Noto, for every script of the language sets/ : /PDF fonts: {3}no .*apt-get install fonts-noto-core fonts-noto-cjk/,
+    );
     const base = `http://localhost:${port}`;
 
     // curl -d … : a form-encoded live order.

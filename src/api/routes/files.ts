@@ -15,6 +15,7 @@ import { orderResult } from '../../products/registry.js';
 import { resultLanguage } from '../../products/shared.js';
 import type { Timestamping } from '../../domain/render/layout.js';
 import { renderResult } from '../../domain/render/index.js';
+import { fontLibrary } from '../../documents/fonts.js';
 import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
 
 /** A sample order's result file (mode=test): the sample transcript, rendered as the kind and format ask. */
@@ -27,7 +28,7 @@ async function sendSampleFile(req: Request, res: Response, id: number, kind: Res
   const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
   const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, ...resultLanguage(order.params) };
-  sendRendered(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options), id, kind);
+  sendRendered(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options, fontLibrary()), id, kind);
 }
 
 export function filesRouter(deps: ApiDeps): Router {

@@ -95,9 +95,13 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
       return checkResultFile(needs, bytes, fileName, limits);
     }
     case 'renderResult': {
-      const [{ importDocument }, { renderResult }] = await Promise.all([import('../importers.js'), import('../../domain/render/index.js')]);
+      const [{ importDocument }, { renderResult }, { fontLibrary }] = await Promise.all([
+        import('../importers.js'),
+        import('../../domain/render/index.js'),
+        import('../fonts.js'),
+      ]);
       const [kind, bytes, fileName, format, options, limits] = args as [ResultKind, Uint8Array, string, ResultFormat, RenderOptions, DocumentLimits];
-      return renderResult(kind, await importDocument(bytes, fileName, limits), format, options);
+      return renderResult(kind, await importDocument(bytes, fileName, limits), format, options, fontLibrary());
     }
     case 'renderPdfPage': {
       const { renderPdfPage } = await import('../pdf.js');

@@ -3,9 +3,11 @@ import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../resultKinds.js';
 import { FILE_TYPES, type ResultFormat } from '../formats.js';
 import type { Transcript } from '../transcript.js';
 import { buildCues, keptCues, renderAlignment, renderSrt, renderTtml, renderVtt } from './captions.js';
-import { renderDocx, renderPdf } from './documents.js';
+import { renderDocx } from './documents.js';
+import type { FontLibrary } from './fonts.js';
 import { renderJson, renderJson2 } from './json.js';
 import { layoutTranscript, type TextScript, type Timestamping } from './layout.js';
+import { renderPdf } from './pdf.js';
 import { renderHtml, renderRtf, renderText } from './text.js';
 
 export { TimingError } from './captions.js';
@@ -14,6 +16,8 @@ export interface RenderedFile {
   body: Buffer;
   contentType: string;
   extension: string;
+  /** Characters no font covers (a PDF draws each as U+FFFD): the caller logs and counts them. */
+  missingCharacters?: string[];
 }
 
 export interface RenderOptions {
@@ -26,19 +30,21 @@ export interface RenderOptions {
   direction?: 'ltr' | 'rtl';
 }
 
-export async function renderResult(kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions): Promise<RenderedFile> {
+/** `fonts`: what a PDF is drawn with (src/documents/fonts.ts); the other formats need none. */
+export async function renderResult(kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions, fonts: FontLibrary): Promise<RenderedFile> {
   const paragraphs = () => layoutTranscript(t, options.timestamping);
   // A translation's segments are its source's cues (a subtitle file translated): kept as they are.
   const cues = () => (kind === 'translation' ? keptCues(t) : buildCues(t));
   const script: TextScript = { language: options.language ?? '', direction: options.direction ?? 'ltr' };
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
   let body: Buffer;
+  let missingCharacters: string[] = [];
   switch (format) {
     case 'docx':
       body = await renderDocx(paragraphs(), options.title, script);
       break;
     case 'pdf':
-      body = await renderPdf(paragraphs(), options.title, script);
+      ({ body, missing: missingCharacters } = await renderPdf(paragraphs(), options.title, fonts, script));
       break;
     case 'doc':
       body = utf8(renderRtf(paragraphs(), options.title));
@@ -66,5 +72,5 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       body = utf8(renderTtml(cues(), script));
       break;
   }
-  return { body, ...FILE_TYPES[format] };
+  return { body, ...FILE_TYPES[format], ...(missingCharacters.length ? { missingCharacters } : {}) };
 }
