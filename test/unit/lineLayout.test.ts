@@ -7,7 +7,7 @@ import * as fontkit from 'fontkit';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { createWidths, layoutParagraph, type LaidLine, type LayoutSettings, type StyledSpan } from '../../src/domain/render/lineLayout.js';
-import type { FontStack, PdfFont } from '../../src/domain/render/fonts.js';
+import { FontChooser, type FontStack, type PdfFont } from '../../src/domain/render/fonts.js';
 
 const require = createRequire(import.meta.url);
 const dejavuData = readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
@@ -23,12 +23,11 @@ function coveringOnly(name: string, only: RegExp): PdfFont {
 
 const stackOf = (...fonts: PdfFont[]): FontStack => ({ at: (i) => fonts[i] });
 const settings = (over: Partial<LayoutSettings> = {}): LayoutSettings => ({
-  stacks: { regular: stackOf(DEJAVU), bold: stackOf(DEJAVU) },
+  fonts: { regular: new FontChooser(stackOf(DEJAVU)), bold: new FontChooser(stackOf(DEJAVU)) },
   widths: createWidths(),
   size: 11,
   maxWidth: 480,
   direction: 'ltr',
-  language: '',
   ...over,
 });
 const span = (text: string, bold = false): StyledSpan => ({ text, color: '#000000', bold });
@@ -77,7 +76,7 @@ describe('fonts, font by font', () => {
     const bold = coveringOnly('bold', /./u);
     const { lines, missing } = layoutParagraph(
       [span('Anna: ', true), span('Hello привет world')],
-      settings({ stacks: { regular: stackOf(latin, cyrillic), bold: stackOf(bold) } }),
+      settings({ fonts: { regular: new FontChooser(stackOf(latin, cyrillic)), bold: new FontChooser(stackOf(bold)) } }),
     );
     expect(missing).toEqual([]);
     expect(lines[0]!.runs.map((r) => [r.text, r.font.name])).toEqual([
@@ -97,7 +96,10 @@ describe('fonts, font by font', () => {
 
   it('joiners a font lacks are left out of what it draws, not drawn as boxes', () => {
     const noJoiners = coveringOnly('no joiners', /[^\u200c\u200d\ufe0f]/u);
-    const { lines, missing } = layoutParagraph([span('a\u200db\ufe0f')], settings({ stacks: { regular: stackOf(noJoiners), bold: stackOf(noJoiners) } }));
+    const { lines, missing } = layoutParagraph(
+      [span('a\u200db\ufe0f')],
+      settings({ fonts: { regular: new FontChooser(stackOf(noJoiners)), bold: new FontChooser(stackOf(noJoiners)) } }),
+    );
     expect(missing).toEqual([]);
     expect(visual(lines[0]!).join('')).toBe('ab');
   });
@@ -118,7 +120,7 @@ describe('line breaking', () => {
 
   it('breaks Thai between its words (no spaces), by the dictionary Intl.Segmenter uses', () => {
     const thai = 'วันนี้เราจะพูดคุยเกี่ยวกับการศึกษาและอนาคตของเด็กๆในประเทศไทย'.repeat(3);
-    const { lines } = layoutParagraph([span(thai)], settings({ maxWidth: 120, language: 'th' }));
+    const { lines } = layoutParagraph([span(thai)], settings({ maxWidth: 120 }));
     expect(lines.length).toBeGreaterThan(2);
     const ends = new Set([...new Intl.Segmenter('th', { granularity: 'word' }).segment(thai)].map((s) => s.index + s.segment.length));
     let at = 0;

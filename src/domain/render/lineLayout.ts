@@ -4,7 +4,7 @@
 // (UAX #9). Shaping (Indic conjuncts, Arabic joining, Thai marks) is fontkit's, run by run.
 import bidiModule, { type Bidi } from 'bidi-js';
 import LineBreaker from 'linebreak';
-import { drawable, FontChooser, type FontStack, type PdfFont } from './fonts.js';
+import { drawable, type FontChooser, type PdfFont } from './fonts.js';
 
 export interface StyledSpan {
   text: string;
@@ -37,14 +37,13 @@ export interface LaidLine {
 }
 
 export interface LayoutSettings {
-  stacks: { regular: FontStack; bold: FontStack };
+  /** The fonts of each weight, chosen from their stacks (one chooser per stack for the whole document). */
+  fonts: { regular: FontChooser; bold: FontChooser };
   /** Widths of the pieces laid out so far, for the whole document (createWidths). */
   widths: Widths;
   size: number;
   maxWidth: number;
   direction: 'ltr' | 'rtl';
-  /** BCP 47 tag or ''. */
-  language: string;
 }
 
 // The package's types describe an ES module; Node hands over its CommonJS export, the factory itself.
@@ -96,20 +95,15 @@ export function layoutParagraph(spans: StyledSpan[], settings: LayoutSettings): 
 function clustersOf(text: string, texts: string[], spans: StyledSpan[], settings: LayoutSettings, missing: string[]): Cluster[] {
   const embedding = bidi.getEmbeddingLevels(text, settings.direction);
   const mirrored = bidi.getMirroredCharactersMap(text, embedding.levels);
-  const choosers = { regular: new FontChooser(settings.stacks.regular), bold: new FontChooser(settings.stacks.bold) };
-  const spanEnds = texts.map(
-    (
-      (sum) => (t: string) =>
-        (sum += t.length)
-    )(0),
-  );
+  const spanEnds: number[] = [];
+  for (const t of texts) spanEnds.push((spanEnds.at(-1) ?? 0) + t.length);
   const clusters: Cluster[] = [];
   let span = 0;
   // The font before, at each weight (a bold label's font must not run on into the words after it).
   const previousAt = new Map<FontChooser, PdfFont>();
   for (const { segment, index } of graphemes.segment(text)) {
     while (index >= spanEnds[span]!) span++;
-    const chooser = spans[span]!.bold ? choosers.bold : choosers.regular;
+    const chooser = spans[span]!.bold ? settings.fonts.bold : settings.fonts.regular;
     const previous = previousAt.get(chooser);
     let chars = '';
     for (let i = index; i < index + segment.length; i++) chars += mirrored.get(i) ?? text[i];
@@ -264,14 +258,9 @@ function buildLine(text: string, clusters: Cluster[], spans: StyledSpan[], size:
     // fontkit turns a run whose first letter is of a right-to-left script; where that is not the
     // run's direction (neutrals at a right-to-left level, Arabic-Indic digits at a left-to-right
     // one), the clusters are turned here first.
-    const logical = run.map((c) => c.drawn).join('');
-    const drawn =
-      fontkitTurns(logical) === (level % 2 === 1)
-        ? logical
-        : run
-            .map((c) => c.drawn)
-            .reverse()
-            .join('');
+    const pieces = run.map((c) => c.drawn);
+    const logical = pieces.join('');
+    const drawn = fontkitTurns(logical) === (level % 2 === 1) ? logical : pieces.reverse().join('');
     return { text: drawn, font, color: spans[span]!.color, level, x: 0, width: widthOf(run, width) };
   });
   const levels = runs.map((r) => r.level);

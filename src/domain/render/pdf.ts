@@ -1,7 +1,7 @@
 // The PDF rendering of the reading layout (pdfkit): every line set by lineLayout.ts in the fonts
 // of the library it is given, only the glyphs used embedded. Pure: bytes in memory.
 import PDFDocument from 'pdfkit';
-import type { FontLibrary, PdfFont } from './fonts.js';
+import { FontChooser, type FontLibrary, type PdfFont } from './fonts.js';
 import { leadingMarks, LEFT_TO_RIGHT, type Paragraph, type TextScript } from './layout.js';
 import { createWidths, layoutParagraph, type LaidLine, type StyledSpan } from './lineLayout.js';
 
@@ -47,11 +47,10 @@ export function renderPdf(
     pdf.on('error', reject);
   });
   const settings = {
-    stacks: { regular: fonts.stack(script.language, 'regular'), bold: fonts.stack(script.language, 'bold') },
+    fonts: { regular: new FontChooser(fonts.stack(script.language, 'regular')), bold: new FontChooser(fonts.stack(script.language, 'bold')) },
     widths: createWidths(),
     maxWidth: pdf.page.width - 2 * MARGIN,
     direction: script.direction,
-    language: script.language,
   };
   const registered = new Set<string>();
   const use = (font: PdfFont) => {
