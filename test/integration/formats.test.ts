@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { parse as parseHtml } from 'node-html-parser';
-import { parseSync } from 'subtitle';
+import { parseSync, stringifySync } from 'subtitle';
 import { Ajv } from 'ajv';
 import { RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../../src/domain/resultKinds.js';
 import type { ResultFormat } from '../../src/domain/formats.js';
@@ -18,6 +18,7 @@ import { convert, HAS_LIBREOFFICE } from '../helpers/libreoffice.js';
 import { ttmlToSrt } from '../helpers/ttconv.js';
 import { checkZipContainer } from '../../src/documents/zipGuard.js';
 import { DEFAULT_DOCUMENT_LIMITS } from '../../src/documents/limits.js';
+import { parseCues } from '../../src/documents/cues.js';
 
 const renderResult = (kind: ResultKind, t: Transcript, format: ResultFormat, options: RenderOptions) => renderWith(kind, t, format, options, fontLibrary());
 
@@ -62,6 +63,9 @@ const srtText = (srt: string) =>
     .filter((n) => n.type === 'cue')
     .map((n) => (n.data as { text: string }).text)
     .join(' ');
+
+/** A WebVTT file as SRT, through the subtitle parser (an independent reader). */
+const vttToSrt = async (vtt: string) => stringifySync(parseSync(vtt), { format: 'SRT' });
 
 /** What an independent reader finds in the file, as text. */
 async function readBack(kind: ResultKind, format: ResultFormat, body: Buffer): Promise<string> {
@@ -193,6 +197,27 @@ describe('every result format says its language and direction', () => {
     expect(ttml.toString()).toMatch(/xml:lang="ar"/);
     expect(ttml.toString()).toContain('<body tts:direction="rtl">');
     expect(srtText(await ttmlToSrt(ttml))).toContain('مرحبا بكم');
+  });
+
+  it('SRT and WebVTT: a right-to-left line that starts with a Latin letter begins with a right-to-left mark; WebVTT says the language', async () => {
+    const mixed: Transcript = {
+      segments: [
+        { start: 0, end: 3, text: 'مرحبا بكم في البرنامج.' },
+        { start: 3, end: 6, text: 'John يقول مرحبا.' },
+      ],
+    };
+    for (const format of ['srt', 'vtt'] as const) {
+      const text = (await renderResult('captions', mixed, format, arabic)).body.toString('utf8');
+      // Players set a line by its first letter (UAX #9, P2): the mark makes the second right to left.
+      const lines = parseCues(text).map((c) => c.text);
+      expect(lines).toEqual(['مرحبا بكم في البرنامج.', '\u200FJohn يقول مرحبا.']);
+      // An independent reader takes the file as it is.
+      expect(srtText(format === 'srt' ? text : await vttToSrt(text))).toContain('\u200FJohn يقول مرحبا.');
+      if (format === 'vtt') expect(text.split('\n').slice(0, 2)).toEqual(['WEBVTT', 'Language: ar']);
+    }
+    // Left to right, nothing is added.
+    const english = (await renderResult('captions', SOURCE, 'srt', { title: TITLE, timestamping: 'not_required', language: 'en' })).body.toString('utf8');
+    expect(english).not.toContain('\u200F');
   });
 
   it('PDF: a right-to-left paragraph is aligned right', async () => {

@@ -1,7 +1,7 @@
 // Captions and subtitles (SRT, WebVTT, TTML/DFXP) and the forced-alignment JSON, from timed transcripts.
 // Cues hold at most 2 lines of 42 characters and last 1 to 7 seconds, the usual broadcast limits.
 import { timedWords, type Segment, type Transcript, type Word } from '../transcript.js';
-import type { TextScript } from './layout.js';
+import { LEFT_TO_RIGHT, type TextScript } from './layout.js';
 
 /** WebVTT cue text escapes only these three (WebVTT §4.2.2). */
 const escapeVtt = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -104,17 +104,35 @@ function timestamp(seconds: number, separator: ',' | '.'): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
-export function renderSrt(cues: readonly Cue[]): string {
-  return cues.map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.join('\n')}\n`).join('\n');
+/** Letters of the right-to-left scripts. */
+const RIGHT_TO_LEFT_LETTER = /[\p{sc=Arabic}\p{sc=Hebrew}\p{sc=Syriac}\p{sc=Thaana}\p{sc=Nko}]/u;
+const RIGHT_TO_LEFT_MARK = '\u200F';
+
+/**
+ * How SRT and WebVTT say a line's direction: they have no field for it, and players take it from
+ * the line's first letter (the Unicode bidirectional algorithm, rule P2). So in a right-to-left
+ * result a line that starts with another letter (a Latin name, an English word) begins with a
+ * right-to-left mark, which sets it right to left and is not drawn.
+ */
+function directed(line: string, script: TextScript): string {
+  const first = /\p{L}/u.exec(line)?.[0];
+  return script.direction === 'rtl' && first && !RIGHT_TO_LEFT_LETTER.test(first) ? RIGHT_TO_LEFT_MARK + line : line;
 }
 
-export function renderVtt(cues: readonly Cue[]): string {
+export function renderSrt(cues: readonly Cue[], script: TextScript = LEFT_TO_RIGHT): string {
+  return cues
+    .map((c, i) => `${i + 1}\n${timestamp(c.start, ',')} --> ${timestamp(c.end, ',')}\n${c.lines.map((l) => directed(l, script)).join('\n')}\n`)
+    .join('\n');
+}
+
+/** WebVTT; its header says the language (`Language:`, as YouTube's files do; players skip the header). */
+export function renderVtt(cues: readonly Cue[], script: TextScript = LEFT_TO_RIGHT): string {
   const blocks = cues.map((c) => {
-    const lines = c.lines.map(escapeVtt);
+    const lines = c.lines.map((l) => directed(escapeVtt(l), script));
     if (c.speaker) lines[0] = `<v ${escapeVtt(c.speaker)}>${lines[0]}`;
     return `${timestamp(c.start, '.')} --> ${timestamp(c.end, '.')}\n${lines.join('\n')}\n`;
   });
-  return ['WEBVTT\n', ...blocks].join('\n');
+  return [`WEBVTT\n${script.language ? `Language: ${script.language}\n` : ''}`, ...blocks].join('\n');
 }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -62,10 +62,10 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       body = utf8(renderJson2(t));
       break;
     case 'srt':
-      body = utf8(renderSrt(cues()));
+      body = utf8(renderSrt(cues(), script));
       break;
     case 'vtt':
-      body = utf8(renderVtt(cues()));
+      body = utf8(renderVtt(cues(), script));
       break;
     case 'ttml':
     case 'dfxp':
