@@ -29,14 +29,14 @@ found = {}
 
 # Every product, quoted (mode test), with its own request model.
 quotes = {
-    "transcription": create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.TEST, api_token=token, url=media, language=m.TranscriptionRequestLanguage.ENGLISH)),
-    "ai_transcription": create_ai_transcription.sync_detailed(client=client, body=m.AiTranscriptionRequest(mode=m.AiTranscriptionRequestMode.TEST, api_token=token, url=media, language=m.AiTranscriptionRequestLanguage.ENGLISH)),
-    "proofreading": create_transcription_proofreading.sync_detailed(client=client, body=m.TranscriptionProofreadingRequest(mode=m.TranscriptionProofreadingRequestMode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.TranscriptionProofreadingRequestLanguage.ENGLISH)),
-    "forced_alignment": create_forced_alignment.sync_detailed(client=client, body=m.ForcedAlignmentRequest(mode=m.ForcedAlignmentRequestMode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.ForcedAlignmentRequestLanguage.ENGLISH)),
-    "translation": create_translation.sync_detailed(client=client, body=m.TranslationRequest(mode=m.TranslationRequestMode.TEST, api_token=token, url=document, translate_from=m.TranslationRequestTranslateFrom.ENGLISH, translate_to=m.TranslationRequestTranslateTo.FRENCH)),
-    "captions": create_captions.sync_detailed(client=client, body=m.CaptionsRequest(mode=m.CaptionsRequestMode.TEST, api_token=token, url=media, language=m.CaptionsRequestLanguage.ENGLISH)),
-    "subtitles": create_subtitles.sync_detailed(client=client, body=m.SubtitlesRequest(mode=m.SubtitlesRequestMode.TEST, api_token=token, url=media, translate_from=m.SubtitlesRequestTranslateFrom.ENGLISH, translate_to=m.SubtitlesRequestTranslateTo.GERMAN)),
-    "human_ocr": create_human_ocr.sync_detailed(client=client, body=m.HumanOcrRequest(mode=m.HumanOcrRequestMode.TEST, api_token=token, url=scan, language=m.HumanOcrRequestLanguage.ENGLISH)),
+    "transcription": create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.Mode.TEST, api_token=token, url=media, language=m.LanguageSetHT.ENGLISH)),
+    "ai_transcription": create_ai_transcription.sync_detailed(client=client, body=m.AiTranscriptionRequest(mode=m.Mode.TEST, api_token=token, url=media, language=m.LanguageSetAI.ENGLISH)),
+    "proofreading": create_transcription_proofreading.sync_detailed(client=client, body=m.TranscriptionProofreadingRequest(mode=m.Mode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.LanguageSetHT.ENGLISH)),
+    "forced_alignment": create_forced_alignment.sync_detailed(client=client, body=m.ForcedAlignmentRequest(mode=m.Mode.TEST, api_token=token, audio_url=media, transcription_url=document, language=m.LanguageSetFA.ENGLISH)),
+    "translation": create_translation.sync_detailed(client=client, body=m.TranslationRequest(mode=m.Mode.TEST, api_token=token, url=document, translate_from=m.LanguageSetTL.ENGLISH, translate_to=m.LanguageSetTL.FRENCH)),
+    "captions": create_captions.sync_detailed(client=client, body=m.CaptionsRequest(mode=m.Mode.TEST, api_token=token, url=media, language=m.LanguageSetHT.ENGLISH)),
+    "subtitles": create_subtitles.sync_detailed(client=client, body=m.SubtitlesRequest(mode=m.Mode.TEST, api_token=token, url=media, translate_from=m.LanguageSetTL.ENGLISH, translate_to=m.LanguageSetTL.GERMAN)),
+    "human_ocr": create_human_ocr.sync_detailed(client=client, body=m.HumanOcrRequest(mode=m.Mode.TEST, api_token=token, url=scan, language=m.LanguageSetHT.ENGLISH)),
 }
 found["quotes"] = {name: or_raise(answer).order_total for name, answer in quotes.items()}
 
@@ -74,7 +74,7 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 
 placed = or_raise(create_transcription.sync_detailed(
     client=client,
-    body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.LIVE, api_token=token, url=media, language=m.TranscriptionRequestLanguage.ENGLISH,
+    body=m.TranscriptionRequest(mode=m.Mode.LIVE, api_token=token, url=media, language=m.LanguageSetHT.ENGLISH,
                                 callback_url=f"http://127.0.0.1:{server.server_address[1]}/hook"),
     idempotency_key="python-client-1",
 ))
@@ -103,7 +103,7 @@ docx = get_result_file.sync_detailed(str(placed.order_id), m.GetResultFileKind.T
 found["docx_head"] = docx.content[:2].decode("latin-1")
 
 try:
-    or_raise(create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.TranscriptionRequestMode.TEST, api_token=token, url="not a url", language=m.TranscriptionRequestLanguage.ENGLISH)))
+    or_raise(create_transcription.sync_detailed(client=client, body=m.TranscriptionRequest(mode=m.Mode.TEST, api_token=token, url="not a url", language=m.LanguageSetHT.ENGLISH)))
 except OrderServiceError as err:
     found["refusal"] = {"status": err.status_code, "message": err.message, "retryable": err.retryable}
 

@@ -261,8 +261,7 @@ export interface components {
             error: string;
         };
         TranscriptionRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -272,33 +271,20 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: number;
             /** @description whole seconds */
             till?: number;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -322,8 +308,7 @@ export interface components {
             translate_to?: unknown;
         };
         TranscriptionForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -333,43 +318,27 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
             till?: string;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
              */
             callback_url?: string;
-            /**
-             * @default false
-             * @enum {string}
-             */
-            strict?: "true" | "false" | "1" | "0";
+            /** @default false */
+            strict?: components["schemas"]["FormBoolean"];
             /** @description a parameter of another v4 operation: accepted and ignored here */
             additional_review?: unknown;
             /** @description a parameter of another v4 operation: accepted and ignored here */
@@ -386,8 +355,7 @@ export interface components {
             translate_to?: unknown;
         };
         TranscriptionMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -397,43 +365,27 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
             till?: string;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
              */
             callback_url?: string;
-            /**
-             * @default false
-             * @enum {string}
-             */
-            strict?: "true" | "false" | "1" | "0";
+            /** @default false */
+            strict?: components["schemas"]["FormBoolean"];
             /** @description a parameter of another v4 operation: accepted and ignored here */
             additional_review?: unknown;
             /** @description a parameter of another v4 operation: accepted and ignored here */
@@ -450,8 +402,7 @@ export interface components {
             translate_to?: unknown;
         };
         TranscriptionCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -485,8 +436,7 @@ export interface components {
             order_id: string;
         };
         AiTranscriptionRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -496,8 +446,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+            language: components["schemas"]["LanguageSetAI"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -535,8 +484,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         AiTranscriptionForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -546,8 +494,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+            language: components["schemas"]["LanguageSetAI"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -585,8 +532,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         AiTranscriptionMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -596,8 +542,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+            language: components["schemas"]["LanguageSetAI"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -635,8 +580,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         AiTranscriptionCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -685,8 +629,7 @@ export interface components {
             captions_url: "";
         };
         TranscriptionProofreadingRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -701,23 +644,13 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
+            language: components["schemas"]["LanguageSetHT"];
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
             /** @default false */
             captions?: boolean;
             /** @default false */
@@ -746,8 +679,7 @@ export interface components {
             url?: unknown;
         };
         TranscriptionProofreadingForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -762,33 +694,17 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            captions?: "true" | "false" | "1" | "0";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            auto_retranscribe?: "true" | "false" | "1" | "0";
+            language: components["schemas"]["LanguageSetHT"];
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default false */
+            captions?: components["schemas"]["FormBoolean"];
+            /** @default false */
+            auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -813,8 +729,7 @@ export interface components {
             url?: unknown;
         };
         TranscriptionProofreadingMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -829,33 +744,17 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            captions?: "true" | "false" | "1" | "0";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            auto_retranscribe?: "true" | "false" | "1" | "0";
+            language: components["schemas"]["LanguageSetHT"];
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default false */
+            captions?: components["schemas"]["FormBoolean"];
+            /** @default false */
+            auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -880,8 +779,7 @@ export interface components {
             url?: unknown;
         };
         TranscriptionProofreadingCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -932,8 +830,7 @@ export interface components {
             proofread_transcription_url: "";
         };
         ForcedAlignmentRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -948,8 +845,7 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "french" | "spanish";
+            language: components["schemas"]["LanguageSetFA"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -985,8 +881,7 @@ export interface components {
             url?: unknown;
         };
         ForcedAlignmentForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1001,8 +896,7 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "french" | "spanish";
+            language: components["schemas"]["LanguageSetFA"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1038,8 +932,7 @@ export interface components {
             url?: unknown;
         };
         ForcedAlignmentMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1054,8 +947,7 @@ export interface components {
              * @description an http or https URL
              */
             transcription_url: string;
-            /** @enum {string} */
-            language: "english" | "french" | "spanish";
+            language: components["schemas"]["LanguageSetFA"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1091,8 +983,7 @@ export interface components {
             url?: unknown;
         };
         ForcedAlignmentCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -1134,8 +1025,7 @@ export interface components {
             forced_alignment_transcription_url: "";
         };
         TranslationRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1145,10 +1035,8 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
             /** @default false */
             additional_review?: boolean;
             comment?: string;
@@ -1183,8 +1071,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         TranslationForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1194,15 +1081,10 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            additional_review?: "true" | "false" | "1" | "0";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
+            /** @default false */
+            additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -1235,8 +1117,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         TranslationMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1246,15 +1127,10 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            additional_review?: "true" | "false" | "1" | "0";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
+            /** @default false */
+            additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -1287,8 +1163,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         TranslationCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -1323,8 +1198,7 @@ export interface components {
             order_id: string;
         };
         CaptionsRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1334,33 +1208,20 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: number;
             /** @description whole seconds */
             till?: number;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1384,8 +1245,7 @@ export interface components {
             translate_to?: unknown;
         };
         CaptionsForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1395,33 +1255,20 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
             till?: string;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1445,8 +1292,7 @@ export interface components {
             translate_to?: unknown;
         };
         CaptionsMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1456,33 +1302,20 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             comment?: string;
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
             till?: string;
-            /**
-             * @default clean_verbatim
-             * @enum {string}
-             */
-            text_format?: "clean_verbatim" | "full_verbatim";
-            /**
-             * @default not_required
-             * @enum {string}
-             */
-            timestamping?: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
-            /**
-             * @default 5_days
-             * @enum {string}
-             */
-            turnaround_time?: "12_hours" | "1_days" | "3_days" | "5_days";
-            /**
-             * @default 1_or_2
-             * @enum {string}
-             */
-            number_of_speakers?: "1_or_2" | "3_or_more";
+            /** @default clean_verbatim */
+            text_format?: components["schemas"]["TextFormat"];
+            /** @default not_required */
+            timestamping?: components["schemas"]["Timestamping"];
+            /** @default 5_days */
+            turnaround_time?: components["schemas"]["TurnaroundTime"];
+            /** @default 1_or_2 */
+            number_of_speakers?: components["schemas"]["NumberOfSpeakers"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1506,8 +1339,7 @@ export interface components {
             translate_to?: unknown;
         };
         CaptionsCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -1542,8 +1374,7 @@ export interface components {
             order_id: string;
         };
         SubtitlesRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1553,10 +1384,8 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
             /** @default false */
             additional_review?: boolean;
             comment?: string;
@@ -1591,8 +1420,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         SubtitlesForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1602,15 +1430,10 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            additional_review?: "true" | "false" | "1" | "0";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
+            /** @default false */
+            additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -1643,8 +1466,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         SubtitlesMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1654,15 +1476,10 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            translate_from: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /** @enum {string} */
-            translate_to: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
-            /**
-             * @default false
-             * @enum {string}
-             */
-            additional_review?: "true" | "false" | "1" | "0";
+            translate_from: components["schemas"]["LanguageSetTL"];
+            translate_to: components["schemas"]["LanguageSetTL"];
+            /** @default false */
+            additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
             /**
              * Format: uri
@@ -1695,8 +1512,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         SubtitlesCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -1729,8 +1545,7 @@ export interface components {
             order_id: string;
         };
         HumanOcrRequest: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1740,8 +1555,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1779,8 +1593,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         HumanOcrForm: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1790,8 +1603,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1829,8 +1641,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         HumanOcrMultipart: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @description the account API token */
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
@@ -1840,8 +1651,7 @@ export interface components {
              * @description an http or https URL
              */
             url: string;
-            /** @enum {string} */
-            language: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+            language: components["schemas"]["LanguageSetHT"];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1879,8 +1689,7 @@ export interface components {
             turnaround_time?: unknown;
         };
         HumanOcrCreated: {
-            /** @enum {string} */
-            mode: "test" | "live";
+            mode: components["schemas"]["Mode"];
             /** @constant */
             status: "success";
             /** @description live orders only */
@@ -1912,6 +1721,26 @@ export interface components {
             status: "canceled";
             order_id: string;
         };
+        /** @enum {string} */
+        Mode: "test" | "live";
+        /** @enum {string} */
+        LanguageSetHT: "english" | "afrikaans" | "akan" | "albanian" | "amharic" | "arabic" | "armenian" | "assamese" | "awadhi" | "aymara" | "azerbaijani" | "bambara" | "bengali" | "bengali-sylheti" | "bhojpuri" | "bosnian" | "bulgarian" | "bundeli" | "burmese" | "catalan" | "central-atlas-tamazight-berber" | "chhattisgarhi" | "chichewa-nyanja" | "chinese-cantonese" | "chinese-gan" | "chinese-hakka" | "chinese-hokkien" | "chinese-mandarin" | "chinese-min-dong" | "chinese-simplified" | "chinese-traditional" | "chinese-wu" | "chinese-xiang" | "chittagonian" | "croatian" | "czech" | "danish" | "dogri" | "dutch" | "english-uk" | "ewe" | "filipino" | "filipino-bikol" | "filipino-cebuano" | "filipino-hiligaynon" | "filipino-ilocano" | "filipino-tagalog" | "filipino-waray" | "finnish" | "french" | "french-canadian" | "fulani" | "georgian" | "german" | "greek" | "guarani" | "gujarati" | "haitian-creole" | "haryanvi" | "hausa" | "hebrew" | "hindi" | "igbo" | "indonesian" | "indonesian-javanese" | "italian" | "jamaican-patois-jamaican-creole" | "japanese" | "kiche-quiche" | "kabyle-berber" | "kannada" | "kanuri" | "kashmiri" | "kazakh" | "khmer" | "kinyarwanda" | "kirundi" | "konkani" | "korean" | "kurdish" | "kyrgyz" | "lao" | "lingala" | "lithuanian" | "luganda-ganda" | "magahi" | "maithili" | "malagasy" | "malay" | "malayalam" | "marathi" | "marwari-rajasthani" | "mongolian" | "nahuatl" | "nepali" | "norwegian" | "odia-oriya" | "oromo-afaan-oromo" | "pashto" | "persian-dari" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "punjabi" | "punjabi-shahmukhi" | "quechua" | "romanian" | "russian" | "sanskrit" | "santali" | "saraiki" | "serbian" | "sesotho-southern-sotho" | "setswana-tswana" | "shona" | "sindhi" | "sinhala" | "slovak" | "slovenian" | "somali" | "spanish" | "spanish-latin-america" | "sundanese" | "swahili" | "swedish" | "tachelhit-shilha-berber" | "tajik" | "tamil" | "telugu" | "thai" | "tibetan-standard-tibetan" | "tigrinya" | "tok-pisin" | "turkish" | "turkmen" | "twi" | "ukrainian" | "urdu" | "uyghur" | "uzbek" | "vietnamese" | "wolof" | "xhosa" | "yoruba" | "zhuang" | "zulu";
+        /** @enum {string} */
+        TextFormat: "clean_verbatim" | "full_verbatim";
+        /** @enum {string} */
+        Timestamping: "not_required" | "every_10_seconds" | "every_30_seconds" | "every_2_minutes" | "change_of_speaker";
+        /** @enum {string} */
+        TurnaroundTime: "12_hours" | "1_days" | "3_days" | "5_days";
+        /** @enum {string} */
+        NumberOfSpeakers: "1_or_2" | "3_or_more";
+        /** @enum {string} */
+        FormBoolean: "true" | "false" | "1" | "0";
+        /** @enum {string} */
+        LanguageSetAI: "english" | "arabic" | "azerbaijani" | "bulgarian" | "catalan" | "czech" | "danish" | "dutch" | "finnish" | "french" | "german" | "greek" | "hebrew" | "hindi" | "indonesian" | "italian" | "japanese" | "korean" | "lithuanian" | "polish" | "portuguese" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "spanish" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu";
+        /** @enum {string} */
+        LanguageSetFA: "english" | "french" | "spanish";
+        /** @enum {string} */
+        LanguageSetTL: "english" | "albanian" | "arabic" | "armenian" | "azerbaijani" | "bengali" | "bosnian" | "bulgarian" | "catalan" | "simplified-chinese" | "traditional-chinese" | "croatian" | "czech" | "danish" | "dutch" | "estonian" | "filipino" | "finnish" | "french" | "french-canadian" | "georgian" | "german" | "greek" | "hebrew" | "hungarian" | "indian-gujarati" | "indian-hindi" | "indian-tamil" | "indonesian" | "italian" | "japanese" | "korean" | "kurdish" | "kyrgyz" | "latvian" | "lithuanian" | "luxembourgish" | "macedonian" | "malay" | "nepali" | "norwegian" | "pashto" | "persian-farsi" | "polish" | "portuguese" | "portuguese-brazil" | "portuguese-portugal" | "romanian" | "russian" | "serbian" | "slovak" | "slovenian" | "somali" | "spanish-latin" | "spanish" | "swahili" | "swedish" | "thai" | "turkish" | "ukrainian" | "urdu" | "vietnamese";
         OrderList: {
             orders: ({
                 id: number;

@@ -8,6 +8,7 @@ import { PRODUCT_LIST, V4_PARAMETERS, type ProductDefinition } from '../../produ
 import { parameterNames } from '../../products/requestFields.js';
 import { RESULT_KIND_DEFINITIONS, RESULT_KINDS } from '../../domain/resultKinds.js';
 import { FILE_TYPES } from '../../domain/formats.js';
+import { LANGUAGE_SETS } from '../../domain/languages.js';
 import { MAX_KEY_LENGTH } from '../idempotency.js';
 import { getQuery, listQuery, orderIdParam } from '../routes/records.js';
 import { languagesQuery } from '../routes/languages.js';
@@ -249,6 +250,41 @@ function formFields(request: Json): Json {
   return { ...request, properties: Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, asText(property)])) };
 }
 
+/**
+ * The creation schemas' enumerations, each written once as a component and referred to: a
+ * language set's 147 names were written in every product's JSON, form and multipart schema, and a
+ * generated client (clients/python) made a type of each copy. Named by the language set
+ * (`LanguageSetHT`), as form booleans (`FormBoolean`), else by the parameter (`Timestamping`).
+ */
+function shareEnums(schemas: Record<string, Json>): void {
+  const byValues = new Map<string, string>();
+  const nameOf = (parameter: string, values: string[]) => {
+    const set = Object.entries(LANGUAGE_SETS).find(([, names]) => names.length === values.length && names.every((n, i) => n === values[i]));
+    if (set) return `LanguageSet${set[0]}`;
+    if (values.join() === 'true,false,1,0') return 'FormBoolean';
+    return parameter.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+  };
+  for (const schema of Object.values(schemas)) {
+    const properties = schema.properties as Record<string, Json> | undefined;
+    for (const [parameter, property] of Object.entries(properties ?? {})) {
+      const values = property.enum as string[] | undefined;
+      if (property.type !== 'string' || !values) continue;
+      const key = JSON.stringify(values);
+      let name = byValues.get(key);
+      if (!name) {
+        name = nameOf(parameter, values);
+        // Another enumeration already took the name: this one stays where it is.
+        if (schemas[name]) continue;
+        schemas[name] = { type: 'string', enum: values };
+        byValues.set(key, name);
+      }
+      const { type: _type, enum: _values, ...rest } = property;
+      // A default beside a bare $ref is lost on generators (openapi-python-client): under allOf it is kept.
+      properties![parameter] = 'default' in rest ? { allOf: [ref(name)], ...rest } : { ...ref(name), ...rest };
+    }
+  }
+}
+
 function build(): Json {
   const schemas: Record<string, Json> = { Error: jsonSchema(errorResponse) };
   const paths: Record<string, Json> = {};
@@ -262,6 +298,7 @@ function build(): Json {
     schemas[`${name}Callback`] = jsonSchema(callbackBodies(product));
     paths[`/api/v4/${product.path}`] = { post: creationOperation(product) };
   }
+  shareEnums(schemas);
   schemas.OrderList = jsonSchema(orderListResponse);
   schemas.Order = jsonSchema(orderResponse);
   schemas.Languages = jsonSchema(languagesResponse);

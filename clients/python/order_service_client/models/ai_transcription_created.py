@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.ai_transcription_created_mode import AiTranscriptionCreatedMode
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 from typing import Literal, cast
 
@@ -25,7 +25,7 @@ T = TypeVar("T", bound="AiTranscriptionCreated")
 class AiTranscriptionCreated:
     """ 
         Attributes:
-            mode (AiTranscriptionCreatedMode):
+            mode (Mode):
             status (Literal['success']):
             seconds (int): media duration priced, whole seconds
             ai_transcripts_minutes_left (int): AI transcription subscription minutes left
@@ -35,7 +35,7 @@ class AiTranscriptionCreated:
             order_id (int | Unset): live orders only
      """
 
-    mode: AiTranscriptionCreatedMode
+    mode: Mode
     status: Literal['success']
     seconds: int
     ai_transcripts_minutes_left: int
@@ -88,7 +88,7 @@ class AiTranscriptionCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = AiTranscriptionCreatedMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 

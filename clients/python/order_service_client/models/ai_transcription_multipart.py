@@ -10,8 +10,8 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.ai_transcription_multipart_language import AiTranscriptionMultipartLanguage
-from ..models.ai_transcription_multipart_mode import AiTranscriptionMultipartMode
+from ..models.language_set_ai import LanguageSetAI
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -27,10 +27,10 @@ T = TypeVar("T", bound="AiTranscriptionMultipart")
 class AiTranscriptionMultipart:
     """ 
         Attributes:
-            mode (AiTranscriptionMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (AiTranscriptionMultipartLanguage):
+            language (LanguageSetAI):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             callback_url (str | Unset): an http or https URL
@@ -51,10 +51,10 @@ class AiTranscriptionMultipart:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: AiTranscriptionMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    language: AiTranscriptionMultipartLanguage
+    language: LanguageSetAI
     idempotency_key: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -279,7 +279,7 @@ class AiTranscriptionMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = AiTranscriptionMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -288,7 +288,7 @@ class AiTranscriptionMultipart:
 
         url = d.pop("url")
 
-        language = AiTranscriptionMultipartLanguage(d.pop("language"))
+        language = LanguageSetAI(d.pop("language"))
 
 
 

@@ -8,12 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.captions_form_language import CaptionsFormLanguage
-from ..models.captions_form_mode import CaptionsFormMode
-from ..models.captions_form_number_of_speakers import CaptionsFormNumberOfSpeakers
-from ..models.captions_form_text_format import CaptionsFormTextFormat
-from ..models.captions_form_timestamping import CaptionsFormTimestamping
-from ..models.captions_form_turnaround_time import CaptionsFormTurnaroundTime
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.number_of_speakers import NumberOfSpeakers
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -29,19 +29,19 @@ T = TypeVar("T", bound="CaptionsForm")
 class CaptionsForm:
     """ 
         Attributes:
-            mode (CaptionsFormMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (CaptionsFormLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
-            text_format (CaptionsFormTextFormat | Unset):  Default: CaptionsFormTextFormat.CLEAN_VERBATIM.
-            timestamping (CaptionsFormTimestamping | Unset):  Default: CaptionsFormTimestamping.NOT_REQUIRED.
-            turnaround_time (CaptionsFormTurnaroundTime | Unset):  Default: CaptionsFormTurnaroundTime.VALUE_3.
-            number_of_speakers (CaptionsFormNumberOfSpeakers | Unset):  Default: CaptionsFormNumberOfSpeakers.VALUE_0.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            number_of_speakers (NumberOfSpeakers | Unset):  Default: NumberOfSpeakers.VALUE_0.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -53,18 +53,18 @@ class CaptionsForm:
             translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: CaptionsFormMode
+    mode: Mode
     api_token: str
     url: str
-    language: CaptionsFormLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
     from_: str | Unset = UNSET
     till: str | Unset = UNSET
-    text_format: CaptionsFormTextFormat | Unset = CaptionsFormTextFormat.CLEAN_VERBATIM
-    timestamping: CaptionsFormTimestamping | Unset = CaptionsFormTimestamping.NOT_REQUIRED
-    turnaround_time: CaptionsFormTurnaroundTime | Unset = CaptionsFormTurnaroundTime.VALUE_3
-    number_of_speakers: CaptionsFormNumberOfSpeakers | Unset = CaptionsFormNumberOfSpeakers.VALUE_0
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    number_of_speakers: NumberOfSpeakers | Unset = NumberOfSpeakers.VALUE_0
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -185,7 +185,7 @@ class CaptionsForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = CaptionsFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -194,7 +194,7 @@ class CaptionsForm:
 
         url = d.pop("url")
 
-        language = CaptionsFormLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -208,41 +208,41 @@ class CaptionsForm:
         till = d.pop("till", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: CaptionsFormTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = CaptionsFormTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: CaptionsFormTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = CaptionsFormTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: CaptionsFormTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = CaptionsFormTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _number_of_speakers = d.pop("number_of_speakers", UNSET)
-        number_of_speakers: CaptionsFormNumberOfSpeakers | Unset
+        number_of_speakers: NumberOfSpeakers | Unset
         if isinstance(_number_of_speakers,  Unset):
             number_of_speakers = UNSET
         else:
-            number_of_speakers = CaptionsFormNumberOfSpeakers(_number_of_speakers)
+            number_of_speakers = NumberOfSpeakers(_number_of_speakers)
 
 
 

@@ -10,12 +10,12 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.captions_multipart_language import CaptionsMultipartLanguage
-from ..models.captions_multipart_mode import CaptionsMultipartMode
-from ..models.captions_multipart_number_of_speakers import CaptionsMultipartNumberOfSpeakers
-from ..models.captions_multipart_text_format import CaptionsMultipartTextFormat
-from ..models.captions_multipart_timestamping import CaptionsMultipartTimestamping
-from ..models.captions_multipart_turnaround_time import CaptionsMultipartTurnaroundTime
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.number_of_speakers import NumberOfSpeakers
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -31,20 +31,19 @@ T = TypeVar("T", bound="CaptionsMultipart")
 class CaptionsMultipart:
     """ 
         Attributes:
-            mode (CaptionsMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (CaptionsMultipartLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
-            text_format (CaptionsMultipartTextFormat | Unset):  Default: CaptionsMultipartTextFormat.CLEAN_VERBATIM.
-            timestamping (CaptionsMultipartTimestamping | Unset):  Default: CaptionsMultipartTimestamping.NOT_REQUIRED.
-            turnaround_time (CaptionsMultipartTurnaroundTime | Unset):  Default: CaptionsMultipartTurnaroundTime.VALUE_3.
-            number_of_speakers (CaptionsMultipartNumberOfSpeakers | Unset):  Default:
-                CaptionsMultipartNumberOfSpeakers.VALUE_0.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            number_of_speakers (NumberOfSpeakers | Unset):  Default: NumberOfSpeakers.VALUE_0.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -56,18 +55,18 @@ class CaptionsMultipart:
             translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: CaptionsMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    language: CaptionsMultipartLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
     from_: str | Unset = UNSET
     till: str | Unset = UNSET
-    text_format: CaptionsMultipartTextFormat | Unset = CaptionsMultipartTextFormat.CLEAN_VERBATIM
-    timestamping: CaptionsMultipartTimestamping | Unset = CaptionsMultipartTimestamping.NOT_REQUIRED
-    turnaround_time: CaptionsMultipartTurnaroundTime | Unset = CaptionsMultipartTurnaroundTime.VALUE_3
-    number_of_speakers: CaptionsMultipartNumberOfSpeakers | Unset = CaptionsMultipartNumberOfSpeakers.VALUE_0
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    number_of_speakers: NumberOfSpeakers | Unset = NumberOfSpeakers.VALUE_0
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -296,7 +295,7 @@ class CaptionsMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = CaptionsMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -305,7 +304,7 @@ class CaptionsMultipart:
 
         url = d.pop("url")
 
-        language = CaptionsMultipartLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -319,41 +318,41 @@ class CaptionsMultipart:
         till = d.pop("till", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: CaptionsMultipartTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = CaptionsMultipartTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: CaptionsMultipartTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = CaptionsMultipartTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: CaptionsMultipartTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = CaptionsMultipartTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _number_of_speakers = d.pop("number_of_speakers", UNSET)
-        number_of_speakers: CaptionsMultipartNumberOfSpeakers | Unset
+        number_of_speakers: NumberOfSpeakers | Unset
         if isinstance(_number_of_speakers,  Unset):
             number_of_speakers = UNSET
         else:
-            number_of_speakers = CaptionsMultipartNumberOfSpeakers(_number_of_speakers)
+            number_of_speakers = NumberOfSpeakers(_number_of_speakers)
 
 
 

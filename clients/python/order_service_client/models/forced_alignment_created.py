@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.forced_alignment_created_mode import ForcedAlignmentCreatedMode
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 from typing import Literal, cast
 
@@ -25,7 +25,7 @@ T = TypeVar("T", bound="ForcedAlignmentCreated")
 class ForcedAlignmentCreated:
     """ 
         Attributes:
-            mode (ForcedAlignmentCreatedMode):
+            mode (Mode):
             status (Literal['success']):
             seconds (int): media duration priced, whole seconds
             order_total (float): US dollars
@@ -34,7 +34,7 @@ class ForcedAlignmentCreated:
             order_id (int | Unset): live orders only
      """
 
-    mode: ForcedAlignmentCreatedMode
+    mode: Mode
     status: Literal['success']
     seconds: int
     order_total: float
@@ -83,7 +83,7 @@ class ForcedAlignmentCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = ForcedAlignmentCreatedMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 

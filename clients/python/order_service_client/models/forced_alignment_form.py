@@ -8,8 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.forced_alignment_form_language import ForcedAlignmentFormLanguage
-from ..models.forced_alignment_form_mode import ForcedAlignmentFormMode
+from ..models.language_set_fa import LanguageSetFA
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -25,11 +25,11 @@ T = TypeVar("T", bound="ForcedAlignmentForm")
 class ForcedAlignmentForm:
     """ 
         Attributes:
-            mode (ForcedAlignmentFormMode):
+            mode (Mode):
             api_token (str): the account API token
             audio_url (str): an http or https URL
             transcription_url (str): an http or https URL
-            language (ForcedAlignmentFormLanguage):
+            language (LanguageSetFA):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             callback_url (str | Unset): an http or https URL
@@ -49,11 +49,11 @@ class ForcedAlignmentForm:
             url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: ForcedAlignmentFormMode
+    mode: Mode
     api_token: str
     audio_url: str
     transcription_url: str
-    language: ForcedAlignmentFormLanguage
+    language: LanguageSetFA
     idempotency_key: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -168,7 +168,7 @@ class ForcedAlignmentForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = ForcedAlignmentFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -179,7 +179,7 @@ class ForcedAlignmentForm:
 
         transcription_url = d.pop("transcription_url")
 
-        language = ForcedAlignmentFormLanguage(d.pop("language"))
+        language = LanguageSetFA(d.pop("language"))
 
 
 

@@ -10,8 +10,8 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.forced_alignment_multipart_language import ForcedAlignmentMultipartLanguage
-from ..models.forced_alignment_multipart_mode import ForcedAlignmentMultipartMode
+from ..models.language_set_fa import LanguageSetFA
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -27,11 +27,11 @@ T = TypeVar("T", bound="ForcedAlignmentMultipart")
 class ForcedAlignmentMultipart:
     """ 
         Attributes:
-            mode (ForcedAlignmentMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             audio_url (str): an http or https URL
             transcription_url (str): an http or https URL
-            language (ForcedAlignmentMultipartLanguage):
+            language (LanguageSetFA):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             callback_url (str | Unset): an http or https URL
@@ -51,11 +51,11 @@ class ForcedAlignmentMultipart:
             url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: ForcedAlignmentMultipartMode
+    mode: Mode
     api_token: str
     audio_url: str
     transcription_url: str
-    language: ForcedAlignmentMultipartLanguage
+    language: LanguageSetFA
     idempotency_key: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -277,7 +277,7 @@ class ForcedAlignmentMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = ForcedAlignmentMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -288,7 +288,7 @@ class ForcedAlignmentMultipart:
 
         transcription_url = d.pop("transcription_url")
 
-        language = ForcedAlignmentMultipartLanguage(d.pop("language"))
+        language = LanguageSetFA(d.pop("language"))
 
 
 

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.human_ocr_created_mode import HumanOcrCreatedMode
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 from typing import Literal, cast
 
@@ -25,7 +25,7 @@ T = TypeVar("T", bound="HumanOcrCreated")
 class HumanOcrCreated:
     """ 
         Attributes:
-            mode (HumanOcrCreatedMode):
+            mode (Mode):
             status (Literal['success']):
             words (int): words priced
             order_total (float): US dollars
@@ -34,7 +34,7 @@ class HumanOcrCreated:
             order_id (int | Unset): live orders only
      """
 
-    mode: HumanOcrCreatedMode
+    mode: Mode
     status: Literal['success']
     words: int
     order_total: float
@@ -83,7 +83,7 @@ class HumanOcrCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = HumanOcrCreatedMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 

@@ -8,8 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.human_ocr_form_language import HumanOcrFormLanguage
-from ..models.human_ocr_form_mode import HumanOcrFormMode
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -25,10 +25,10 @@ T = TypeVar("T", bound="HumanOcrForm")
 class HumanOcrForm:
     """ 
         Attributes:
-            mode (HumanOcrFormMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (HumanOcrFormLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             callback_url (str | Unset): an http or https URL
@@ -49,10 +49,10 @@ class HumanOcrForm:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: HumanOcrFormMode
+    mode: Mode
     api_token: str
     url: str
-    language: HumanOcrFormLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -169,7 +169,7 @@ class HumanOcrForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = HumanOcrFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -178,7 +178,7 @@ class HumanOcrForm:
 
         url = d.pop("url")
 
-        language = HumanOcrFormLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 

@@ -10,8 +10,8 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.human_ocr_multipart_language import HumanOcrMultipartLanguage
-from ..models.human_ocr_multipart_mode import HumanOcrMultipartMode
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -27,10 +27,10 @@ T = TypeVar("T", bound="HumanOcrMultipart")
 class HumanOcrMultipart:
     """ 
         Attributes:
-            mode (HumanOcrMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (HumanOcrMultipartLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             callback_url (str | Unset): an http or https URL
@@ -51,10 +51,10 @@ class HumanOcrMultipart:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: HumanOcrMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    language: HumanOcrMultipartLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -279,7 +279,7 @@ class HumanOcrMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = HumanOcrMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -288,7 +288,7 @@ class HumanOcrMultipart:
 
         url = d.pop("url")
 
-        language = HumanOcrMultipartLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 

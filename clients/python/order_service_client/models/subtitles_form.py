@@ -8,10 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.subtitles_form_additional_review import SubtitlesFormAdditionalReview
-from ..models.subtitles_form_mode import SubtitlesFormMode
-from ..models.subtitles_form_translate_from import SubtitlesFormTranslateFrom
-from ..models.subtitles_form_translate_to import SubtitlesFormTranslateTo
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_tl import LanguageSetTL
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -27,14 +26,14 @@ T = TypeVar("T", bound="SubtitlesForm")
 class SubtitlesForm:
     """ 
         Attributes:
-            mode (SubtitlesFormMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            translate_from (SubtitlesFormTranslateFrom):
-            translate_to (SubtitlesFormTranslateTo):
+            translate_from (LanguageSetTL):
+            translate_to (LanguageSetTL):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            additional_review (SubtitlesFormAdditionalReview | Unset):  Default: SubtitlesFormAdditionalReview.FALSE.
+            additional_review (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -51,13 +50,13 @@ class SubtitlesForm:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: SubtitlesFormMode
+    mode: Mode
     api_token: str
     url: str
-    translate_from: SubtitlesFormTranslateFrom
-    translate_to: SubtitlesFormTranslateTo
+    translate_from: LanguageSetTL
+    translate_to: LanguageSetTL
     idempotency_key: str | Unset = UNSET
-    additional_review: SubtitlesFormAdditionalReview | Unset = SubtitlesFormAdditionalReview.FALSE
+    additional_review: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -173,7 +172,7 @@ class SubtitlesForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = SubtitlesFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -182,12 +181,12 @@ class SubtitlesForm:
 
         url = d.pop("url")
 
-        translate_from = SubtitlesFormTranslateFrom(d.pop("translate_from"))
+        translate_from = LanguageSetTL(d.pop("translate_from"))
 
 
 
 
-        translate_to = SubtitlesFormTranslateTo(d.pop("translate_to"))
+        translate_to = LanguageSetTL(d.pop("translate_to"))
 
 
 
@@ -195,11 +194,11 @@ class SubtitlesForm:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _additional_review = d.pop("additional_review", UNSET)
-        additional_review: SubtitlesFormAdditionalReview | Unset
+        additional_review: FormBoolean | Unset
         if isinstance(_additional_review,  Unset):
             additional_review = UNSET
         else:
-            additional_review = SubtitlesFormAdditionalReview(_additional_review)
+            additional_review = FormBoolean(_additional_review)
 
 
 

@@ -10,10 +10,9 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.subtitles_multipart_additional_review import SubtitlesMultipartAdditionalReview
-from ..models.subtitles_multipart_mode import SubtitlesMultipartMode
-from ..models.subtitles_multipart_translate_from import SubtitlesMultipartTranslateFrom
-from ..models.subtitles_multipart_translate_to import SubtitlesMultipartTranslateTo
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_tl import LanguageSetTL
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -29,15 +28,14 @@ T = TypeVar("T", bound="SubtitlesMultipart")
 class SubtitlesMultipart:
     """ 
         Attributes:
-            mode (SubtitlesMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            translate_from (SubtitlesMultipartTranslateFrom):
-            translate_to (SubtitlesMultipartTranslateTo):
+            translate_from (LanguageSetTL):
+            translate_to (LanguageSetTL):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            additional_review (SubtitlesMultipartAdditionalReview | Unset):  Default:
-                SubtitlesMultipartAdditionalReview.FALSE.
+            additional_review (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -54,13 +52,13 @@ class SubtitlesMultipart:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: SubtitlesMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    translate_from: SubtitlesMultipartTranslateFrom
-    translate_to: SubtitlesMultipartTranslateTo
+    translate_from: LanguageSetTL
+    translate_to: LanguageSetTL
     idempotency_key: str | Unset = UNSET
-    additional_review: SubtitlesMultipartAdditionalReview | Unset = SubtitlesMultipartAdditionalReview.FALSE
+    additional_review: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -283,7 +281,7 @@ class SubtitlesMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = SubtitlesMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -292,12 +290,12 @@ class SubtitlesMultipart:
 
         url = d.pop("url")
 
-        translate_from = SubtitlesMultipartTranslateFrom(d.pop("translate_from"))
+        translate_from = LanguageSetTL(d.pop("translate_from"))
 
 
 
 
-        translate_to = SubtitlesMultipartTranslateTo(d.pop("translate_to"))
+        translate_to = LanguageSetTL(d.pop("translate_to"))
 
 
 
@@ -305,11 +303,11 @@ class SubtitlesMultipart:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _additional_review = d.pop("additional_review", UNSET)
-        additional_review: SubtitlesMultipartAdditionalReview | Unset
+        additional_review: FormBoolean | Unset
         if isinstance(_additional_review,  Unset):
             additional_review = UNSET
         else:
-            additional_review = SubtitlesMultipartAdditionalReview(_additional_review)
+            additional_review = FormBoolean(_additional_review)
 
 
 

@@ -8,13 +8,13 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_form_language import TranscriptionFormLanguage
-from ..models.transcription_form_mode import TranscriptionFormMode
-from ..models.transcription_form_number_of_speakers import TranscriptionFormNumberOfSpeakers
-from ..models.transcription_form_strict import TranscriptionFormStrict
-from ..models.transcription_form_text_format import TranscriptionFormTextFormat
-from ..models.transcription_form_timestamping import TranscriptionFormTimestamping
-from ..models.transcription_form_turnaround_time import TranscriptionFormTurnaroundTime
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.number_of_speakers import NumberOfSpeakers
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -30,22 +30,21 @@ T = TypeVar("T", bound="TranscriptionForm")
 class TranscriptionForm:
     """ 
         Attributes:
-            mode (TranscriptionFormMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (TranscriptionFormLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
-            text_format (TranscriptionFormTextFormat | Unset):  Default: TranscriptionFormTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionFormTimestamping | Unset):  Default: TranscriptionFormTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionFormTurnaroundTime | Unset):  Default: TranscriptionFormTurnaroundTime.VALUE_3.
-            number_of_speakers (TranscriptionFormNumberOfSpeakers | Unset):  Default:
-                TranscriptionFormNumberOfSpeakers.VALUE_0.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            number_of_speakers (NumberOfSpeakers | Unset):  Default: NumberOfSpeakers.VALUE_0.
             callback_url (str | Unset): an http or https URL
-            strict (TranscriptionFormStrict | Unset):  Default: TranscriptionFormStrict.FALSE.
+            strict (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -55,20 +54,20 @@ class TranscriptionForm:
             translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionFormMode
+    mode: Mode
     api_token: str
     url: str
-    language: TranscriptionFormLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
     from_: str | Unset = UNSET
     till: str | Unset = UNSET
-    text_format: TranscriptionFormTextFormat | Unset = TranscriptionFormTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionFormTimestamping | Unset = TranscriptionFormTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionFormTurnaroundTime | Unset = TranscriptionFormTurnaroundTime.VALUE_3
-    number_of_speakers: TranscriptionFormNumberOfSpeakers | Unset = TranscriptionFormNumberOfSpeakers.VALUE_0
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    number_of_speakers: NumberOfSpeakers | Unset = NumberOfSpeakers.VALUE_0
     callback_url: str | Unset = UNSET
-    strict: TranscriptionFormStrict | Unset = TranscriptionFormStrict.FALSE
+    strict: FormBoolean | Unset = FormBoolean.FALSE
     additional_review: Any | Unset = UNSET
     audio_url: Any | Unset = UNSET
     auto_retranscribe: Any | Unset = UNSET
@@ -190,7 +189,7 @@ class TranscriptionForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -199,7 +198,7 @@ class TranscriptionForm:
 
         url = d.pop("url")
 
-        language = TranscriptionFormLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -213,41 +212,41 @@ class TranscriptionForm:
         till = d.pop("till", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionFormTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionFormTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionFormTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionFormTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionFormTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionFormTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _number_of_speakers = d.pop("number_of_speakers", UNSET)
-        number_of_speakers: TranscriptionFormNumberOfSpeakers | Unset
+        number_of_speakers: NumberOfSpeakers | Unset
         if isinstance(_number_of_speakers,  Unset):
             number_of_speakers = UNSET
         else:
-            number_of_speakers = TranscriptionFormNumberOfSpeakers(_number_of_speakers)
+            number_of_speakers = NumberOfSpeakers(_number_of_speakers)
 
 
 
@@ -255,11 +254,11 @@ class TranscriptionForm:
         callback_url = d.pop("callback_url", UNSET)
 
         _strict = d.pop("strict", UNSET)
-        strict: TranscriptionFormStrict | Unset
+        strict: FormBoolean | Unset
         if isinstance(_strict,  Unset):
             strict = UNSET
         else:
-            strict = TranscriptionFormStrict(_strict)
+            strict = FormBoolean(_strict)
 
 
 

@@ -10,13 +10,13 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_multipart_language import TranscriptionMultipartLanguage
-from ..models.transcription_multipart_mode import TranscriptionMultipartMode
-from ..models.transcription_multipart_number_of_speakers import TranscriptionMultipartNumberOfSpeakers
-from ..models.transcription_multipart_strict import TranscriptionMultipartStrict
-from ..models.transcription_multipart_text_format import TranscriptionMultipartTextFormat
-from ..models.transcription_multipart_timestamping import TranscriptionMultipartTimestamping
-from ..models.transcription_multipart_turnaround_time import TranscriptionMultipartTurnaroundTime
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.number_of_speakers import NumberOfSpeakers
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -32,25 +32,21 @@ T = TypeVar("T", bound="TranscriptionMultipart")
 class TranscriptionMultipart:
     """ 
         Attributes:
-            mode (TranscriptionMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (TranscriptionMultipartLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
-            text_format (TranscriptionMultipartTextFormat | Unset):  Default:
-                TranscriptionMultipartTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionMultipartTimestamping | Unset):  Default:
-                TranscriptionMultipartTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionMultipartTurnaroundTime | Unset):  Default:
-                TranscriptionMultipartTurnaroundTime.VALUE_3.
-            number_of_speakers (TranscriptionMultipartNumberOfSpeakers | Unset):  Default:
-                TranscriptionMultipartNumberOfSpeakers.VALUE_0.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            number_of_speakers (NumberOfSpeakers | Unset):  Default: NumberOfSpeakers.VALUE_0.
             callback_url (str | Unset): an http or https URL
-            strict (TranscriptionMultipartStrict | Unset):  Default: TranscriptionMultipartStrict.FALSE.
+            strict (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -60,20 +56,20 @@ class TranscriptionMultipart:
             translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    language: TranscriptionMultipartLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
     from_: str | Unset = UNSET
     till: str | Unset = UNSET
-    text_format: TranscriptionMultipartTextFormat | Unset = TranscriptionMultipartTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionMultipartTimestamping | Unset = TranscriptionMultipartTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionMultipartTurnaroundTime | Unset = TranscriptionMultipartTurnaroundTime.VALUE_3
-    number_of_speakers: TranscriptionMultipartNumberOfSpeakers | Unset = TranscriptionMultipartNumberOfSpeakers.VALUE_0
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    number_of_speakers: NumberOfSpeakers | Unset = NumberOfSpeakers.VALUE_0
     callback_url: str | Unset = UNSET
-    strict: TranscriptionMultipartStrict | Unset = TranscriptionMultipartStrict.FALSE
+    strict: FormBoolean | Unset = FormBoolean.FALSE
     additional_review: Any | Unset = UNSET
     audio_url: Any | Unset = UNSET
     auto_retranscribe: Any | Unset = UNSET
@@ -303,7 +299,7 @@ class TranscriptionMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -312,7 +308,7 @@ class TranscriptionMultipart:
 
         url = d.pop("url")
 
-        language = TranscriptionMultipartLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -326,41 +322,41 @@ class TranscriptionMultipart:
         till = d.pop("till", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionMultipartTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionMultipartTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionMultipartTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionMultipartTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionMultipartTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionMultipartTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _number_of_speakers = d.pop("number_of_speakers", UNSET)
-        number_of_speakers: TranscriptionMultipartNumberOfSpeakers | Unset
+        number_of_speakers: NumberOfSpeakers | Unset
         if isinstance(_number_of_speakers,  Unset):
             number_of_speakers = UNSET
         else:
-            number_of_speakers = TranscriptionMultipartNumberOfSpeakers(_number_of_speakers)
+            number_of_speakers = NumberOfSpeakers(_number_of_speakers)
 
 
 
@@ -368,11 +364,11 @@ class TranscriptionMultipart:
         callback_url = d.pop("callback_url", UNSET)
 
         _strict = d.pop("strict", UNSET)
-        strict: TranscriptionMultipartStrict | Unset
+        strict: FormBoolean | Unset
         if isinstance(_strict,  Unset):
             strict = UNSET
         else:
-            strict = TranscriptionMultipartStrict(_strict)
+            strict = FormBoolean(_strict)
 
 
 

@@ -8,13 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_proofreading_form_auto_retranscribe import TranscriptionProofreadingFormAutoRetranscribe
-from ..models.transcription_proofreading_form_captions import TranscriptionProofreadingFormCaptions
-from ..models.transcription_proofreading_form_language import TranscriptionProofreadingFormLanguage
-from ..models.transcription_proofreading_form_mode import TranscriptionProofreadingFormMode
-from ..models.transcription_proofreading_form_text_format import TranscriptionProofreadingFormTextFormat
-from ..models.transcription_proofreading_form_timestamping import TranscriptionProofreadingFormTimestamping
-from ..models.transcription_proofreading_form_turnaround_time import TranscriptionProofreadingFormTurnaroundTime
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -30,22 +29,18 @@ T = TypeVar("T", bound="TranscriptionProofreadingForm")
 class TranscriptionProofreadingForm:
     """ 
         Attributes:
-            mode (TranscriptionProofreadingFormMode):
+            mode (Mode):
             api_token (str): the account API token
             audio_url (str): an http or https URL
             transcription_url (str): an http or https URL
-            language (TranscriptionProofreadingFormLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            text_format (TranscriptionProofreadingFormTextFormat | Unset):  Default:
-                TranscriptionProofreadingFormTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionProofreadingFormTimestamping | Unset):  Default:
-                TranscriptionProofreadingFormTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionProofreadingFormTurnaroundTime | Unset):  Default:
-                TranscriptionProofreadingFormTurnaroundTime.VALUE_3.
-            captions (TranscriptionProofreadingFormCaptions | Unset):  Default: TranscriptionProofreadingFormCaptions.FALSE.
-            auto_retranscribe (TranscriptionProofreadingFormAutoRetranscribe | Unset):  Default:
-                TranscriptionProofreadingFormAutoRetranscribe.FALSE.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            captions (FormBoolean | Unset):  Default: FormBoolean.FALSE.
+            auto_retranscribe (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -58,17 +53,17 @@ class TranscriptionProofreadingForm:
             url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionProofreadingFormMode
+    mode: Mode
     api_token: str
     audio_url: str
     transcription_url: str
-    language: TranscriptionProofreadingFormLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
-    text_format: TranscriptionProofreadingFormTextFormat | Unset = TranscriptionProofreadingFormTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionProofreadingFormTimestamping | Unset = TranscriptionProofreadingFormTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionProofreadingFormTurnaroundTime | Unset = TranscriptionProofreadingFormTurnaroundTime.VALUE_3
-    captions: TranscriptionProofreadingFormCaptions | Unset = TranscriptionProofreadingFormCaptions.FALSE
-    auto_retranscribe: TranscriptionProofreadingFormAutoRetranscribe | Unset = TranscriptionProofreadingFormAutoRetranscribe.FALSE
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    captions: FormBoolean | Unset = FormBoolean.FALSE
+    auto_retranscribe: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -192,7 +187,7 @@ class TranscriptionProofreadingForm:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionProofreadingFormMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -203,7 +198,7 @@ class TranscriptionProofreadingForm:
 
         transcription_url = d.pop("transcription_url")
 
-        language = TranscriptionProofreadingFormLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -211,51 +206,51 @@ class TranscriptionProofreadingForm:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionProofreadingFormTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionProofreadingFormTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionProofreadingFormTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionProofreadingFormTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionProofreadingFormTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionProofreadingFormTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _captions = d.pop("captions", UNSET)
-        captions: TranscriptionProofreadingFormCaptions | Unset
+        captions: FormBoolean | Unset
         if isinstance(_captions,  Unset):
             captions = UNSET
         else:
-            captions = TranscriptionProofreadingFormCaptions(_captions)
+            captions = FormBoolean(_captions)
 
 
 
 
         _auto_retranscribe = d.pop("auto_retranscribe", UNSET)
-        auto_retranscribe: TranscriptionProofreadingFormAutoRetranscribe | Unset
+        auto_retranscribe: FormBoolean | Unset
         if isinstance(_auto_retranscribe,  Unset):
             auto_retranscribe = UNSET
         else:
-            auto_retranscribe = TranscriptionProofreadingFormAutoRetranscribe(_auto_retranscribe)
+            auto_retranscribe = FormBoolean(_auto_retranscribe)
 
 
 

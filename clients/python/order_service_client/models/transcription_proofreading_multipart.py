@@ -10,13 +10,12 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_proofreading_multipart_auto_retranscribe import TranscriptionProofreadingMultipartAutoRetranscribe
-from ..models.transcription_proofreading_multipart_captions import TranscriptionProofreadingMultipartCaptions
-from ..models.transcription_proofreading_multipart_language import TranscriptionProofreadingMultipartLanguage
-from ..models.transcription_proofreading_multipart_mode import TranscriptionProofreadingMultipartMode
-from ..models.transcription_proofreading_multipart_text_format import TranscriptionProofreadingMultipartTextFormat
-from ..models.transcription_proofreading_multipart_timestamping import TranscriptionProofreadingMultipartTimestamping
-from ..models.transcription_proofreading_multipart_turnaround_time import TranscriptionProofreadingMultipartTurnaroundTime
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -32,23 +31,18 @@ T = TypeVar("T", bound="TranscriptionProofreadingMultipart")
 class TranscriptionProofreadingMultipart:
     """ 
         Attributes:
-            mode (TranscriptionProofreadingMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             audio_url (str): an http or https URL
             transcription_url (str): an http or https URL
-            language (TranscriptionProofreadingMultipartLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            text_format (TranscriptionProofreadingMultipartTextFormat | Unset):  Default:
-                TranscriptionProofreadingMultipartTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionProofreadingMultipartTimestamping | Unset):  Default:
-                TranscriptionProofreadingMultipartTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionProofreadingMultipartTurnaroundTime | Unset):  Default:
-                TranscriptionProofreadingMultipartTurnaroundTime.VALUE_3.
-            captions (TranscriptionProofreadingMultipartCaptions | Unset):  Default:
-                TranscriptionProofreadingMultipartCaptions.FALSE.
-            auto_retranscribe (TranscriptionProofreadingMultipartAutoRetranscribe | Unset):  Default:
-                TranscriptionProofreadingMultipartAutoRetranscribe.FALSE.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            captions (FormBoolean | Unset):  Default: FormBoolean.FALSE.
+            auto_retranscribe (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -61,17 +55,17 @@ class TranscriptionProofreadingMultipart:
             url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionProofreadingMultipartMode
+    mode: Mode
     api_token: str
     audio_url: str
     transcription_url: str
-    language: TranscriptionProofreadingMultipartLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
-    text_format: TranscriptionProofreadingMultipartTextFormat | Unset = TranscriptionProofreadingMultipartTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionProofreadingMultipartTimestamping | Unset = TranscriptionProofreadingMultipartTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionProofreadingMultipartTurnaroundTime | Unset = TranscriptionProofreadingMultipartTurnaroundTime.VALUE_3
-    captions: TranscriptionProofreadingMultipartCaptions | Unset = TranscriptionProofreadingMultipartCaptions.FALSE
-    auto_retranscribe: TranscriptionProofreadingMultipartAutoRetranscribe | Unset = TranscriptionProofreadingMultipartAutoRetranscribe.FALSE
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    captions: FormBoolean | Unset = FormBoolean.FALSE
+    auto_retranscribe: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -302,7 +296,7 @@ class TranscriptionProofreadingMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionProofreadingMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -313,7 +307,7 @@ class TranscriptionProofreadingMultipart:
 
         transcription_url = d.pop("transcription_url")
 
-        language = TranscriptionProofreadingMultipartLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -321,51 +315,51 @@ class TranscriptionProofreadingMultipart:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionProofreadingMultipartTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionProofreadingMultipartTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionProofreadingMultipartTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionProofreadingMultipartTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionProofreadingMultipartTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionProofreadingMultipartTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _captions = d.pop("captions", UNSET)
-        captions: TranscriptionProofreadingMultipartCaptions | Unset
+        captions: FormBoolean | Unset
         if isinstance(_captions,  Unset):
             captions = UNSET
         else:
-            captions = TranscriptionProofreadingMultipartCaptions(_captions)
+            captions = FormBoolean(_captions)
 
 
 
 
         _auto_retranscribe = d.pop("auto_retranscribe", UNSET)
-        auto_retranscribe: TranscriptionProofreadingMultipartAutoRetranscribe | Unset
+        auto_retranscribe: FormBoolean | Unset
         if isinstance(_auto_retranscribe,  Unset):
             auto_retranscribe = UNSET
         else:
-            auto_retranscribe = TranscriptionProofreadingMultipartAutoRetranscribe(_auto_retranscribe)
+            auto_retranscribe = FormBoolean(_auto_retranscribe)
 
 
 

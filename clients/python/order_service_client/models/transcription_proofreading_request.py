@@ -8,11 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_proofreading_request_language import TranscriptionProofreadingRequestLanguage
-from ..models.transcription_proofreading_request_mode import TranscriptionProofreadingRequestMode
-from ..models.transcription_proofreading_request_text_format import TranscriptionProofreadingRequestTextFormat
-from ..models.transcription_proofreading_request_timestamping import TranscriptionProofreadingRequestTimestamping
-from ..models.transcription_proofreading_request_turnaround_time import TranscriptionProofreadingRequestTurnaroundTime
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -28,19 +28,16 @@ T = TypeVar("T", bound="TranscriptionProofreadingRequest")
 class TranscriptionProofreadingRequest:
     """ 
         Attributes:
-            mode (TranscriptionProofreadingRequestMode):
+            mode (Mode):
             api_token (str): the account API token
             audio_url (str): an http or https URL
             transcription_url (str): an http or https URL
-            language (TranscriptionProofreadingRequestLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            text_format (TranscriptionProofreadingRequestTextFormat | Unset):  Default:
-                TranscriptionProofreadingRequestTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionProofreadingRequestTimestamping | Unset):  Default:
-                TranscriptionProofreadingRequestTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionProofreadingRequestTurnaroundTime | Unset):  Default:
-                TranscriptionProofreadingRequestTurnaroundTime.VALUE_3.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
             captions (bool | Unset):  Default: False.
             auto_retranscribe (bool | Unset):  Default: False.
             comment (str | Unset):
@@ -55,15 +52,15 @@ class TranscriptionProofreadingRequest:
             url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionProofreadingRequestMode
+    mode: Mode
     api_token: str
     audio_url: str
     transcription_url: str
-    language: TranscriptionProofreadingRequestLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
-    text_format: TranscriptionProofreadingRequestTextFormat | Unset = TranscriptionProofreadingRequestTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionProofreadingRequestTimestamping | Unset = TranscriptionProofreadingRequestTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionProofreadingRequestTurnaroundTime | Unset = TranscriptionProofreadingRequestTurnaroundTime.VALUE_3
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
     captions: bool | Unset = False
     auto_retranscribe: bool | Unset = False
     comment: str | Unset = UNSET
@@ -183,7 +180,7 @@ class TranscriptionProofreadingRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionProofreadingRequestMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -194,7 +191,7 @@ class TranscriptionProofreadingRequest:
 
         transcription_url = d.pop("transcription_url")
 
-        language = TranscriptionProofreadingRequestLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -202,31 +199,31 @@ class TranscriptionProofreadingRequest:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionProofreadingRequestTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionProofreadingRequestTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionProofreadingRequestTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionProofreadingRequestTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionProofreadingRequestTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionProofreadingRequestTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 

@@ -8,12 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.transcription_request_language import TranscriptionRequestLanguage
-from ..models.transcription_request_mode import TranscriptionRequestMode
-from ..models.transcription_request_number_of_speakers import TranscriptionRequestNumberOfSpeakers
-from ..models.transcription_request_text_format import TranscriptionRequestTextFormat
-from ..models.transcription_request_timestamping import TranscriptionRequestTimestamping
-from ..models.transcription_request_turnaround_time import TranscriptionRequestTurnaroundTime
+from ..models.language_set_ht import LanguageSetHT
+from ..models.mode import Mode
+from ..models.number_of_speakers import NumberOfSpeakers
+from ..models.text_format import TextFormat
+from ..models.timestamping import Timestamping
+from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
 
 
@@ -29,22 +29,19 @@ T = TypeVar("T", bound="TranscriptionRequest")
 class TranscriptionRequest:
     """ 
         Attributes:
-            mode (TranscriptionRequestMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            language (TranscriptionRequestLanguage):
+            language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
             from_ (int | Unset): whole seconds
             till (int | Unset): whole seconds
-            text_format (TranscriptionRequestTextFormat | Unset):  Default: TranscriptionRequestTextFormat.CLEAN_VERBATIM.
-            timestamping (TranscriptionRequestTimestamping | Unset):  Default:
-                TranscriptionRequestTimestamping.NOT_REQUIRED.
-            turnaround_time (TranscriptionRequestTurnaroundTime | Unset):  Default:
-                TranscriptionRequestTurnaroundTime.VALUE_3.
-            number_of_speakers (TranscriptionRequestNumberOfSpeakers | Unset):  Default:
-                TranscriptionRequestNumberOfSpeakers.VALUE_0.
+            text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
+            timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
+            turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
+            number_of_speakers (NumberOfSpeakers | Unset):  Default: NumberOfSpeakers.VALUE_0.
             callback_url (str | Unset): an http or https URL
             strict (bool | Unset):  Default: False.
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -56,18 +53,18 @@ class TranscriptionRequest:
             translate_to (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranscriptionRequestMode
+    mode: Mode
     api_token: str
     url: str
-    language: TranscriptionRequestLanguage
+    language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
     from_: int | Unset = UNSET
     till: int | Unset = UNSET
-    text_format: TranscriptionRequestTextFormat | Unset = TranscriptionRequestTextFormat.CLEAN_VERBATIM
-    timestamping: TranscriptionRequestTimestamping | Unset = TranscriptionRequestTimestamping.NOT_REQUIRED
-    turnaround_time: TranscriptionRequestTurnaroundTime | Unset = TranscriptionRequestTurnaroundTime.VALUE_3
-    number_of_speakers: TranscriptionRequestNumberOfSpeakers | Unset = TranscriptionRequestNumberOfSpeakers.VALUE_0
+    text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
+    timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
+    turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
+    number_of_speakers: NumberOfSpeakers | Unset = NumberOfSpeakers.VALUE_0
     callback_url: str | Unset = UNSET
     strict: bool | Unset = False
     additional_review: Any | Unset = UNSET
@@ -188,7 +185,7 @@ class TranscriptionRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranscriptionRequestMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -197,7 +194,7 @@ class TranscriptionRequest:
 
         url = d.pop("url")
 
-        language = TranscriptionRequestLanguage(d.pop("language"))
+        language = LanguageSetHT(d.pop("language"))
 
 
 
@@ -211,41 +208,41 @@ class TranscriptionRequest:
         till = d.pop("till", UNSET)
 
         _text_format = d.pop("text_format", UNSET)
-        text_format: TranscriptionRequestTextFormat | Unset
+        text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
             text_format = UNSET
         else:
-            text_format = TranscriptionRequestTextFormat(_text_format)
+            text_format = TextFormat(_text_format)
 
 
 
 
         _timestamping = d.pop("timestamping", UNSET)
-        timestamping: TranscriptionRequestTimestamping | Unset
+        timestamping: Timestamping | Unset
         if isinstance(_timestamping,  Unset):
             timestamping = UNSET
         else:
-            timestamping = TranscriptionRequestTimestamping(_timestamping)
+            timestamping = Timestamping(_timestamping)
 
 
 
 
         _turnaround_time = d.pop("turnaround_time", UNSET)
-        turnaround_time: TranscriptionRequestTurnaroundTime | Unset
+        turnaround_time: TurnaroundTime | Unset
         if isinstance(_turnaround_time,  Unset):
             turnaround_time = UNSET
         else:
-            turnaround_time = TranscriptionRequestTurnaroundTime(_turnaround_time)
+            turnaround_time = TurnaroundTime(_turnaround_time)
 
 
 
 
         _number_of_speakers = d.pop("number_of_speakers", UNSET)
-        number_of_speakers: TranscriptionRequestNumberOfSpeakers | Unset
+        number_of_speakers: NumberOfSpeakers | Unset
         if isinstance(_number_of_speakers,  Unset):
             number_of_speakers = UNSET
         else:
-            number_of_speakers = TranscriptionRequestNumberOfSpeakers(_number_of_speakers)
+            number_of_speakers = NumberOfSpeakers(_number_of_speakers)
 
 
 

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.translation_created_mode import TranslationCreatedMode
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 from typing import Literal, cast
 
@@ -25,7 +25,7 @@ T = TypeVar("T", bound="TranslationCreated")
 class TranslationCreated:
     """ 
         Attributes:
-            mode (TranslationCreatedMode):
+            mode (Mode):
             status (Literal['success']):
             seconds (int): media duration priced, whole seconds
             words (int): words priced
@@ -35,7 +35,7 @@ class TranslationCreated:
             order_id (int | Unset): live orders only
      """
 
-    mode: TranslationCreatedMode
+    mode: Mode
     status: Literal['success']
     seconds: int
     words: int
@@ -88,7 +88,7 @@ class TranslationCreated:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranslationCreatedMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 

@@ -10,10 +10,9 @@ from .. import types
 
 from ..types import UNSET, Unset
 
-from ..models.translation_multipart_additional_review import TranslationMultipartAdditionalReview
-from ..models.translation_multipart_mode import TranslationMultipartMode
-from ..models.translation_multipart_translate_from import TranslationMultipartTranslateFrom
-from ..models.translation_multipart_translate_to import TranslationMultipartTranslateTo
+from ..models.form_boolean import FormBoolean
+from ..models.language_set_tl import LanguageSetTL
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -29,15 +28,14 @@ T = TypeVar("T", bound="TranslationMultipart")
 class TranslationMultipart:
     """ 
         Attributes:
-            mode (TranslationMultipartMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            translate_from (TranslationMultipartTranslateFrom):
-            translate_to (TranslationMultipartTranslateTo):
+            translate_from (LanguageSetTL):
+            translate_to (LanguageSetTL):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
-            additional_review (TranslationMultipartAdditionalReview | Unset):  Default:
-                TranslationMultipartAdditionalReview.FALSE.
+            additional_review (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -54,13 +52,13 @@ class TranslationMultipart:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranslationMultipartMode
+    mode: Mode
     api_token: str
     url: str
-    translate_from: TranslationMultipartTranslateFrom
-    translate_to: TranslationMultipartTranslateTo
+    translate_from: LanguageSetTL
+    translate_to: LanguageSetTL
     idempotency_key: str | Unset = UNSET
-    additional_review: TranslationMultipartAdditionalReview | Unset = TranslationMultipartAdditionalReview.FALSE
+    additional_review: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     callback_url: str | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -283,7 +281,7 @@ class TranslationMultipart:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranslationMultipartMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -292,12 +290,12 @@ class TranslationMultipart:
 
         url = d.pop("url")
 
-        translate_from = TranslationMultipartTranslateFrom(d.pop("translate_from"))
+        translate_from = LanguageSetTL(d.pop("translate_from"))
 
 
 
 
-        translate_to = TranslationMultipartTranslateTo(d.pop("translate_to"))
+        translate_to = LanguageSetTL(d.pop("translate_to"))
 
 
 
@@ -305,11 +303,11 @@ class TranslationMultipart:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         _additional_review = d.pop("additional_review", UNSET)
-        additional_review: TranslationMultipartAdditionalReview | Unset
+        additional_review: FormBoolean | Unset
         if isinstance(_additional_review,  Unset):
             additional_review = UNSET
         else:
-            additional_review = TranslationMultipartAdditionalReview(_additional_review)
+            additional_review = FormBoolean(_additional_review)
 
 
 

@@ -8,9 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.translation_request_mode import TranslationRequestMode
-from ..models.translation_request_translate_from import TranslationRequestTranslateFrom
-from ..models.translation_request_translate_to import TranslationRequestTranslateTo
+from ..models.language_set_tl import LanguageSetTL
+from ..models.mode import Mode
 from ..types import UNSET, Unset
 
 
@@ -26,11 +25,11 @@ T = TypeVar("T", bound="TranslationRequest")
 class TranslationRequest:
     """ 
         Attributes:
-            mode (TranslationRequestMode):
+            mode (Mode):
             api_token (str): the account API token
             url (str): an http or https URL
-            translate_from (TranslationRequestTranslateFrom):
-            translate_to (TranslationRequestTranslateTo):
+            translate_from (LanguageSetTL):
+            translate_to (LanguageSetTL):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             additional_review (bool | Unset):  Default: False.
@@ -50,11 +49,11 @@ class TranslationRequest:
             turnaround_time (Any | Unset): a parameter of another v4 operation: accepted and ignored here
      """
 
-    mode: TranslationRequestMode
+    mode: Mode
     api_token: str
     url: str
-    translate_from: TranslationRequestTranslateFrom
-    translate_to: TranslationRequestTranslateTo
+    translate_from: LanguageSetTL
+    translate_to: LanguageSetTL
     idempotency_key: str | Unset = UNSET
     additional_review: bool | Unset = False
     comment: str | Unset = UNSET
@@ -169,7 +168,7 @@ class TranslationRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        mode = TranslationRequestMode(d.pop("mode"))
+        mode = Mode(d.pop("mode"))
 
 
 
@@ -178,12 +177,12 @@ class TranslationRequest:
 
         url = d.pop("url")
 
-        translate_from = TranslationRequestTranslateFrom(d.pop("translate_from"))
+        translate_from = LanguageSetTL(d.pop("translate_from"))
 
 
 
 
-        translate_to = TranslationRequestTranslateTo(d.pop("translate_to"))
+        translate_to = LanguageSetTL(d.pop("translate_to"))
 
 
 

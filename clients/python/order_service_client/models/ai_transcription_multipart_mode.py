@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class AiTranscriptionMultipartMode(StrEnum):
-    LIVE = "live"
-    TEST = "test"
-
-    def __str__(self) -> str:
-        return str(self.value)

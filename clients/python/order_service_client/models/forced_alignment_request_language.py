@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ForcedAlignmentRequestLanguage(StrEnum):
-    ENGLISH = "english"
-    FRENCH = "french"
-    SPANISH = "spanish"
-
-    def __str__(self) -> str:
-        return str(self.value)

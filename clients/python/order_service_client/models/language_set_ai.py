@@ -1,0 +1,38 @@
+from enum import StrEnum
+
+class LanguageSetAI(StrEnum):
+    ARABIC = "arabic"
+    AZERBAIJANI = "azerbaijani"
+    BULGARIAN = "bulgarian"
+    CATALAN = "catalan"
+    CZECH = "czech"
+    DANISH = "danish"
+    DUTCH = "dutch"
+    ENGLISH = "english"
+    FINNISH = "finnish"
+    FRENCH = "french"
+    GERMAN = "german"
+    GREEK = "greek"
+    HEBREW = "hebrew"
+    HINDI = "hindi"
+    INDONESIAN = "indonesian"
+    ITALIAN = "italian"
+    JAPANESE = "japanese"
+    KOREAN = "korean"
+    LITHUANIAN = "lithuanian"
+    POLISH = "polish"
+    PORTUGUESE = "portuguese"
+    ROMANIAN = "romanian"
+    RUSSIAN = "russian"
+    SERBIAN = "serbian"
+    SLOVAK = "slovak"
+    SLOVENIAN = "slovenian"
+    SPANISH = "spanish"
+    SWEDISH = "swedish"
+    THAI = "thai"
+    TURKISH = "turkish"
+    UKRAINIAN = "ukrainian"
+    URDU = "urdu"
+
+    def __str__(self) -> str:
+        return str(self.value)

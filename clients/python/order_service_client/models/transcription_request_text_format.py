@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class TranscriptionRequestTextFormat(StrEnum):
-    CLEAN_VERBATIM = "clean_verbatim"
-    FULL_VERBATIM = "full_verbatim"
-
-    def __str__(self) -> str:
-        return str(self.value)
