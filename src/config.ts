@@ -18,7 +18,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit.js';
 import { DEFAULT_SIGN_IN_PER_MINUTE } from './http/tokenBuckets.js';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadCodec.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './documents/limits.js';
-import { DEFAULT_RENDER_WAIT_MS, DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
+import { DEFAULT_RENDER_CPU_MS, DEFAULT_RENDER_WAIT_MS, DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
 
 export interface Config {
   port: number;
@@ -196,6 +196,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       children: Math.max(1, Math.floor(number(env, 'DOCUMENT_READERS', DEFAULT_SANDBOX.children))),
       queueWaitMs: number(env, 'DOCUMENT_QUEUE_WAIT_MS', DEFAULT_SANDBOX.queueWaitMs),
       renderWaitMs: number(env, 'RENDER_QUEUE_WAIT_MS', DEFAULT_RENDER_WAIT_MS),
+      renderCpuMs: number(env, 'RENDER_CPU_MS', DEFAULT_RENDER_CPU_MS),
     },
     outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
     probes: {

@@ -36,6 +36,12 @@ export interface SandboxSettings {
    * images ask at once, so a cold reader (pdf.js, the canvas library) must not turn them into 503s.
    */
   renderWaitMs?: number;
+  /**
+   * The CPU time a result file's rendering may take: a PDF of ten hours of Chinese (the longest
+   * media taken) sets and shapes 150,000 characters, about 10 s here, where a document read for a
+   * quote gets `limits.cpuMs`.
+   */
+  renderCpuMs?: number;
   /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
   warm?: boolean;
   /** Drafting text from scans (ocrPages): its own children, so that minutes of OCR never hold the readers the API measures with. */
@@ -51,6 +57,7 @@ export interface OcrSettings extends OcrLimits {
 
 export const DEFAULT_SANDBOX: SandboxSettings = { limits: DEFAULT_DOCUMENT_LIMITS, children: 2, queueWaitMs: 2_000 };
 export const DEFAULT_RENDER_WAIT_MS = 15_000;
+export const DEFAULT_RENDER_CPU_MS = 30_000;
 export const DEFAULT_OCR_SETTINGS: OcrSettings = { ...DEFAULT_OCR_LIMITS, children: 1, queueWaitMs: 30_000 };
 
 export interface DocumentReader {
@@ -92,8 +99,8 @@ export interface DocumentReader {
 export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBOX): DocumentReader {
   const { limits } = settings;
   /** Readers of documents, one job a child, at a lower CPU priority. */
-  const documentReaders = (name: string, noun: string, children: number, queueWaitMs: number) =>
-    new ChildPool({ name, noun, children, jobsPerChild: 1, queueWaitMs, limits, recycleAfterJobs: 200, preload: 'documents', nice: 10 });
+  const documentReaders = (name: string, noun: string, children: number, queueWaitMs: number, cpuMs = limits.cpuMs) =>
+    new ChildPool({ name, noun, children, jobsPerChild: 1, queueWaitMs, limits: { ...limits, cpuMs }, recycleAfterJobs: 200, preload: 'documents', nice: 10 });
   const documents = documentReaders('documents', 'document', settings.children, settings.queueWaitMs);
   const media = new ChildPool({
     name: 'media files',
@@ -117,7 +124,13 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
   });
   // Result files people download have readers of their own: a burst of quotes never keeps a
   // finished order's file waiting (issue 31).
-  const renderings = documentReaders('result files', 'result file', 1, settings.renderWaitMs ?? DEFAULT_RENDER_WAIT_MS);
+  const renderings = documentReaders(
+    'result files',
+    'result file',
+    1,
+    settings.renderWaitMs ?? DEFAULT_RENDER_WAIT_MS,
+    settings.renderCpuMs ?? DEFAULT_RENDER_CPU_MS,
+  );
   const ocrSettings: OcrSettings = { ...DEFAULT_OCR_SETTINGS, ...settings.ocr };
   const ocrLimits: OcrLimits = { cpuMsPerPage: ocrSettings.cpuMsPerPage, memoryMb: ocrSettings.memoryMb, maxImagePixels: ocrSettings.maxImagePixels };
   // The CPU limit is per page: each page restarts it (JobStep).
