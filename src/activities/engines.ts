@@ -81,7 +81,8 @@ export function createEngineActivities(deps: ActivityDeps) {
     let plan = spokenLanguagePlan(heard, ordered, translator?.name);
     /** Why the plan changed (a route held back by the gate), said before the plan's own note. */
     let held = '';
-    const note = (text: string) => noteEngineFinding(db, orderId, held ? `${held} ${text}` : text);
+    const afterHeld = (text: string) => (held ? `${held} ${text}` : text);
+    const note = (text: string) => noteEngineFinding(db, orderId, afterHeld(text));
     const gated = (what: string, t: EngineTranscript) => {
       const verdict = checkTranscript(t);
       log.info('transcript gate', { orderId, what, passes: verdict.passes, ...verdict.figures });
@@ -129,7 +130,7 @@ export function createEngineActivities(deps: ActivityDeps) {
     const person = personTranslates(plan.from, ordered);
     await note(person.note);
     log.warn('the work goes to a person translator', { orderId, spoken, ordered });
-    return { needsPerson: held ? `${held} ${person.note}` : person.note, heard, spoken: person.from };
+    return { needsPerson: afterHeld(person.note), heard, spoken: person.from };
   }
 
   /**

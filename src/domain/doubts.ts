@@ -3,13 +3,11 @@
 // draft's paragraphs that hold them (the paragraph's text, and the doubtful words' token indices in
 // it: whitespace-separated tokens, mark and speaker label included), so a part's draft, or a
 // worker's text, finds its marks in every paragraph it still has unchanged. Pure.
-import { editorText, tokenDiff } from './workbench.js';
+import { editorText, splitWords, tokenDiff } from './workbench.js';
 import type { Transcript } from './transcript.js';
 
 /** A word the engine gave less than this confidence is doubtful (Whisper's probability, 0–1). */
 export const DOUBTFUL_CONFIDENCE = 0.5;
-
-const tokensOf = (text: string) => text.split(/\s+/).filter(Boolean);
 
 /** A paragraph of the draft with doubtful words: its text, and their token indices in it. */
 export interface DoubtfulParagraph {
@@ -25,8 +23,8 @@ export function draftWithDoubts(t: Transcript): { text: string; doubts: Doubtful
     const words = segment.words ?? [];
     // The words are the text's tokens, after the paragraph's mark and label; a segment whose text
     // was rewritten (another count) is left unmarked rather than marked wrongly.
-    if (words.length === tokensOf(segment.text).length) {
-      const lead = tokensOf(paragraph).length - words.length;
+    if (words.length === splitWords(segment.text).length) {
+      const lead = splitWords(paragraph).length - words.length;
       const tokens = words.flatMap((w, i) => (w.confidence !== undefined && w.confidence < DOUBTFUL_CONFIDENCE ? [lead + i] : []));
       if (tokens.length) doubts.push({ paragraph, tokens });
     }
@@ -49,7 +47,7 @@ export function doubtsIn(text: string, doubts: readonly DoubtfulParagraph[]): nu
       found.push(...doubts[match]!.tokens.map((t) => offset + t));
       cursor = match + 1;
     }
-    offset += tokensOf(p).length;
+    offset += splitWords(p).length;
   }
   return found;
 }

@@ -250,7 +250,8 @@ function speakerProblems(segments: Segment[], numberOfSpeakers: string | undefin
 export type DiffPart = { op: 'same' | 'add' | 'del'; text: string };
 
 const MAX_DIFF_CELLS = 4_000_000;
-const splitWords = (text: string) => text.split(/\s+/).filter(Boolean);
+/** A text's whitespace-separated tokens (words, marks and speaker labels alike). */
+export const splitWords = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 
 /** Word-level diff (longest common subsequence); very long texts get a whole replacement instead. */
 export function wordDiff(before: string, after: string): DiffPart[] {

@@ -41,6 +41,9 @@ function likelihoodOf(heard: HeardLanguage, code: string): number | undefined {
   return Object.entries(heard.languageProbabilities).find(([name]) => languageCodeOf(name) === code)?.[1] ?? 0;
 }
 
+/** The finding every note of a spoken language other than the ordered one starts with. */
+const saidOf = (spoken: string, ordered: string) => `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
+
 /**
  * The plan for speech the engine heard, for an order in `ordered` (an ISO 639-1 code).
  * `translatorName`: the machine translator covering the heard language into the ordered one, if any.
@@ -58,25 +61,26 @@ export function spokenLanguagePlan(heard: HeardLanguage, ordered: string, transl
       note: `The engine was unsure of the spoken language (${p(spoken)}, ${p(ordered)}): transcribed as ${languageNameOf(ordered)}, as ordered.`,
     };
   }
-  const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
   const englishByEngine = ordered === 'en' && !(translatorName && MACHINE_ROUTE_TO_ENGLISH.has(spoken));
-  if (englishByEngine) return { do: 'english-translation', note: `${said}: delivered as the engine's English translation.` };
+  if (englishByEngine) return { do: 'english-translation', note: `${saidOf(spoken, ordered)}: delivered as the engine's English translation.` };
   if (translatorName) return machineTranslates(spoken, ordered, translatorName);
   return personTranslates(spoken, ordered);
 }
 
 /** A translator covers the pair: its translation of the engine's transcript in the spoken language. */
 export function machineTranslates(spoken: string, ordered: string, translatorName: string): SpokenLanguagePlan & { do: 'machine-translation' } {
-  const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
   return {
     do: 'machine-translation',
     from: spoken,
-    note: `${said}: delivered as ${translatorName}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`,
+    note: `${saidOf(spoken, ordered)}: delivered as ${translatorName}'s machine translation of the engine's ${languageNameOf(spoken)} transcript.`,
   };
 }
 
 /** No engine translates the pair (or the translator refused the text): a person translates the engine's transcript. */
 export function personTranslates(spoken: string, ordered: string): SpokenLanguagePlan & { do: 'person' } {
-  const said = `The file is spoken in ${languageNameOf(spoken)}, the order asked for ${languageNameOf(ordered)}`;
-  return { do: 'person', from: spoken, note: `${said}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.` };
+  return {
+    do: 'person',
+    from: spoken,
+    note: `${saidOf(spoken, ordered)}: no engine translates the pair; a person translates the engine's ${languageNameOf(spoken)} transcript.`,
+  };
 }

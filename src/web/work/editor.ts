@@ -4,7 +4,7 @@
 // assets/work.js; these pages work as forms without it (no autosave, no hotkeys).
 import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
-import { formatMark, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
+import { formatMark, splitWords, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
 import { doubtsIn } from '../../domain/doubts.js';
 import { languageTag, writingDirection } from '../../domain/languages.js';
 import { languagesOf } from '../../products/shared.js';
@@ -112,7 +112,7 @@ function doubtfulWords(page: TaskPage, text: string): { tokens: number[]; help: 
   const doubts = page.task.stage === 'work' ? page.order.draftDoubts : null;
   const tokens = doubts?.length ? doubtsIn(text, doubts) : [];
   if (!tokens.length) return { tokens, help: html`` };
-  const words = text.split(/\s+/).filter(Boolean);
+  const words = splitWords(text);
   const named = tokens.slice(0, 30).map((t) => words[t]);
   const more = tokens.length > named.length ? `, and ${tokens.length - named.length} more` : '';
   return {
