@@ -140,6 +140,17 @@ export function createFontLibrary(dirs: readonly string[] = DEFAULT_FONT_DIRS): 
   };
 }
 
+let installed: string | undefined;
+
+/**
+ * Which of the families this process found (read once): part of a PDF download's ETag, so that
+ * installing the fonts changes what a client holding a PDF drawn without them is answered.
+ */
+export function installedFontFamilies(): string {
+  installed ??= FAMILIES.filter((family) => !missingFontFamilies().includes(family)).join(',');
+  return installed;
+}
+
 /** FONT_DIRS (colon-separated), else DEFAULT_FONT_DIRS. */
 const fontDirs = () => (process.env.FONT_DIRS ? process.env.FONT_DIRS.split(':').filter(Boolean) : DEFAULT_FONT_DIRS);
 

@@ -11,7 +11,8 @@ import type { OrderRow } from '../db/schema.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import type { ResultFormat } from '../domain/formats.js';
 import type { Timestamping } from '../domain/render/layout.js';
-import type { RenderedFile } from '../domain/render/index.js';
+import { RENDERER_VERSION, type RenderedFile } from '../domain/render/index.js';
+import { installedFontFamilies } from '../documents/fonts.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, RESULT_KINDS, type ResultKind } from '../domain/resultKinds.js';
 import { orderResult } from '../products/registry.js';
 import { resultLanguage } from '../products/shared.js';
@@ -53,8 +54,10 @@ export async function sendResultFile(
   const timestamping = (definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
   const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
   const { language, direction } = resultLanguage(order.params);
-  // Everything the rendering depends on; a quality fix changes the content key.
-  const key = [file.blobKey, file.fileName, kind, format, timestamping, title, language, direction].join('\n');
+  // Everything the rendering depends on: a quality fix changes the content key, a new renderer its
+  // version, installed fonts a PDF.
+  const fonts = format === 'pdf' ? installedFontFamilies() : '';
+  const key = [RENDERER_VERSION, file.blobKey, file.fileName, kind, format, timestamping, title, language, direction, fonts].join('\n');
   const etag = `"${createHash('sha256').update(key).digest('base64url').slice(0, 32)}"`;
   res.set('ETag', etag).set('Cache-Control', 'private, no-cache');
   if (req.headers['if-none-match'] === etag) return void res.status(304).end();

@@ -12,6 +12,13 @@ import { renderHtml, renderRtf, renderText } from './text.js';
 
 export { TimingError } from './captions.js';
 
+/**
+ * Raised when a renderer's output changes for the same input (2: PDFs in every script and SRT/WebVTT
+ * direction marks, issue 30): it is part of a download's ETag, so a client holding the old file is
+ * not answered 304.
+ */
+export const RENDERER_VERSION = 2;
+
 export interface RenderedFile {
   body: Buffer;
   contentType: string;
