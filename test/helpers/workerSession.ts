@@ -1,4 +1,4 @@
-// A worker at /work over HTTP for the integration tests, without a browser: the sign-in form, the
+// A worker at /work (or a customer at /account) over HTTP for the integration tests, without a browser: the sign-in form, the
 // session cookie, the CSRF token.
 export class WorkerSession {
   private cookies = new Map<string, string>();
@@ -40,6 +40,15 @@ export class WorkerSession {
     const answer = await session.request('POST', '/work/sign-in', { sign_in_token: token });
     if (answer.status !== 303) throw new Error(`sign-in refused: ${answer.status}`);
     await session.request('GET', '/work/queue');
+    return session;
+  }
+
+  /** The same kind of session for a customer in the account area, signed in with the API token. */
+  static async signInToAccount(base: string, apiToken: string): Promise<WorkerSession> {
+    const session = new WorkerSession(base);
+    await session.request('GET', '/account/sign-in');
+    const answer = await session.request('POST', '/account/sign-in', { api_token: apiToken });
+    if (answer.status !== 303) throw new Error(`account sign-in refused: ${answer.status}`);
     return session;
   }
 }

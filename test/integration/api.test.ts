@@ -65,7 +65,8 @@ describe('order API (PGlite)', () => {
       expect(placed.status, JSON.stringify(placed.body)).toBe(200);
       expect(placed.body.seconds).toBe(90);
       const record = await service.get(`/api/v4/orders/${placed.body.order_id}?api_token=${token}&mode=live`);
-      expect(record.body.data).toMatchObject({ id: placed.body.order_id, seconds: 90, price: placed.body.order_total });
+      // The record says what the order covers and what was asked.
+      expect(record.body.data).toMatchObject({ id: placed.body.order_id, seconds: 90, price: placed.body.order_total, till: 90, requested_till: 3600 });
       // What the order covers is its till; the one asked for is kept beside it.
       expect((await service.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.params).toMatchObject({ till: 90, requested_till: 3600 });
     });

@@ -11,6 +11,10 @@ import { docxOf, pdfOf, rtfOf, startDocumentServer, type DocumentServer } from '
 import { documentFileName } from '../../src/documents/measure.js';
 import { RESULT_KIND_DEFINITIONS } from '../../src/domain/resultKinds.js';
 import { WHISPERX_TRANSCRIPT } from '../helpers/foreignJson.js';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { orders } from '../../src/db/schema.js';
+import { localFileStore } from '../../src/storage/fileStore.js';
 
 let service: TestService;
 let media: MediaServer;
@@ -114,6 +118,18 @@ describe('a JSON transcript with fields of its own', () => {
       language: 'english',
     });
     expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    // What the order keeps for its proofreader, read as its workers read it: text, speakers and
+    // segment times; word times only where every word of a segment is timed (WhisperX left "20"
+    // untimed), so no word is placed at a guessed time.
+    const [kept] = await service.database.db.select().from(orders).where(eq(orders.id, placed.body.order_id));
+    const file = kept!.inputFiles.transcription!;
+    const read = await service.documentReader.importDocument(await localFileStore(join(service.dataDir, 'files')).get(file.key), file.fileName);
+    expect(read.segments.map(({ text, speaker, start, end }) => ({ text, speaker, start, end }))).toEqual([
+      { text: 'It cost 20 dollars.', speaker: 'SPEAKER_00', start: 0.5, end: 2 },
+      { text: 'Fine.', speaker: undefined, start: 2, end: 3 },
+      { text: 'Timed.', speaker: undefined, start: 3, end: 4 },
+    ]);
+    expect(read.segments.map((s) => s.words?.map((w) => [w.text, w.start, w.end]))).toEqual([undefined, undefined, [['Timed.', 3, 4]]]);
   });
 });
 

@@ -605,6 +605,8 @@ export interface components {
             language: string;
             transcription_url: string;
             captions_url: string;
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         } | {
             /** @constant */
             mode: "live";
@@ -616,6 +618,8 @@ export interface components {
             transcription_url: "";
             /** @constant */
             captions_url: "";
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         } | {
             /** @constant */
             mode: "live";
@@ -627,6 +631,8 @@ export interface components {
             transcription_url: "";
             /** @constant */
             captions_url: "";
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         };
         TranscriptionProofreadingRequest: {
             mode: components["schemas"]["Mode"];
@@ -1005,6 +1011,8 @@ export interface components {
             status: "finished";
             language: string;
             forced_alignment_transcription_url: string;
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         } | {
             /** @constant */
             mode: "live";
@@ -1014,6 +1022,8 @@ export interface components {
             language: string;
             /** @constant */
             forced_alignment_transcription_url: "";
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         } | {
             /** @constant */
             mode: "live";
@@ -1023,6 +1033,8 @@ export interface components {
             language: string;
             /** @constant */
             forced_alignment_transcription_url: "";
+            /** @description only on an AI order handed to a person: its new delivery estimate */
+            delivery_estimate?: string;
         };
         TranslationRequest: {
             mode: components["schemas"]["Mode"];

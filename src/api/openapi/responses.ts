@@ -108,7 +108,12 @@ export function callbackBodies(product: ProductDefinition): z.ZodType {
       });
     const [a, b] = [sample(1), sample(2)];
     const shape = Object.fromEntries(Object.keys(a).map((name) => [name, a[name] === b[name] && name !== 'language' ? z.literal(a[name]!) : z.string()]));
-    return { event, schema: z.object(shape) };
+    // callbackFields (src/products/records.ts) adds it to an engine order handed to people.
+    const handedOver =
+      product.fulfilment === 'engine'
+        ? { delivery_estimate: utc.optional().meta({ description: 'only on an AI order handed to a person: its new delivery estimate' }) }
+        : {};
+    return { event, schema: z.object({ ...shape, ...handedOver }) };
   });
   // Events with the same fields share one variant.
   const distinct = new Map<string, { events: CallbackEvent[]; schema: z.ZodObject }>();

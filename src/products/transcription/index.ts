@@ -40,7 +40,18 @@ export function transcriptionPriceCents(prices: z.infer<typeof transcriptionPric
   return Math.max(prices.minimum_cents, perMinute(seconds, rate));
 }
 
-export const TRANSCRIPT_RECORD_FIELDS = ['language', 'text_format', 'timestamping', 'turnaround_time', 'number_of_speakers'] as const;
+// `from` and `till` where given: the span the order covers; `requested_till` where a till past the
+// media's end was taken as its end (mediaSpan), so the record says what was asked and what is covered.
+export const TRANSCRIPT_RECORD_FIELDS = [
+  'language',
+  'text_format',
+  'timestamping',
+  'turnaround_time',
+  'number_of_speakers',
+  'from',
+  'till',
+  'requested_till',
+] as const;
 
 export const transcription = defineProduct({
   key: 'transcription',

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import Literal, cast
 
 
@@ -30,6 +31,7 @@ class AiTranscriptionCallbackType0:
             language (str):
             transcription_url (str):
             captions_url (str):
+            delivery_estimate (str | Unset): only on an AI order handed to a person: its new delivery estimate
      """
 
     mode: Literal['live']
@@ -38,6 +40,7 @@ class AiTranscriptionCallbackType0:
     language: str
     transcription_url: str
     captions_url: str
+    delivery_estimate: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -57,6 +60,8 @@ class AiTranscriptionCallbackType0:
 
         captions_url = self.captions_url
 
+        delivery_estimate = self.delivery_estimate
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -68,6 +73,8 @@ class AiTranscriptionCallbackType0:
             "transcription_url": transcription_url,
             "captions_url": captions_url,
         })
+        if delivery_estimate is not UNSET:
+            field_dict["delivery_estimate"] = delivery_estimate
 
         return field_dict
 
@@ -92,6 +99,8 @@ class AiTranscriptionCallbackType0:
 
         captions_url = d.pop("captions_url")
 
+        delivery_estimate = d.pop("delivery_estimate", UNSET)
+
         ai_transcription_callback_type_0 = cls(
             mode=mode,
             order_id=order_id,
@@ -99,6 +108,7 @@ class AiTranscriptionCallbackType0:
             language=language,
             transcription_url=transcription_url,
             captions_url=captions_url,
+            delivery_estimate=delivery_estimate,
         )
 
 

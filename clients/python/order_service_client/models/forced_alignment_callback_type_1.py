@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import Literal, cast
 
 
@@ -29,6 +30,7 @@ class ForcedAlignmentCallbackType1:
             status (Literal['refunded']):
             language (str):
             forced_alignment_transcription_url (Literal['']):
+            delivery_estimate (str | Unset): only on an AI order handed to a person: its new delivery estimate
      """
 
     mode: Literal['live']
@@ -36,6 +38,7 @@ class ForcedAlignmentCallbackType1:
     status: Literal['refunded']
     language: str
     forced_alignment_transcription_url: Literal['']
+    delivery_estimate: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -53,6 +56,8 @@ class ForcedAlignmentCallbackType1:
 
         forced_alignment_transcription_url = self.forced_alignment_transcription_url
 
+        delivery_estimate = self.delivery_estimate
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -63,6 +68,8 @@ class ForcedAlignmentCallbackType1:
             "language": language,
             "forced_alignment_transcription_url": forced_alignment_transcription_url,
         })
+        if delivery_estimate is not UNSET:
+            field_dict["delivery_estimate"] = delivery_estimate
 
         return field_dict
 
@@ -87,12 +94,15 @@ class ForcedAlignmentCallbackType1:
         if forced_alignment_transcription_url != '':
             raise ValueError(f"forced_alignment_transcription_url must match const '', got '{forced_alignment_transcription_url}'")
 
+        delivery_estimate = d.pop("delivery_estimate", UNSET)
+
         forced_alignment_callback_type_1 = cls(
             mode=mode,
             order_id=order_id,
             status=status,
             language=language,
             forced_alignment_transcription_url=forced_alignment_transcription_url,
+            delivery_estimate=delivery_estimate,
         )
 
 
