@@ -12,7 +12,7 @@ import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.js';
-import { editorText, transcriptFromEditor } from '../domain/workbench.js';
+import { transcriptFromEditor } from '../domain/workbench.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
@@ -117,10 +117,18 @@ export function createEngineActivities(deps: ActivityDeps) {
           timeoutMs: audio.timeoutMs,
           ...(audio.signal ? { signal: audio.signal } : {}),
         });
-        await note(plan.note);
-        log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
-        // The words' times belong to the spoken words: the segments keep their times, not the words.
-        return { ...heard, language: ordered, segments: heard.segments.map((s, i) => ({ ...s, text: texts[i] ?? '', words: [] })) };
+        // The words' times and the decoder's figures belong to the spoken words: the segments keep
+        // their times only, and the gate reads the translation's own text (its repetition).
+        const translated: EngineTranscript = {
+          language: ordered,
+          segments: heard.segments.map((s, i) => ({ start: s.start, end: s.end, text: texts[i] ?? '', words: [] })),
+          ...(heard.duration !== undefined ? { duration: heard.duration } : {}),
+        };
+        if (gated(`${translator.name}'s machine translation`, translated)) {
+          await note(plan.note);
+          log.info('spoken language differs: machine translation of the transcript', { orderId, spoken, ordered, translator: translator.name });
+          return translated;
+        }
       } catch (err) {
         // The translator refused this text: a person translates it rather than the order being refunded.
         if (!(err instanceof EngineRejectedError)) throw err;
@@ -140,8 +148,9 @@ export function createEngineActivities(deps: ActivityDeps) {
    */
   async function translatorWork(order: OrderRow, { heard, spoken }: { heard: EngineTranscript; spoken: string }): Promise<WorkPlan | undefined> {
     if (isSilent(heard)) return undefined;
-    const key = await files.put(Buffer.from(editorText(engineTranscriptToModel(heard))));
-    await keepInputFile(db, order.id, 'source', { key, fileName: 'engine-transcript.txt', contentType: 'text/plain' });
+    // As json2: the person's draft keeps the words' times and confidences, so the editor marks the doubtful ones.
+    const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(heard))));
+    await keepInputFile(db, order.id, 'source', { key, fileName: 'engine-transcript.json', contentType: 'application/json' });
     const learnt = { spoken_language: languageNameOf(spoken) };
     await addOrderParams(db, order.id, learnt);
     await assignOrder(db, order.id, 'operator');

@@ -7,15 +7,15 @@ import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
 import { getOrder, setDraftDoubts, setDraftEditRate } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome, recordRelease, tasksOfOrder, type NewTask } from '../db/tasks.js';
-import type { MachineDraft } from './drafts.js';
+import type { Draft, MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { editorText, onSourceCues, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
+import { onSourceCues, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate as draftEditRateMetric, draftWordsChanged, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
-import { changedShares, doubtsIn } from '../domain/doubts.js';
+import { changedShares, doubtsIn, draftWithDoubts } from '../domain/doubts.js';
 import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
@@ -60,11 +60,14 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
     claimedBy: input.assignedTo ?? null,
     workflowId: input.workflowId ?? null,
   });
-  /** The kept input file's text (proofreading's supplied transcript). */
-  const sourceText = async (order: OrderRow): Promise<string> => {
+  /**
+   * The kept input file's text (proofreading's supplied transcript, the engine's transcript of an AI
+   * order handed to people), with the words its engine doubted where the file says (json2).
+   */
+  const sourceDraft = async (order: OrderRow): Promise<Draft> => {
     const input = keptSourceOf(order);
-    if (!input) return '';
-    return editorText(await documentReader.importDocument(await files.get(input.key), input.fileName));
+    if (!input) return { text: '', doubts: [] };
+    return draftWithDoubts(await documentReader.importDocument(await files.get(input.key), input.fileName));
   };
   return {
     /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
@@ -80,7 +83,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
      */
     async openWork({ tasks, draft }: { tasks: TaskInput[]; draft: WorkPlan['draft'] }): Promise<{ draft: string; leaseMs: number }> {
       const order = await orderOf(deps, tasks[0]!.orderId);
-      const made = draft === 'engine' ? await machineDraft(order) : { text: draft === 'source' ? await sourceText(order) : '', doubts: [] };
+      const made = draft === 'engine' ? await machineDraft(order) : draft === 'source' ? await sourceDraft(order) : { text: '', doubts: [] };
       const text = made.text;
       // Kept for the editor's marks and the delivery's measure (a repeat writes the same).
       if (made.doubts.length) await setDraftDoubts(db, order.id, made.doubts);
@@ -176,7 +179,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
 
     /** The draft of `draft: 'source'` plans, by the order's id: how workflows placed before `openWork` ask for it. */
     async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
-      return sourceText(await orderOf(deps, orderId));
+      return (await sourceDraft(await orderOf(deps, orderId))).text;
     },
   };
 }

@@ -12,6 +12,7 @@ import { getOrder } from '../../src/db/orders.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
+import { WorkerSession } from '../helpers/workerSession.js';
 import { recordHistory } from '../helpers/histories.js';
 import { startLibreTranslate } from '../helpers/libreTranslate.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
@@ -115,6 +116,11 @@ describe('with an OpenAI-compatible engine', () => {
     expect(dueInHours).toBeGreaterThan(71.5);
     expect(dueInHours).toBeLessThan(72.1);
     expect((await service.ops('GET', `/ops/orders/${french}`)).body.handed_over).toMatchObject({ at: expect.any(String), reason: expect.any(String) });
+    // The customer's timeline in the account area says when and why, and the new estimate.
+    const customer = await WorkerSession.signInToAccount(service.baseUrl, token);
+    const page = (await customer.request('GET', `/account/orders/${french}`)).text.replace(/\s+/g, ' ');
+    expect(page).toMatch(/Handed to a person, as no speech engine could do it \([^)]*translat[^)]*\)/);
+    expect(page).toMatch(new RegExp(`new delivery estimate <time[^>]*>${record.delivery_estimate} UTC</time>`));
     const completed = await service.complete(french, 'translation.json', JSON.stringify([{ text: 'Bonjour à tous.', start: 0, end: 1.2 }]), [
       'transcription',
       'captions',
@@ -174,6 +180,75 @@ describe('with an OpenAI-compatible engine', () => {
       const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, refused.body.order_id))[0], "the translator's task", 30_000);
       expect(task).toMatchObject({ skill: 'translation:spanish>german', draft: '[00:00:00] Hola a todos.' });
       expect(callbacksFor(refused.body.order_id)).toHaveLength(0);
+    } finally {
+      await Promise.all([withMt.close(), mt.close()]);
+    }
+  });
+
+  it('a transcript the gate holds back goes to a transcriber whose draft marks the words the engine doubted', async () => {
+    // English, but the engine was unsure of most words (speech under noise).
+    const WORDS: Array<[string, number, number, number]> = 'The meeting starts at nine. Please bring the quarterly figures and your notes.'
+      .split(' ')
+      .map((w, i) => [w, i * 0.5, i * 0.5 + 0.4, i % 3 === 0 ? 0.9 : 0.3]);
+    engine.behaviour = { kind: 'transcript', body: verboseJson(WORDS, { language: 'english' }) };
+    const { token } = await service.createAccount(10);
+    const held = await aiOrder(token, 'english');
+    const task = await waitFor(async () => (await tasksOfOrder(service.database.db, held))[0], "the transcriber's task", 30_000);
+    expect(task).toMatchObject({ skill: 'transcription:english', stage: 'work', draft: expect.stringContaining('The meeting starts at nine.') });
+    expect((await service.ops('GET', `/ops/orders/${held}`)).body.engine_note).toMatch(/transcript failed the transcript gate \(.*mean confidence is 0\.5/);
+    // Every word under 0.5 is marked, by its token in the draft's paragraph (after the time mark).
+    const doubts = (await getOrder(service.database.db, held))!.draftDoubts!;
+    const marked = doubts.flatMap((d) => d.tokens.map((t) => d.paragraph.split(/\s+/)[t]));
+    expect(marked).toEqual(WORDS.filter(([, , , p]) => p < 0.5).map(([w]) => w));
+    expect(callbacksFor(held)).toHaveLength(0);
+  });
+
+  it("the gate's other route to English: a looping translation by the engine is not delivered, the transcript's machine translation is; a machine translation that loops goes to a translator", async () => {
+    const mt = await startLibreTranslate([
+      { code: 'de', name: 'German', targets: ['en'] },
+      { code: 'en', name: 'English', targets: [] },
+    ]);
+    const speech = openAiCompatibleEngine({ baseUrl: engine.url, model: 'whisper-test' });
+    const withMt = await startService({ engines: { speech, translators: await translatorsFrom({ libreTranslate: { baseUrl: mt.url }, apertium: false }) } });
+    // German the engine is sure of; its English translation a loop it is unsure of (Whisper's way of failing).
+    const GERMAN = 'Heute ist ein guter Tag. Der Hund läuft durch den Park und die Kinder spielen mit dem Ball.'.split(' ');
+    const LOOP = 'It is a good thing to be able to make a new world. It is a good thing to be able to make a new world.'.split(' ');
+    const timed = (words: string[], probability: number) => words.map((w, i): [string, number, number, number] => [w, i * 0.4, i * 0.4 + 0.35, probability]);
+    engine.behaviour = (_fields, path) => ({
+      kind: 'transcript',
+      body:
+        path === '/v1/audio/translations'
+          ? { ...verboseJson(timed(LOOP, 0.3), { language: 'german' }), task: 'translate' }
+          : verboseJson(timed(GERMAN, 0.92), { language: 'german' }),
+    });
+    try {
+      const { token } = await withMt.createAccount(10);
+      const order = () =>
+        withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+      const placed = await order();
+      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+      const callback = await firstCallback(placed.body.order_id);
+      expect(callback.fields).toMatchObject({ status: 'finished', language: 'english' });
+      const text = await withMt.get(callback.fields.transcription_url!.replace(withMt.baseUrl, '') + '&format=text');
+      expect(text.body).toContain('[en] Heute ist ein guter Tag.');
+      expect(text.body).not.toContain('good thing');
+      const note = (await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note as string;
+      expect(note).toMatch(/^The engine's English translation failed the transcript gate \(.*mean confidence is 0\.3 \(under 0\.6\).*\)\. /);
+      expect(note).toMatch(/delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's german transcript\.$/);
+
+      // The machine translation loops too: a translator takes the order, from the German transcript.
+      mt.behaviour = {
+        kind: 'answer',
+        body: JSON.stringify({ translatedText: ['the day the day the day the day.', 'the day the day the day the day the day the day.'] }),
+      };
+      const looping = await order();
+      expect(looping.status, JSON.stringify(looping.body)).toBe(200);
+      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, looping.body.order_id))[0], "the translator's task", 30_000);
+      expect(task).toMatchObject({ skill: 'translation:german>english', stage: 'work' });
+      expect((await withMt.ops('GET', `/ops/orders/${looping.body.order_id}`)).body.engine_note).toMatch(
+        /machine translation failed the transcript gate \(.*repeat/,
+      );
+      expect(callbacksFor(looping.body.order_id)).toHaveLength(0);
     } finally {
       await Promise.all([withMt.close(), mt.close()]);
     }
