@@ -3,7 +3,8 @@
 // repository's settings and templates (clients/python-generator.yaml, clients/python-templates/).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,4 +21,18 @@ export function generatePythonClient(document, outDir) {
     throw new Error(`openapi-python-client failed or warned:\n${result.stdout}${result.stderr}`);
   }
   return outDir;
+}
+
+/** What pip and Python write into a client folder, which is not the client: caches and build output. */
+const BUILD_OUTPUT = (path) => path.split(sep).some((part) => part === '__pycache__' || part === 'build' || part === 'dist' || part.endsWith('.egg-info'));
+
+/** The client's own files under `dir` (build output left out), by their path relative to it. */
+export async function sourceFilesOf(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = {};
+  for (const e of entries) {
+    const path = relative(dir, join(e.parentPath, e.name));
+    if (e.isFile() && !BUILD_OUTPUT(path)) files[path] = await readFile(join(e.parentPath, e.name), 'utf8');
+  }
+  return files;
 }

@@ -7,12 +7,14 @@ long_description = (here / "README.md").read_text(encoding="utf-8")
 
 setup(
     name="order-service-client",
-    version="4",
+    version="4.0.0",
     description="A client library for accessing Order service API",
     long_description=long_description,
     long_description_content_type="text/markdown",
     packages=find_packages(),
     python_requires=">=3.11, <4",
     install_requires=["httpx >= 0.23.1, < 0.29.0", "attrs >= 22.2.0"],
+    # `pip install "./clients/python[callbacks]"`: the Standard Webhooks package the README verifies callbacks with.
+    extras_require={"callbacks": ["standardwebhooks >= 1.1.0"]},
     package_data={"order_service_client": ["py.typed"]},
 )

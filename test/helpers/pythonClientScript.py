@@ -5,11 +5,16 @@ order id and waits for the callback (the test finishes the order meanwhile); ver
 callback's signature with standardwebhooks; downloads the result; shows a refusal as one error.
 Prints one JSON line of what it found at the end.
 
-    python pythonClientScript.py BASE_URL API_TOKEN WEBHOOK_SECRET MEDIA_URL DOCUMENT_URL SCAN_URL
+Then, against a second service with one document reader and two reads a minute: the token's rate
+limit (429) and the service's full capacity (503), each as one OrderServiceError with Retry-After.
+
+    python pythonClientScript.py BASE_URL API_TOKEN WEBHOOK_SECRET MEDIA_URL DOCUMENT_URL SCAN_URL \
+        SMALL_BASE_URL SMALL_API_TOKEN LONG_PDF_URL
 """
 import json
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs, urlparse
 
@@ -23,7 +28,7 @@ from order_service_client.api.orders import (
 from order_service_client.errors import OrderServiceError, or_raise
 from order_service_client import models as m
 
-base_url, token, secret, media, document, scan = sys.argv[1:7]
+base_url, token, secret, media, document, scan, small_url, small_token, long_pdf = sys.argv[1:10]
 client = Client(base_url=base_url, raise_on_unexpected_status=True)
 found = {}
 
@@ -107,15 +112,32 @@ try:
 except OrderServiceError as err:
     found["refusal"] = {"status": err.status_code, "message": err.message, "retryable": err.retryable}
 
-# Retry-After, as a 503 from the service's full capacity carries it (the parsed error object and the header).
-from http import HTTPStatus
-from order_service_client.types import Response
-busy = Response(status_code=HTTPStatus(503), content=b"", headers={"retry-after": "7"},
-                parsed=m.Error(mode="live", status="error", error="the service is busy: try again in 7 seconds"))
-try:
-    or_raise(busy)
-except OrderServiceError as err:
-    found["busy"] = {"status": err.status_code, "message": err.message, "retry_after_seconds": err.retry_after_seconds, "retryable": err.retryable}
+
+def refusal_of(answer):
+    """The OrderServiceError or_raise makes of an answer, as plain fields (None when it succeeded)."""
+    try:
+        or_raise(answer)
+        return None
+    except OrderServiceError as err:
+        return {"status": err.status_code, "message": err.message, "retry_after_seconds": err.retry_after_seconds, "retryable": err.retryable}
+
+
+small = Client(base_url=small_url, raise_on_unexpected_status=True)
+# The token's rate limit: the third read in a minute.
+reads = [list_orders.sync_detailed(client=small, api_token=small_token, mode=m.ListOrdersMode.TEST) for _ in range(3)]
+found["limited"] = refusal_of(reads[-1])
+
+
+# The service's capacity: three long documents at once, one reader that lets nothing wait.
+def quote_long(_):
+    own = Client(base_url=small_url, raise_on_unexpected_status=True)
+    return create_translation.sync_detailed(client=own, body=m.TranslationRequest(
+        mode=m.Mode.TEST, api_token=small_token, url=long_pdf, translate_from=m.LanguageSetTL.ENGLISH, translate_to=m.LanguageSetTL.SPANISH))
+
+
+with ThreadPoolExecutor(3) as pool:
+    busy = [refusal_of(answer) for answer in pool.map(quote_long, range(3))]
+found["busy"] = next((b for b in busy if b and b["status"] == 503), busy)
 
 server.shutdown()
 print(json.dumps(found), flush=True)

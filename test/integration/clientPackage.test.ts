@@ -1,9 +1,9 @@
 // The TypeScript client as an integrator installs it: built (`npm run client:build`), packed with
 // `npm pack`, installed from the tarball into a new project (no workspace link), and used against
-// the started service from plain JavaScript (.mjs), from TypeScript compiled by tsc (strict,
-// node16 resolution) and through a bundler (rolldown): each quotes a test-mode order, lists the
-// sample orders following next_page_url, and gets a refusal as one typed OrderServiceError; the
-// package README's calls compile.
+// the started service from plain JavaScript (.mjs), from CommonJS (.cjs), from TypeScript compiled
+// by tsc (strict, node16 resolution; bundler resolution type-checked) and through a bundler
+// (rolldown): each quotes a test-mode order, lists the sample orders following next_page_url, and
+// gets a refusal as one typed OrderServiceError; the package README's calls compile.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,17 @@ const BIN = join(ROOT, 'node_modules', '.bin');
 const script = (typed: boolean) => `
 import { createOrderClient, orThrow, OrderServiceError } from '@order-service/client';
 ${typed ? "import type { components } from '@order-service/client';\ndeclare const process: { argv: string[] }; // no @types/node in this project\n" : ''}
+${calls(typed)}`;
+
+/** The same calls from CommonJS: require() of the ES module (Node 20.19 and later), no top-level await. */
+const commonJsScript = () => `
+const { createOrderClient, orThrow, OrderServiceError } = require('@order-service/client');
+(async () => {
+${calls(false)}
+})().catch((err) => { console.error(err); process.exit(1); });
+`;
+
+const calls = (typed: boolean) => `
 const [baseUrl, token, mediaUrl] = process.argv.slice(2)${typed ? ' as [string, string, string]' : ''};
 const api = createOrderClient(baseUrl);
 const quote = await orThrow(api.POST('/api/v4/transcriptions', { body: { mode: 'test', api_token: token, url: mediaUrl, language: 'english' } }));
@@ -91,7 +102,12 @@ describe('the TypeScript client installed from its packed tarball', () => {
     expectTheCalls(await runs('quote.mjs'));
   });
 
-  it('works from TypeScript compiled by tsc (strict, node16 resolution)', async () => {
+  it('works from CommonJS (.cjs), which require()s the ES module', async () => {
+    await writeFile(join(project, 'quote.cjs'), commonJsScript());
+    expectTheCalls(await runs('quote.cjs'));
+  });
+
+  it('works from TypeScript compiled by tsc (strict, node16 resolution; bundler resolution type-checks too)', async () => {
     await writeFile(join(project, 'quote.ts'), script(true));
     // The package README's calls, for every operation, compile as they are written.
     const readme = await readFile(join(ROOT, 'clients', 'typescript', 'README.md'), 'utf8');
@@ -108,6 +124,17 @@ describe('the TypeScript client installed from its packed tarball', () => {
       throw new Error(`tsc refused the integrator's file:\n${err.stdout ?? String(err)}`);
     });
     expectTheCalls(await runs(join('out', 'quote.js')));
+    // A project whose bundler resolves modules: the same files type-check (the bundler emits).
+    await writeFile(
+      join(project, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, lib: ['ES2022', 'DOM'], types: [], noEmit: true },
+        files: ['quote.ts', 'readme.ts'],
+      }),
+    );
+    await run(join(BIN, 'tsc'), ['-p', 'tsconfig.bundler.json'], { cwd: project }).catch((err: { stdout?: string }) => {
+      throw new Error(`tsc (bundler resolution) refused the integrator's file:\n${err.stdout ?? String(err)}`);
+    });
   }, 60_000);
 
   it('works through a bundler (rolldown): one file, no node_modules needed at run time', async () => {

@@ -2,7 +2,8 @@
 // folder into a new venv, then a script (test/helpers/pythonClientScript.py) quotes every product,
 // lists the sample orders page by page, places a live order with its own callback receiver; the
 // service finishes it (an operator completes it here), and the script verifies the callback's
-// signature with standardwebhooks, downloads the result and meets a refusal as one typed error.
+// signature with standardwebhooks, downloads the result and meets a refusal as one typed error; a
+// second service's rate limit (429) and full capacity (503) arrive as that error with Retry-After.
 import { spawn, execFile } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,30 +13,40 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { pdfOf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+
+const LONG_PAGE = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
 
 const run = promisify(execFile);
 const ROOT = resolve('.');
 
 describe('the Python client installed from its folder', () => {
   let service: TestService;
+  let small: TestService;
   let media: MediaServer;
   let docs: DocumentServer;
   let venv: string;
 
   beforeAll(async () => {
-    [service, media, docs] = await Promise.all([startService(), startMediaServer(), startDocumentServer()]);
+    // The second service has one document reader that lets nothing wait, and two reads a minute.
+    [service, small, media, docs] = await Promise.all([
+      startService(),
+      startService({ sandbox: { children: 1, queueWaitMs: 1 }, rateLimits: { readsPerMinute: 2 } }),
+      startMediaServer(),
+      startDocumentServer(),
+    ]);
     venv = await mkdtemp(join(tmpdir(), 'python-client-'));
     await run('python3', ['-m', 'venv', venv]);
     // A copy of the folder, as an integrator's checkout (a build writes into the folder it installs).
     await cp(join(ROOT, 'clients', 'python'), join(venv, 'client'), { recursive: true });
-    // Its dependencies (httpx, attrs) and standardwebhooks from PyPI, as an integrator gets them.
-    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', join(venv, 'client'), 'standardwebhooks==1.1.0'], {
+    // Its dependencies (httpx, attrs) and, by its `callbacks` extra, standardwebhooks from PyPI, as an
+    // integrator gets them.
+    await run(join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `${join(venv, 'client')}[callbacks]`], {
       timeout: 240_000,
     });
   }, 300_000);
   afterAll(async () => {
-    await Promise.all([service?.close(), media?.close(), docs?.close()]);
+    await Promise.all([service?.close(), small?.close(), media?.close(), docs?.close()]);
     if (venv) await rm(venv, { recursive: true, force: true });
   });
 
@@ -51,6 +62,9 @@ describe('the Python client installed from its folder', () => {
         media.audio(60),
         docs.serve('/words.txt', 'Hello there, and welcome back to the show.', 'text/plain'),
         docs.serve('/scan.png', pngImage(), 'image/png'),
+        small.baseUrl,
+        (await small.createAccount(10)).token,
+        docs.serve('/long.pdf', await pdfOf(Array.from({ length: 40 }, () => LONG_PAGE)), 'application/pdf'),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -78,6 +92,15 @@ describe('the Python client installed from its folder', () => {
     expect(found.text).toContain('Hello from the Python client.');
     expect(found.refusal).toMatchObject({ status: 400, retryable: false });
     expect(found.refusal.message).toMatch(/^url: /);
-    expect(found.busy).toEqual({ status: 503, message: 'the service is busy: try again in 7 seconds', retry_after_seconds: 7, retryable: true });
+    // The small service's own answers: the token's rate limit and its full capacity.
+    expect(found.limited).toMatchObject({ status: 429, retryable: true, message: expect.stringMatching(/\S/) });
+    expect(found.limited.retry_after_seconds).toBeGreaterThan(0);
+    expect(found.busy).toEqual({
+      status: 503,
+      message: 'the service is reading many documents at once; retry in a few seconds',
+      retry_after_seconds: expect.any(Number),
+      retryable: true,
+    });
+    expect(found.busy.retry_after_seconds).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -5,6 +5,7 @@ import { createOrderClient, orThrow, OrderServiceError, type OrderClient } from 
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { pdfOf, startDocumentServer } from '../helpers/documents.js';
 
 describe('typed client', () => {
   let service: TestService;
@@ -96,6 +97,50 @@ describe('typed client', () => {
     expect(thrown).toBeInstanceOf(OrderServiceError);
     expect(thrown).toMatchObject({ status: 400, retryable: false, retryAfterSeconds: undefined, body: { status: 'error' } });
     expect((thrown as Error).message).toMatch(/^language: /);
+  });
+
+  it('gives a body too large (413) and a charset it does not take (415) as the same typed error', async () => {
+    const tooLarge = await orThrow(
+      client.POST('/api/v4/transcriptions', {
+        body: { mode: 'test', api_token: token, url: media.audio(60), language: 'english', comment: 'x'.repeat(1_100_000) },
+      }),
+    ).catch((err: unknown) => err);
+    expect(tooLarge).toBeInstanceOf(OrderServiceError);
+    expect(tooLarge).toMatchObject({ status: 413, retryable: false, body: { status: 'error' } });
+    expect((tooLarge as Error).message).toMatch(/larger than/);
+    const latin1 = await orThrow(
+      client.POST('/api/v4/transcriptions', {
+        body: { mode: 'test', api_token: token, url: media.audio(60), language: 'english' },
+        headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+      }),
+    ).catch((err: unknown) => err);
+    expect(latin1).toBeInstanceOf(OrderServiceError);
+    expect(latin1).toMatchObject({ status: 415, retryable: false, body: { status: 'error' } });
+    expect((latin1 as Error).message).toMatch(/charset/);
+  });
+
+  it('gives the service at its capacity (503) as a retryable error with Retry-After', async () => {
+    // One document reader that lets nothing wait, and three long documents at once.
+    const [small, docs] = await Promise.all([startService({ sandbox: { children: 1, queueWaitMs: 1 } }), startDocumentServer()]);
+    try {
+      const api = createOrderClient(small.baseUrl);
+      const { token: own } = await small.createAccount(10);
+      const page = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
+      const url = docs.serve('/long.pdf', await pdfOf(Array.from({ length: 40 }, () => page)), 'application/pdf');
+      const quote = () =>
+        orThrow(api.POST('/api/v4/translations', { body: { mode: 'test', api_token: own, url, translate_from: 'english', translate_to: 'spanish' } })).then(
+          () => null,
+          (err: unknown) => err,
+        );
+      const outcomes = await Promise.all([quote(), quote(), quote()]);
+      const busy = outcomes.find((o) => o instanceof OrderServiceError && o.status === 503);
+      expect(busy, String(outcomes)).toBeInstanceOf(OrderServiceError);
+      expect(busy).toMatchObject({ retryable: true, body: { status: 'error' } });
+      expect((busy as OrderServiceError).retryAfterSeconds).toBeGreaterThan(0);
+      expect((busy as Error).message).toMatch(/many documents at once/);
+    } finally {
+      await Promise.all([small.close(), docs.close()]);
+    }
   });
 
   it("exposes Retry-After on the token's rate limit (429), as a retryable error", async () => {
