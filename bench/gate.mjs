@@ -12,7 +12,7 @@
 //      order is refunded as no speech before the gate is asked (counted as caught).
 //      Precision and recall of "fails the gate" as a detector of bad output; the share of honest
 //      English held back.
-// About 3 minutes on 2 cores.
+// About 5 minutes on 2 cores.
 //
 // Usage: node bench/gate.mjs [--json] [--threads 2]   (npm run bench:gate; needs npm run build,
 //   .engines/, espeak-ng, ffmpeg, Apertium with apertium-eng-spa). Markdown on stdout.
