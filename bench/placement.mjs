@@ -96,6 +96,13 @@ async function paced(name, rate, once) {
   return summary(name, latencies, SECONDS, failures, cpuBefore);
 }
 
+/** The service's event-loop lag since the last read of its /metrics (prom-client resets it then): p50, p99, max in ms. */
+async function eventLoopLag(service) {
+  const text = await fetch(`${service.base}/metrics`).then((r) => r.text());
+  const ms = (name) => +(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) * 1000).toFixed(1);
+  return { p50: ms('nodejs_eventloop_lag_p50_seconds'), p99: ms('nodejs_eventloop_lag_p99_seconds'), max: ms('nodejs_eventloop_lag_max_seconds') };
+}
+
 /** Workflow tasks, activities, local activities and children in one workflow's history so far. */
 async function temporalWork(client, workflowId) {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -161,7 +168,10 @@ try {
   const bareA = await paced(`floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity (A)`, rate, uws('activity'));
   await settle();
   const first = placed.length;
+  await eventLoopLag(service); // prom-client measures the lag between two reads: this one starts the window
   const human = await paced(`service at ${rate.toFixed(1)}/s: live human transcription order`, rate, live);
+  // How long the service's main thread kept a ready callback waiting during the paced orders.
+  console.log(JSON.stringify({ service_event_loop_lag_ms_while_paced: await eventLoopLag(service) }));
   const paced_ids = placed.slice(first);
   await settle();
   const bareB = await paced(`floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity (B)`, rate, uws('activity'));
