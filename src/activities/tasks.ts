@@ -64,7 +64,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
    * The kept input file's text (proofreading's supplied transcript, the engine's transcript of an AI
    * order handed to people), with the words its engine doubted where the file says (json2).
    */
-  const sourceDraft = async (order: OrderRow): Promise<Draft> => {
+  const keptSourceDraft = async (order: OrderRow): Promise<Draft> => {
     const input = keptSourceOf(order);
     if (!input) return { text: '', doubts: [] };
     return draftWithDoubts(await documentReader.importDocument(await files.get(input.key), input.fileName));
@@ -83,7 +83,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
      */
     async openWork({ tasks, draft }: { tasks: TaskInput[]; draft: WorkPlan['draft'] }): Promise<{ draft: string; leaseMs: number }> {
       const order = await orderOf(deps, tasks[0]!.orderId);
-      const made = draft === 'engine' ? await machineDraft(order) : draft === 'source' ? await sourceDraft(order) : { text: '', doubts: [] };
+      const made = draft === 'engine' ? await machineDraft(order) : draft === 'source' ? await keptSourceDraft(order) : { text: '', doubts: [] };
       const text = made.text;
       // Kept for the editor's marks and the delivery's measure (a repeat writes the same).
       if (made.doubts.length) await setDraftDoubts(db, order.id, made.doubts);
@@ -179,7 +179,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
 
     /** The draft of `draft: 'source'` plans, by the order's id: how workflows placed before `openWork` ask for it. */
     async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
-      return (await sourceDraft(await orderOf(deps, orderId))).text;
+      return (await keptSourceDraft(await orderOf(deps, orderId))).text;
     },
   };
 }
