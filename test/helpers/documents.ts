@@ -21,6 +21,12 @@ export interface PdfOptions {
   userPassword?: string;
 }
 
+/** A contract of `pages` full pages of text: a document that keeps a reader busy a while (capacity tests). */
+export function longContractPdf(pages: number): Promise<Buffer> {
+  const page = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
+  return pdfOf(Array.from({ length: pages }, () => page));
+}
+
 /** A PDF with one page per entry, each a list of paragraphs; a page without any is a scan (an image, no text layer). */
 export function pdfOf(pages: string[][], options: PdfOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
 // the client retries), never by a 429 (a 4xx: the client would take it as its own mistake). A
 // finished order's result file downloaded during the burst is served: renderings have their own reader.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { pdfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { longContractPdf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
 
@@ -33,8 +33,7 @@ it('more large documents than readers: 200s or 503s with Retry-After within the 
   expect((await service.complete(orderId, 'transcript.txt', 'Speaker 1: Finished before the burst.')).status).toBe(200);
 
   // Each document takes its reader a while: eight of them at once, one reader.
-  const page = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
-  const big = await pdfOf(Array.from({ length: 120 }, () => page));
+  const big = await longContractPdf(120);
   const accounts = await Promise.all(Array.from({ length: 8 }, () => service.createAccount(100)));
   const quote = async (token: string, n: number) => {
     const started = performance.now();

@@ -13,9 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { pdfOf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
-
-const LONG_PAGE = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
+import { longContractPdf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 
 const run = promisify(execFile);
 const ROOT = resolve('.');
@@ -64,7 +62,7 @@ describe('the Python client installed from its folder', () => {
         docs.serve('/scan.png', pngImage(), 'image/png'),
         small.baseUrl,
         (await small.createAccount(10)).token,
-        docs.serve('/long.pdf', await pdfOf(Array.from({ length: 40 }, () => LONG_PAGE)), 'application/pdf'),
+        docs.serve('/long.pdf', await longContractPdf(40), 'application/pdf'),
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -5,7 +5,7 @@ import { createOrderClient, orThrow, OrderServiceError, type OrderClient } from 
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
-import { pdfOf, startDocumentServer } from '../helpers/documents.js';
+import { longContractPdf, startDocumentServer } from '../helpers/documents.js';
 
 describe('typed client', () => {
   let service: TestService;
@@ -125,8 +125,7 @@ describe('typed client', () => {
     try {
       const api = createOrderClient(small.baseUrl);
       const { token: own } = await small.createAccount(10);
-      const page = Array.from({ length: 40 }, (_, n) => `Line ${n} of a long contract that a customer wants translated into Spanish.`);
-      const url = docs.serve('/long.pdf', await pdfOf(Array.from({ length: 40 }, () => page)), 'application/pdf');
+      const url = docs.serve('/long.pdf', await longContractPdf(40), 'application/pdf');
       const quote = () =>
         orThrow(api.POST('/api/v4/translations', { body: { mode: 'test', api_token: own, url, translate_from: 'english', translate_to: 'spanish' } })).then(
           () => null,
