@@ -20,10 +20,19 @@ function requestMode(req: Request): string {
 /** An order workflow's typed refusal (insufficient funds, wrong state) is the caller's error. */
 function workflowRefusal(err: unknown): string | undefined {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const known = Object.values(FAILURE_TYPES) as string[];
-    if (err.cause.type && known.includes(err.cause.type)) return err.cause.message;
+    const refusals: string[] = [FAILURE_TYPES.insufficientFunds, FAILURE_TYPES.orderState];
+    if (err.cause.type && refusals.includes(err.cause.type)) return err.cause.message;
   }
   return undefined;
+}
+
+/**
+ * The order's workflow ran only after its payment window (its workers were down or overloaded):
+ * nothing was charged, and nothing was wrong with the request. The service's fault: 503, retry.
+ */
+function paymentExpired(err: unknown): string | undefined {
+  const expired = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === FAILURE_TYPES.paymentExpired;
+  return expired ? (err.cause as ApplicationFailure).message : undefined;
 }
 
 /**
@@ -118,6 +127,11 @@ export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta:
       body: errorObject(mode, known[1]),
       ...(typeof retryAfter === 'number' ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)) } : {}),
     };
+  }
+  const expired = paymentExpired(err);
+  if (expired) {
+    log('order not paid in its window', { method: req.method, path: req.path, error: expired });
+    return { status: 503, body: errorObject(mode, `${expired}: the service could not take it in time; place it again`), retryAfterSeconds: 5 };
   }
   if (err instanceof PaymentUnconfirmedError) {
     log('order payment unconfirmed', { orderId: err.orderId });

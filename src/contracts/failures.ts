@@ -2,7 +2,7 @@
 // travel under as Temporal ApplicationFailure types, and the one error of a caller's request.
 // The HTTP layer maps all of them to the error object in one place (src/api/errors.ts).
 
-/** ApplicationFailure types the API maps to a client error. */
+/** ApplicationFailure types the API answers by (src/api/errors.ts): the caller's refusals (400) and a payment window the workers missed (503). */
 export const FAILURE_TYPES = {
   insufficientFunds: 'InsufficientFunds',
   orderState: 'OrderState',

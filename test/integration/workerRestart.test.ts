@@ -122,3 +122,29 @@ describe('a live order while no worker runs (PGlite)', () => {
     expect((await service.get(`/api/v4/orders/${orderId}?api_token=${token}&mode=live`)).body.error).toBe(`order_id: order ${orderId} not found`);
   });
 });
+
+describe('a worker back after the payment window, while the API still waits (PGlite)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService({ payment: { windowMs: 1000, graceMs: 6000 } });
+  });
+  afterAll(() => service?.close());
+
+  it("answers 503 with Retry-After, not the caller's 400: nothing was charged and nothing was wrong with the request", async () => {
+    const { accountId, token } = await service.createAccount(10);
+    await service.stopWorker();
+    const placing = service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    await new Promise((r) => setTimeout(r, 2000)); // past the 1-second window, inside the API's wait
+    await service.startWorker();
+    const res = await placing;
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(res.body).toMatchObject({
+      mode: 'live',
+      status: 'error',
+      error: expect.stringMatching(/^order \d+ was not paid in time; nothing was charged: .*place it again$/),
+    });
+    const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
+    expect(entries.map((e) => e.kind)).toEqual(['topup']);
+  });
+});

@@ -1859,7 +1859,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The service cannot take the request now: its own capacity is full (its document readers are all busy; Retry-After says when to try again), or an order's payment could not be confirmed in time (the order is named; nothing was charged). Retry; with the same Idempotency-Key a live order is placed once. */
+        /** @description The service cannot take the request now: its own capacity is full (its document readers are all busy, or its workers could not take a live order within its payment window; Retry-After says when to try again), or an order's payment could not be confirmed in time (the order is named; nothing was charged). Retry; with the same Idempotency-Key a live order is placed once. */
         Unavailable: {
             headers: {
                 /** @description seconds to wait */
