@@ -1839,7 +1839,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description This API token's (or, for failed authentications, this address's) rate limit: the caller's own excess; wait Retry-After seconds. */
+        /** @description This API token's (or, for failed authentications, this address's) rate limit, or this account's media and document fetches at once (PROBES_PER_ACCOUNT): the caller's own excess; wait Retry-After seconds. */
         TooManyRequests: {
             headers: {
                 /** @description seconds to wait */

@@ -92,7 +92,8 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string; ret
   UnsupportedMediaType: { status: 415, description: 'An unsupported charset or Content-Encoding of the body.' },
   TooManyRequests: {
     status: 429,
-    description: "This API token's (or, for failed authentications, this address's) rate limit: the caller's own excess; wait Retry-After seconds.",
+    description:
+      "This API token's (or, for failed authentications, this address's) rate limit, or this account's media and document fetches at once (PROBES_PER_ACCOUNT): the caller's own excess; wait Retry-After seconds.",
     retryAfter: true,
   },
   InternalError: { status: 500, description: 'A fault of the service; try again later.' },
