@@ -4,7 +4,7 @@
 // Run by `npm run client:generate` after tsc has built dist/; it says which files changed.
 // `npm run client:generate -- --check` writes nothing and fails when a committed file is stale, as
 // test/integration/openapi.test.ts does.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,33 +20,36 @@ const document = openApiDocument();
 // Parameters with a default may be left out: not required in the types either.
 const schema = SCHEMA_HEADER + astToString(await openapiTS(structuredClone(document), { defaultNonNullable: false }));
 
-/** Every generated file, by its path under clients/. */
+/** Every generated file, by its path under clients/; the Python client is generated into a scratch folder first. */
 const fresh = await mkdtemp(join(tmpdir(), 'clients-'));
-const generated = {
-  'typescript/openapi.json': `${JSON.stringify(document, null, 2)}\n`,
-  'typescript/src/schema.ts': schema,
-};
 try {
+  const generated = {
+    'typescript/openapi.json': `${JSON.stringify(document, null, 2)}\n`,
+    'typescript/src/schema.ts': schema,
+  };
   await writeFile(join(fresh, 'openapi.json'), generated['typescript/openapi.json']);
   generatePythonClient(join(fresh, 'openapi.json'), join(fresh, 'python'));
   for (const [file, text] of Object.entries(await sourceFilesOf(join(fresh, 'python')))) generated[`python/${file}`] = text;
+  const current = {};
+  for (const [file, text] of Object.entries(await sourceFilesOf(join(clients, 'python')))) current[`python/${file}`] = text;
+  for (const file of ['typescript/openapi.json', 'typescript/src/schema.ts'])
+    current[file] = await readFile(join(clients, file), 'utf8').catch(() => undefined);
+  const stale = [...new Set([...Object.keys(generated), ...Object.keys(current)])].filter((file) => generated[file] !== current[file]).sort();
+
+  if (check) {
+    if (stale.length) {
+      console.error(`stale (run npm run client:generate): ${stale.map((f) => `clients/${f}`).join(', ')}`);
+      process.exitCode = 1;
+    } else console.log('the generated clients are current');
+  } else {
+    await writeFile(join(clients, 'typescript', 'openapi.json'), generated['typescript/openapi.json']);
+    await writeFile(join(clients, 'typescript', 'src', 'schema.ts'), schema);
+    if (stale.some((f) => f.startsWith('python/'))) {
+      await rm(join(clients, 'python'), { recursive: true, force: true });
+      await cp(join(fresh, 'python'), join(clients, 'python'), { recursive: true });
+    }
+    console.log(stale.length ? `changed: ${stale.map((f) => `clients/${f}`).join(', ')}` : 'the generated clients were current: nothing changed');
+  }
 } finally {
   await rm(fresh, { recursive: true, force: true });
-}
-const current = {};
-for (const [file, text] of Object.entries(await sourceFilesOf(join(clients, 'python')))) current[`python/${file}`] = text;
-for (const file of ['typescript/openapi.json', 'typescript/src/schema.ts']) current[file] = await readFile(join(clients, file), 'utf8').catch(() => undefined);
-const stale = [...new Set([...Object.keys(generated), ...Object.keys(current)])].filter((file) => generated[file] !== current[file]).sort();
-
-if (check) {
-  if (stale.length) {
-    console.error(`stale (run npm run client:generate): ${stale.map((f) => `clients/${f}`).join(', ')}`);
-    process.exit(1);
-  }
-  console.log('the generated clients are current');
-} else {
-  await writeFile(join(clients, 'typescript', 'openapi.json'), generated['typescript/openapi.json']);
-  await writeFile(join(clients, 'typescript', 'src', 'schema.ts'), schema);
-  if (stale.some((f) => f.startsWith('python/'))) generatePythonClient(join(clients, 'typescript', 'openapi.json'), join(clients, 'python'));
-  console.log(stale.length ? `changed: ${stale.map((f) => `clients/${f}`).join(', ')}` : 'the generated clients were current: nothing changed');
 }

@@ -17,23 +17,14 @@ function requestMode(req: Request): string {
   return typeof mode === 'string' ? mode : '';
 }
 
-/** An order workflow's typed refusal (insufficient funds, wrong state) is the caller's error. */
-function workflowRefusal(err: unknown): string | undefined {
-  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const refusals: string[] = [FAILURE_TYPES.insufficientFunds, FAILURE_TYPES.orderState];
-    if (err.cause.type && refusals.includes(err.cause.type)) return err.cause.message;
-  }
-  return undefined;
+/** An order workflow update's typed failure (FAILURE_TYPES): its type and message. */
+function workflowFailure(err: unknown): { type: string; message: string } | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type)) return undefined;
+  return { type: err.cause.type, message: err.cause.message };
 }
 
-/**
- * The order's workflow ran only after its payment window (its workers were down or overloaded):
- * nothing was charged, and nothing was wrong with the request. The service's fault: 503, retry.
- */
-function paymentExpired(err: unknown): string | undefined {
-  const expired = err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === FAILURE_TYPES.paymentExpired;
-  return expired ? (err.cause as ApplicationFailure).message : undefined;
-}
+/** A typed refusal (insufficient funds, wrong state) is the caller's error. */
+const REFUSALS: readonly string[] = [FAILURE_TYPES.insufficientFunds, FAILURE_TYPES.orderState];
 
 /**
  * Errors with a 4xx `status` (http-errors of the body parsers, the router's percent-decoding) are
@@ -105,8 +96,8 @@ function clientError(err: unknown): [number, string] | undefined {
   }
   const refused = httpRefusal(err);
   if (refused) return refused;
-  const refusal = workflowRefusal(err);
-  if (refusal) return [400, refusal];
+  const failure = workflowFailure(err);
+  if (failure && REFUSALS.includes(failure.type)) return [400, failure.message];
   return undefined;
 }
 
@@ -128,10 +119,12 @@ export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta:
       ...(typeof retryAfter === 'number' ? { retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)) } : {}),
     };
   }
-  const expired = paymentExpired(err);
-  if (expired) {
-    log('order not paid in its window', { method: req.method, path: req.path, error: expired });
-    return { status: 503, body: errorObject(mode, `${expired}: the service could not take it in time; place it again`), retryAfterSeconds: 5 };
+  // The workflow ran only after the order's payment window (its workers were down or overloaded):
+  // nothing was charged and nothing was wrong with the request. The service's fault: 503, retry.
+  const failure = workflowFailure(err);
+  if (failure?.type === FAILURE_TYPES.paymentExpired) {
+    log('order not paid in its window', { method: req.method, path: req.path, error: failure.message });
+    return { status: 503, body: errorObject(mode, `${failure.message}: the service could not take it in time; place it again`), retryAfterSeconds: 5 };
   }
   if (err instanceof PaymentUnconfirmedError) {
     log('order payment unconfirmed', { orderId: err.orderId });

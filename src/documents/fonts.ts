@@ -147,7 +147,10 @@ let installed: string | undefined;
  * installing the fonts changes what a client holding a PDF drawn without them is answered.
  */
 export function installedFontFamilies(): string {
-  installed ??= FAMILIES.filter((family) => !missingFontFamilies().includes(family)).join(',');
+  if (installed === undefined) {
+    const missing = new Set(missingFontFamilies());
+    installed = FAMILIES.filter((family) => !missing.has(family)).join(',');
+  }
   return installed;
 }
 

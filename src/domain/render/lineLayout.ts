@@ -49,6 +49,7 @@ export interface LayoutSettings {
 // The package's types describe an ES module; Node hands over its CommonJS export, the factory itself.
 const bidi = (bidiModule as unknown as () => Bidi)();
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 /** Scripts written without spaces between words, whose breaks come from a dictionary (ICU's, through Intl.Segmenter). */
 const NO_SPACES = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{sc=Tai_Tham}\p{sc=New_Tai_Lue}\p{sc=Tai_Le}]/u;
 /** Controls other than the newline, drawn as the space they stand for. */
@@ -194,7 +195,7 @@ function breakOpportunities(text: string, clusters: Cluster[]): Map<number, bool
     if (i !== undefined) breaks.set(i, bk.required);
   }
   if (NO_SPACES.test(text)) {
-    for (const { index } of new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text)) {
+    for (const { index } of words.segment(text)) {
       const i = clusterAt.get(index);
       if (i && NO_SPACES.test(text[index - 1]!) && NO_SPACES.test(text[index]!) && !breaks.has(i)) breaks.set(i, false);
     }
