@@ -34,10 +34,18 @@ export function drainable(server: Server): Drainable {
         // `Connection: close`, or ends at the keep-alive timeout, which clients know from the
         // `Keep-Alive: timeout=` header and stop reusing before.
         const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        NetServer.prototype.close.call(server, () => {
-          clearTimeout(deadline);
-          resolve();
-        });
+        // The kernel resets the connections it has queued but Node has not yet accepted when the
+        // listener closes: a client's request sent on one gets ECONNRESET, not an answer. Under
+        // load the signal and such a connection come in the same turn of the event loop, so the
+        // listener closes one turn later (two immediates span a poll phase), once they are accepted.
+        setImmediate(() =>
+          setImmediate(() =>
+            NetServer.prototype.close.call(server, () => {
+              clearTimeout(deadline);
+              resolve();
+            }),
+          ),
+        );
       });
       return drained;
     },
