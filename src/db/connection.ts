@@ -1,7 +1,6 @@
 // One database handle for both engines: PGlite (embedded default) or PostgreSQL (DATABASE_URL).
 import { readdir, readFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { log } from '../log.js';
+import { openPgliteThread } from './pgliteThread.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -29,9 +29,9 @@ export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: str
     return { db, engine: 'postgres', close: () => pool.end() };
   }
   if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
-  const client = opts.pgliteDir ? new PGlite(opts.pgliteDir) : new PGlite();
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // On a thread of its own: its queries do not hold up the thread that serves HTTP (pgliteThread.ts).
+  const client = await openPgliteThread(opts.pgliteDir);
+  const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
   return { db, engine: 'pglite', close: () => client.close() };
 }
 

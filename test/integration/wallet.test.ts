@@ -2,11 +2,14 @@
 // readable tokens at rest.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeOnEachDatabase } from '../helpers/legs.js';
 import { eq } from 'drizzle-orm';
-import type { PGlite } from '@electric-sql/pglite';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
+import { migrate, openDatabase } from '../../src/db/connection.js';
 import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
 import { decryptToken } from '../../src/domain/tokens.js';
 import { chargeWalletForOrder, nextOrderId, refundOrder } from '../../src/db/wallet.js';
@@ -98,8 +101,21 @@ describeOnEachDatabase('wallet ledger', (engine) => {
       dump = execFileSync('pg_dump', ['--data-only', database.url]);
       expect(dump.toString()).toContain('opening balance'); // the dump holds the data…
     } else {
-      const client = (database.db as unknown as { $client: PGlite }).$client;
-      dump = Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer());
+      // PGlite's files at rest, as `npm start` leaves them in DATA_DIR/pg.
+      const dir = await mkdtemp(join(tmpdir(), 'wallet-at-rest-'));
+      try {
+        const onDisk = await openDatabase({ pgliteDir: dir });
+        await migrate(onDisk.db);
+        const created = await createAccount(onDisk.db, key, { name: 'a', balanceCents: 100 });
+        await onDisk.close();
+        expect(created.apiToken).not.toBe(apiToken);
+        const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+        dump = Buffer.concat(await Promise.all(files.map((f) => readFile(join(f.parentPath, f.name)))));
+        expect(dump.includes(Buffer.from('opening balance'))).toBe(true); // the files hold the data…
+        expect(dump.includes(Buffer.from(created.apiToken))).toBe(false); // …but not the token
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     }
     expect(dump.includes(Buffer.from(apiToken))).toBe(false); // …but not the token
   });
