@@ -3,7 +3,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleOrderWorkflows } from '../src/temporal/workflowBundle.js';
 import { startDevServer } from '../src/temporal/devServer.js';
 import { freePort } from './helpers/net.js';
 
@@ -24,10 +24,10 @@ export default async function setup(project: TestProject) {
       // As the Temporal SDK's own CI runs it: fast, not durable.
       extraArgs: ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=off'],
     }),
-    bundleWorkflowCode({ workflowsPath: resolve('src/workflows/index.ts'), logger: quietLogger }),
+    bundleOrderWorkflows(resolve('src/workflows/index.ts'), quietLogger),
   ]);
   const bundlePath = join(dir, 'workflow-bundle.js');
-  await writeFile(bundlePath, bundle.code);
+  await writeFile(bundlePath, bundle);
   project.provide('temporalAddress', server.address);
   project.provide('workflowBundlePath', bundlePath);
   return async () => {

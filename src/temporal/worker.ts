@@ -6,13 +6,14 @@ import { engineTaskQueue } from '../contracts/orders.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
 import { heartbeatInterceptors } from './heartbeats.js';
 import { orderLoggerSinks } from './runtime.js';
+import { bundleOrderWorkflows } from './workflowBundle.js';
 
 /** The workflow code: the bundle `npm run build` made in dist/, else the source, bundled at start. */
-function workflowCode(): { workflowBundle: { codePath: string } } | { workflowsPath: string } {
+async function workflowCode(): Promise<{ codePath: string } | { code: string }> {
   const bundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
-  if (existsSync(bundle)) return { workflowBundle: { codePath: bundle } };
+  if (existsSync(bundle)) return { codePath: bundle };
   const js = fileURLToPath(new URL('../workflows/index.js', import.meta.url));
-  return { workflowsPath: existsSync(js) ? js : fileURLToPath(new URL('../workflows/index.ts', import.meta.url)) };
+  return { code: await bundleOrderWorkflows(existsSync(js) ? js : fileURLToPath(new URL('../workflows/index.ts', import.meta.url))) };
 }
 
 export interface WorkerOptions {
@@ -60,7 +61,7 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     sinks: orderLoggerSinks(),
     dataConverter: opts.dataConverter,
     ...opts.tuning,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : workflowCode()),
+    workflowBundle: opts.workflowBundle ?? (await workflowCode()),
   });
   const engines = await Worker.create({
     connection: opts.connection,

@@ -136,6 +136,15 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     expect(await callbackAttemptsOf(service.database.db, b.body.order_id)).toEqual([]);
   });
 
+  it("keeps no stack traces in a waiting order's workflow (src/temporal/workflowBundle.ts)", async () => {
+    const { token } = await service.createAccount(10);
+    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
+    const handle = service.temporal.workflow.getHandle(orderWorkflowId(placed.body.order_id));
+    expect((await handle.query(statusQuery)).status).toBe('paid');
+    // With the SDK's stack traces on, this lists each waiting promise's frames ("at orderWorkflow (…)").
+    expect(await handle.query<string>('__stack_trace')).not.toMatch(/\bat \S+/);
+  });
+
   it('refund restores the wallet and tells the receiver', async () => {
     const { accountId, token } = await service.createAccount(10);
     const placed = await service.post('/api/v4/transcriptions', {
