@@ -4,9 +4,9 @@
 // thread only sends queries and receives rows (pgliteWorker.ts runs them, one thread for every
 // PGlite of the process), with what drizzle's PGlite driver uses: query, exec, transaction.
 import { Worker } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest } from './pgliteProtocol.js';
+import { compiledScript } from '../runtime/compiledScript.js';
 
 type Request = ThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
@@ -20,14 +20,6 @@ export interface PgliteThread extends PgliteQueries {
   close(): Promise<void>;
 }
 
-/** The compiled worker beside this file (tests run the TypeScript sources: theirs is in dist/). */
-function workerFile(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts')
-    ? here.replace(/([\\/])src([\\/])/, '$1dist$2').replace(/pgliteThread\.ts$/, 'pgliteWorker.js')
-    : here.replace(/pgliteThread\.js$/, 'pgliteWorker.js');
-}
-
 type Call = <T>(request: Request) => Promise<T>;
 
 /** The process's one database thread, started with the first PGlite opened; after a failure, the next open starts another. */
@@ -35,7 +27,7 @@ let shared: { call: Call } | undefined;
 
 function databaseThread(): { call: Call } {
   if (shared) return shared;
-  const worker = new Worker(workerFile());
+  const worker = new Worker(compiledScript(import.meta.url, 'pgliteWorker.js'));
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   let nextId = 1;
   let stopped: Error | undefined;
@@ -84,16 +76,20 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Pgl
   let nextTx = 1;
 
   /** What a query's options say, as data; the caller's parsers run here on the text of their types. */
+  const shapeOf = (sql: string, options: QueryOptions, txId: number | undefined) => ({
+    db,
+    sql,
+    rowMode: options.rowMode,
+    rawTypes: Object.keys(options.parsers ?? {}).map(Number),
+    txId,
+  });
   const queriesOn = (txId: number | undefined): PgliteQueries => ({
     async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
-      const parsers = options.parsers ?? {};
-      const result = await call<Results<T>>({ op: 'query', db, sql, params, rowMode: options.rowMode, rawTypes: Object.keys(parsers).map(Number), txId });
-      return parseRows(result, parsers);
+      return parseRows(await call<Results<T>>({ op: 'query', params, ...shapeOf(sql, options, txId) }), options.parsers ?? {});
     },
     async exec(sql: string, options: QueryOptions = {}) {
-      const parsers = options.parsers ?? {};
-      const results = await call<Results[]>({ op: 'exec', db, sql, rowMode: options.rowMode, rawTypes: Object.keys(parsers).map(Number), txId });
-      return results.map((result) => parseRows(result, parsers));
+      const results = await call<Results[]>({ op: 'exec', ...shapeOf(sql, options, txId) });
+      return results.map((result) => parseRows(result, options.parsers ?? {}));
     },
   });
 

@@ -7,10 +7,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { ServiceBusyError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
+import { compiledScript } from '../../runtime/compiledScript.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
 import { reviveError, type BlockSource, type JobBlock, type JobRead, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
@@ -87,12 +87,6 @@ function usage(pid: number): { cpuMs: number; rssMb: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The child's script: dist/…/child.js, also when this module runs from its TypeScript source (tests). */
-function childScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? here.replace(/([\\/])src([\\/])/, '$1dist$2').replace(/pool\.ts$/, 'child.js') : here.replace(/pool\.js$/, 'child.js');
 }
 
 export class ChildPool {
@@ -233,7 +227,7 @@ export class ChildPool {
   private spawn(): Worker {
     const memoryMb = this.options.limits.memoryMb;
     // The heap limit makes V8 fail early and cleanly; the watchdog bounds all of the memory.
-    const child = fork(childScript(), [this.options.preload], {
+    const child = fork(compiledScript(import.meta.url, 'child.js'), [this.options.preload], {
       serialization: 'advanced',
       execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
