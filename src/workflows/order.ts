@@ -21,7 +21,7 @@ import {
 } from '../contracts/orders.js';
 import { taskStateQuery } from '../contracts/tasks.js';
 import { wireTaskUpdates } from './heldTask.js';
-import { patched } from './patches.js';
+import { askForBaseline, patched } from './patches.js';
 import { chargeWallet, deliverCallback } from './order/activities.js';
 import { runEngine } from './order/engine.js';
 import { stateFailure, updateFailure, validateFiles } from './order/failures.js';
@@ -31,6 +31,7 @@ import { closeUndecidedQualityCheck, runQualityCheck } from './order/qualityChec
 import { OrderRun, SETTLED } from './order/state.js';
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
+  askForBaseline();
   const run = new OrderRun(input, runQualityCheck);
   const { order } = input;
   wireHandlers(run);

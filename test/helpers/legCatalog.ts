@@ -12,6 +12,11 @@ export const BEFORE_WORKBENCH = 'df2236f';
 export const BEFORE_SECOND_REVIEW = '5aa26a9';
 /** The last commit before the order's workflow held its tasks (each in a child workflow then). */
 export const BEFORE_TASKS_HELD_BY_ORDER = 'e1a6668';
+/** The last commit before the patch baseline (a marker for each patch an order reached then). */
+export const BEFORE_PATCH_BASELINE = '7f122ef';
+
+/** The old code of every upgrade test. */
+const OLD_CODE = [BEFORE_WORKBENCH, BEFORE_SECOND_REVIEW, BEFORE_TASKS_HELD_BY_ORDER, BEFORE_PATCH_BASELINE];
 
 export interface LegInfo {
   /** What the title marker says: `[needs <label>]`. */
@@ -96,8 +101,8 @@ export const LEGS: Record<Leg, LegInfo> = {
   },
   gitHistory: {
     label: 'the git history',
-    present: () => [BEFORE_WORKBENCH, BEFORE_SECOND_REVIEW].every((commit) => spawnSync('git', ['cat-file', '-e', `${commit}^{commit}`]).status === 0),
-    missing: `commits ${BEFORE_WORKBENCH} and ${BEFORE_SECOND_REVIEW} are not in this clone (a shallow checkout)`,
+    present: () => OLD_CODE.every((commit) => spawnSync('git', ['cat-file', '-e', `${commit}^{commit}`]).status === 0),
+    missing: `commits ${OLD_CODE.join(', ')} are not in this clone (a shallow checkout)`,
     howToRun: 'git fetch --unshallow, then npm test',
   },
 };

@@ -9,6 +9,8 @@ import { waitFor } from '../helpers/net.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
+import { getTask } from '../../src/db/tasks.js';
+import { BASELINE } from '../../src/workflows/patches.js';
 
 describeOnEachDatabase('human transcription orders', (engine) => {
   let service: TestService;
@@ -143,6 +145,21 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     expect((await handle.query(statusQuery)).status).toBe('paid');
     // With the SDK's stack traces on, this lists each waiting promise's frames ("at orderWorkflow (…)").
     expect(await handle.query<string>('__stack_trace')).not.toMatch(/\bat \S+/);
+  });
+
+  it('records one patch marker for a new order, the baseline standing for every patch it names (src/workflows/patches.ts)', async () => {
+    const { token } = await service.createAccount(10);
+    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
+    const orderId = placed.body.order_id as number;
+    await waitFor(async () => (await getTask(service.database.db, `task-${orderId}-work`))?.status === 'waiting', 'the work task');
+    const events = (await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory()).events ?? [];
+    const patchIds = events
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()).id);
+    expect(patchIds).toEqual([BASELINE.id]);
+    // The SDK upserts TemporalChangeVersion with each marker: once, beside the order's status at payment.
+    const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+    expect(upserted).toEqual(['TemporalChangeVersion', 'OrderStatus']);
   });
 
   it('refund restores the wallet and tells the receiver', async () => {

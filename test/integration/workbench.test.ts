@@ -11,7 +11,7 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { recordHistory } from '../helpers/histories.js';
-import { PATCHES } from '../../src/workflows/patches.js';
+import { BASELINE, PATCHES } from '../../src/workflows/patches.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
 const LEASE_MS = 2_500;
@@ -185,14 +185,19 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect(csv).toContain(`,${workers.bob!.worker_id},bob,${orderId},${taskId},`);
     expect(csv).toContain(`,${workers.rita!.worker_id},rita,${orderId},${reviewId},`);
 
-    // Every workflow patch, with the open workflows started before it (this run's all started after).
+    // Every workflow patch and the baseline, with the open workflows started before each: none before
+    // one shipped before today (this run's all started today); one that ships later counts them.
     const patches = (await orderOps('patches'))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(patches.map((p) => p.patch)).toEqual(Object.values(PATCHES).map((p) => p.id));
-    for (const p of patches)
-      expect(p).toMatchObject({ since: expect.stringMatching(/^2026-\d\d-\d\d$/), open_workflows_started_before: 0, may_deprecate: true });
+    expect(patches.map((p) => p.patch)).toEqual([...Object.values(PATCHES), BASELINE].map((p) => p.id));
+    const today = new Date().toISOString().slice(0, 10);
+    for (const p of patches) {
+      expect(p.since).toMatch(/^2026-\d\d-\d\d$/);
+      expect(p.may_deprecate).toBe(p.open_workflows_started_before === 0);
+      if (p.since <= today) expect(p.open_workflows_started_before, p.patch).toBe(0);
+    }
     expect((await json('show', String(orderId))).tasks.map((t: { status: string }) => t.status)).toEqual(['submitted', 'approved']);
     for (const id of [taskId, reviewId]) {
       expect((await getTask(service.database.db, id))!.workflowId).toBe(`order-${orderId}`);

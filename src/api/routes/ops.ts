@@ -15,7 +15,7 @@ import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { isProductKey, workPlanOfOrder } from '../../products/registry.js';
-import { PATCHES } from '../../workflows/patches.js';
+import { BASELINE, PATCHES } from '../../workflows/patches.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
@@ -161,11 +161,12 @@ export function opsRouter(deps: ApiDeps): Router {
     res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
   });
 
-  // Per patch, the open workflows (orders and their tasks) that started before it shipped: where none
-  // is left, no workflow can still need the old branch, and the patch may be deprecated.
+  // Per patch (and the baseline that stands for them in orders started since), the open workflows
+  // (orders and their tasks) that started before it shipped: where none is left, no workflow can
+  // still need the old branch, and the patch may be deprecated.
   router.get('/ops/patches', async (_req, res) => {
     const patches = await Promise.all(
-      Object.values(PATCHES).map(async (patch) => {
+      [...Object.values(PATCHES), BASELINE].map(async (patch) => {
         const query = `ExecutionStatus = "Running" AND StartTime < "${patch.since}T00:00:00Z"`;
         const { count } = await deps.temporal.workflow.count(query);
         return { patch: patch.id, since: patch.since, change: patch.change, open_workflows_started_before: count, may_deprecate: count === 0 };
