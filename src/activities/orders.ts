@@ -35,14 +35,14 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
     async chargeWallet(order: OrderToPlace): Promise<PlacedOrder> {
       const paid = await typed(() => chargeWalletForOrder(db, order, () => crashPoint('before-charge-commit')));
       crashPoint('after-charge-commit');
-      log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: paid.order.priceCents });
+      log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: paid.chargedCents });
       return {
-        orderId: paid.order.id,
-        chargedCents: paid.order.priceCents,
+        orderId: paid.orderId,
+        chargedCents: paid.chargedCents,
         balanceCents: paid.balanceCents,
         aiMinutesLeft: paid.aiMinutesLeft,
-        paidAt: paid.order.paidAt!.toISOString(),
-        deliveryEstimate: paid.order.deliveryEstimate!.toISOString(),
+        paidAt: paid.paidAt.toISOString(),
+        deliveryEstimate: paid.deliveryEstimate.toISOString(),
       };
     },
 

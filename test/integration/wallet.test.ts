@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeOnEachDatabase } from '../helpers/legs.js';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { freshDatabase, type TestDatabase } from '../helpers/databases.js';
 import { migrate, openDatabase } from '../../src/db/connection.js';
 import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
@@ -47,12 +47,25 @@ describeOnEachDatabase('wallet ledger', (engine) => {
     const retried = await chargeWalletForOrder(database.db, order);
     expect(first.balanceCents).toBe(700);
     expect(retried.balanceCents).toBe(700);
-    expect(retried.order.id).toBe(order.id);
+    expect(retried.orderId).toBe(order.id);
     const entries = await database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
     expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
       ['topup', 1000, 1000],
       ['charge', -300, 700],
     ]);
+  });
+
+  it('charges an order once when its charges race', async () => {
+    const { accountId } = await createAccount(database.db, key, { name: 'a', balanceCents: 1000 });
+    const order = await newOrder(accountId, 300);
+    const paid = await Promise.all(Array.from({ length: 6 }, () => chargeWalletForOrder(database.db, order)));
+    expect(new Set(paid.map((p) => p.orderId))).toEqual(new Set([order.id]));
+    expect(await balance(accountId)).toBe(700);
+    const charges = await database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.accountId, accountId), eq(ledgerEntries.kind, 'charge')));
+    expect(charges.map((e) => [e.amountCents, e.balanceAfterCents])).toEqual([[-300, 700]]);
   });
 
   it('refuses a charge above the balance and changes nothing', async () => {
