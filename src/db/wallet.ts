@@ -1,5 +1,6 @@
-// Charging and refunding orders. Each is one transaction with a ledger entry that is
-// UNIQUE (order_id, kind), so a retried activity finds its earlier work instead of repeating it.
+// Charging and refunding orders. Each is one transaction (or, for a charge from the wallet alone,
+// one statement) with a ledger entry that is UNIQUE (order_id, kind), so a retried activity finds
+// its earlier work instead of repeating it.
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
@@ -109,8 +110,8 @@ function insertColumns<T extends PgTable>(table: T, values: Partial<T['$inferIns
  * it holds enough and the order is not there yet, and from that debit the order and its ledger
  * entry inserted. Atomic as a statement: should two charges of one order race past the check, the
  * second insert meets the order's key and its whole statement, debit included, is undone (the
- * transaction then finds the order). Undefined when it changed nothing (the order is
- * there, the funds are short, no such account): the transaction then finds out which. On the
+ * transaction then finds the order). Undefined when it changed nothing (the order is there, the
+ * funds are short, no such account): the transaction then finds out which. On the
  * embedded database each statement of the transaction waits its turn on the database's thread and
  * then on the main thread's, 13 ms at the median and 34 at p99 for the charge's seven under load
  * (docs/benchmarks.md); this is one.
@@ -146,8 +147,9 @@ async function chargeInOneStatement(db: Db, input: OrderToPlace): Promise<PaidOr
 
 /**
  * Creates the order as paid and charges the wallet, or changes nothing when funds are short.
- * `beforeCommit` runs just before the charge becomes durable (the crash-matrix tests crash there). An order paid from the wallet alone is charged in one statement; one that uses the
- * account's minutes, is already there, or cannot be paid, in a transaction that reads the account.
+ * `beforeCommit` runs just before the charge becomes durable (the crash-matrix tests crash there).
+ * An order paid from the wallet alone is charged in one statement; one that uses the account's
+ * minutes, is already there, or cannot be paid, in a transaction that reads the account.
  */
 export async function chargeWalletForOrder(db: Db, input: OrderToPlace, beforeCommit?: () => void): Promise<PaidOrder> {
   let quick: PaidOrder | undefined;

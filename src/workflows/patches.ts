@@ -89,6 +89,9 @@ export const BASELINE = {
   ] satisfies PatchName[] as readonly PatchName[],
 } as const satisfies PatchInfo & { covers: readonly PatchName[] };
 
+/** Every marker a workflow may record: the patches, then the baseline (what `order-ops patches` counts). */
+export const PATCH_MARKERS: readonly PatchInfo[] = [...Object.values(PATCHES), BASELINE];
+
 /**
  * Whether this run started on code with the baseline. Module state is the run's own: the SDK
  * evaluates the bundle's modules again for each workflow.

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import type { temporal } from '@temporalio/proto';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 import type { TestService } from './service.js';
 
@@ -55,6 +56,13 @@ const { patchProtobufRoot } = protoRequire('@temporalio/proto/lib/patch-protobuf
 const historyType = patchProtobufRoot(protoRequire('@temporalio/proto')).lookupType('temporal.api.history.v1.History');
 
 /** A recorded history file as the History message replay takes. */
-export function loadHistory(path: string): unknown {
-  return fromJson(historyType, JSON.parse(readFileSync(path, 'utf8')), { ignoreUnknownFields: true });
+export function loadHistory(path: string): temporal.api.history.v1.IHistory {
+  return fromJson(historyType, JSON.parse(readFileSync(path, 'utf8')), { ignoreUnknownFields: true }) as temporal.api.history.v1.IHistory;
+}
+
+/** The ids of a history's patch markers (the SDK's `core_patch`), in order. */
+export function patchMarkerIds(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? [])
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()).id as string);
 }

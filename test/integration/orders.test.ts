@@ -11,6 +11,7 @@ import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
 import { getTask } from '../../src/db/tasks.js';
 import { BASELINE } from '../../src/workflows/patches.js';
+import { patchMarkerIds } from '../helpers/histories.js';
 
 describeOnEachDatabase('human transcription orders', (engine) => {
   let service: TestService;
@@ -152,13 +153,10 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
     const orderId = placed.body.order_id as number;
     await waitFor(async () => (await getTask(service.database.db, `task-${orderId}-work`))?.status === 'waiting', 'the work task');
-    const events = (await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory()).events ?? [];
-    const patchIds = events
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-      .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()).id);
-    expect(patchIds).toEqual([BASELINE.id]);
+    const history = await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
+    expect(patchMarkerIds(history)).toEqual([BASELINE.id]);
     // The SDK upserts TemporalChangeVersion with each marker: once, beside the order's status at payment.
-    const upserted = events.flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
+    const upserted = (history.events ?? []).flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
     expect(upserted).toEqual(['TemporalChangeVersion', 'OrderStatus']);
   });
 

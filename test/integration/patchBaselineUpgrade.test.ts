@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 import { getTask } from '../../src/db/tasks.js';
 import { BASELINE, PATCHES } from '../../src/workflows/patches.js';
+import { patchMarkerIds } from '../helpers/histories.js';
 import { BEFORE_PATCH_BASELINE } from '../helpers/legCatalog.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
@@ -50,10 +51,7 @@ describeNeeding('gitHistory', 'a human order placed before the patch baseline, f
       { engines: true },
     );
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(orderId));
-    const patchIds = async () =>
-      (await handle.fetchHistory())
-        .events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-        .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()).id as string);
+    const patchIds = async () => patchMarkerIds(await handle.fetchHistory());
     // The old code's markers, one per patch reached, and no baseline.
     expect(await patchIds()).toEqual([PATCHES.chargeLocalActivity.id, PATCHES.lateOrderTimer.id, PATCHES.workbench.id, PATCHES.tasksHeldByOrder.id]);
 

@@ -1,12 +1,12 @@
 // Replays the recorded history of every product and path (test/histories/, see
 // test/helpers/histories.ts) against the current workflow bundle: a change to the workflow that
 // would break orders already running fails here.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, inject } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { PRODUCT_LIST } from '../../src/products/registry.js';
-import { HISTORIES_DIR, loadHistory } from '../helpers/histories.js';
+import { HISTORIES_DIR, loadHistory, patchMarkerIds } from '../helpers/histories.js';
 import { payloadDataConverter } from '../../src/temporal/payloadCodec.js';
 import { BASELINE } from '../../src/workflows/patches.js';
 
@@ -27,11 +27,7 @@ describe('recorded workflow histories', () => {
 
   it("records an order's current paths on the patch baseline, and keeps those from before it without", () => {
     for (const file of files.filter((f) => !f.startsWith('task-'))) {
-      const { events } = JSON.parse(readFileSync(`${HISTORIES_DIR}/${file}`, 'utf8')) as { events: Array<Record<string, any>> };
-      const patchIds = events
-        .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-        .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes.details['patch-data'].payloads[0].data, 'base64').toString()).id);
-      expect(patchIds.includes(BASELINE.id), file).toBe(!file.includes('-before-'));
+      expect(patchMarkerIds(loadHistory(`${HISTORIES_DIR}/${file}`)).includes(BASELINE.id), file).toBe(!file.includes('-before-'));
     }
   });
 

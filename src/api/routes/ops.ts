@@ -15,7 +15,7 @@ import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { isProductKey, workPlanOfOrder } from '../../products/registry.js';
-import { BASELINE, PATCHES } from '../../workflows/patches.js';
+import { PATCH_MARKERS } from '../../workflows/patches.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
@@ -166,7 +166,7 @@ export function opsRouter(deps: ApiDeps): Router {
   // still need the old branch, and the patch may be deprecated.
   router.get('/ops/patches', async (_req, res) => {
     const patches = await Promise.all(
-      [...Object.values(PATCHES), BASELINE].map(async (patch) => {
+      PATCH_MARKERS.map(async (patch) => {
         const query = `ExecutionStatus = "Running" AND StartTime < "${patch.since}T00:00:00Z"`;
         const { count } = await deps.temporal.workflow.count(query);
         return { patch: patch.id, since: patch.since, change: patch.change, open_workflows_started_before: count, may_deprecate: count === 0 };
