@@ -325,14 +325,19 @@ class Handler(BaseHTTPRequestHandler):
 
 def watch_parent():
     """Exits when the process that started it is gone (npm start or a worker killed with SIGKILL),
-    so no engine is left holding the port and the memory."""
+    so no engine is left holding the port and the memory: the fallback where setpriv could not tie
+    it to its parent (src/runtime/tiedChild.ts). Started before the model loads, so that the parent
+    it watches is the one that started it."""
     parent = os.getppid()
 
     def watch():
         while True:
             time.sleep(1)
             if os.getppid() != parent:
-                log("the parent process is gone: stopping")
+                try:
+                    log("the parent process is gone: stopping")
+                except OSError:
+                    pass  # stderr was the parent's pipe: writing to it fails (EPIPE), exiting must not
                 os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
@@ -358,6 +363,7 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    watch_parent()
 
     model_dir = os.path.abspath(args.model_dir)
     if not os.path.isfile(os.path.join(model_dir, "model.bin")):
@@ -373,7 +379,6 @@ def main():
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     state["server"] = server
-    watch_parent()
     print(f"engine listening on http://{args.host}:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

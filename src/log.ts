@@ -91,3 +91,17 @@ function logWith(target: Logger): (message: string, meta?: object) => void {
 
 /** One line per event: `log('order placed', { orderId, accountId, … })`. A line with an `error` field is at level error. */
 export const log: (message: string, meta?: object) => void = logWith(logger);
+
+/**
+ * The order an error no caller handled names, from its own fields or its causes' (`orderId`, or a
+ * `workflowId` `order-<id>`, as PaymentUnconfirmedError and Temporal's WorkflowNotFoundError carry them).
+ */
+export function orderOfError(err: unknown): { orderId?: number } {
+  for (let at = err, depth = 0; at && typeof at === 'object' && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    const { orderId, workflowId } = at as { orderId?: unknown; workflowId?: unknown };
+    if (typeof orderId === 'number') return { orderId };
+    const fromWorkflow = typeof workflowId === 'string' ? /^order-(\d+)$/.exec(workflowId)?.[1] : undefined;
+    if (fromWorkflow) return { orderId: Number(fromWorkflow) };
+  }
+  return {};
+}

@@ -23,9 +23,9 @@ import { createHttpServer } from './api/httpServer.js';
 import { createDocumentSandbox } from './documents/sandbox/index.js';
 import { drainable } from './api/drain.js';
 import { databaseCheck, startHealthServer, temporalCheck, workerCheck, type ReadinessChecks } from './api/health.js';
-import { log } from './log.js';
+import { log, logger, orderOfError, withOrderFields } from './log.js';
 import { missingFontFamilies } from './documents/fonts.js';
-import { startMetricsServer } from './metrics.js';
+import { startMetricsServer, unhandledRejections } from './metrics.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
 
 type Role = 'all' | 'api' | 'worker';
@@ -33,26 +33,43 @@ type Role = 'all' | 'api' | 'worker';
 /** Requests in flight get this long to be answered on SIGTERM (a live order waits up to its payment window and grace). */
 const SHUTDOWN_DRAIN_MS = 100_000;
 
+/** What started, each with how it stops: stopped last first, on a signal, a crash or a failed start. */
+const stops: Array<() => Promise<unknown>> = [];
+const stopAll = async () => {
+  for (const stop of stops.splice(0).reverse()) await stop().catch((err) => log('shutdown step failed', { error: String(err) }));
+};
+let stopping = false;
+/** Stops in order, once, then exits with `code`. */
+function shutDown(reason: string, code: number): void {
+  if (stopping) return;
+  stopping = true;
+  log('stopping', { signal: reason });
+  // After a crash nothing is sure to settle: past the drain and a margin, the process goes anyway.
+  if (code !== 0) setTimeout(() => process.exit(code), SHUTDOWN_DRAIN_MS + 30_000).unref();
+  void stopAll().finally(() => process.exit(code));
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => shutDown(signal, 0));
+
+// What no caller handled (issue 41). A rejection nobody awaited lost its own result only: it is
+// logged (with its order where the error names one), counted (unhandled_rejections_total) and the
+// process serves on; ending it would fail every order and request in flight. A synchronous throw
+// nobody caught unwound through code that may have left its state half-changed: the process stops
+// in order, as on SIGTERM, and exits 1 (its children go with it; a supervisor restarts it).
+process.on('unhandledRejection', (reason) => {
+  unhandledRejections.inc();
+  log('unhandled rejection (serving on)', { error: reason, ...orderOfError(reason) });
+});
+process.on('uncaughtException', (err, origin) => {
+  logger.fatal(withOrderFields({ error: err, origin, ...orderOfError(err) }), 'uncaught exception: stopping');
+  shutDown(origin, 1);
+});
+
 async function main(role: Role): Promise<void> {
   const config = await loadConfig();
   if (role !== 'all' && !config.databaseUrl) {
     throw new Error(`the ${role} role shares its database with other processes: set DATABASE_URL (PGlite serves one process)`);
   }
   if (role !== 'all' && !config.temporal.address) throw new Error(`the ${role} role needs TEMPORAL_ADDRESS`);
-
-  const stops: Array<() => Promise<unknown>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err) => log('shutdown step failed', { error: String(err) }));
-  };
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      log('stopping', { signal });
-      void stopAll().then(() => process.exit(0));
-    });
-  }
 
   try {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'pg') });
@@ -82,7 +99,7 @@ async function main(role: Role): Promise<void> {
     const { choices } = config.engines;
     let localEngine: LocalEngine | undefined;
     if (role !== 'api' && needsLocalProcess(choices)) {
-      localEngine = await startLocalEngine(config.engines.local);
+      localEngine = await startLocalEngine({ ...config.engines.local, pidFile: join(config.dataDir, 'engine.pid') });
       stops.push(() => localEngine!.stop());
       log('local speech engine started', { url: localEngine.url });
     }

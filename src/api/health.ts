@@ -75,13 +75,13 @@ export async function readiness(checks: ReadinessChecks): Promise<Readiness> {
 
 /** GET /readyz: 200 `{status:"ready", checks}` or 503 `{status:"unready", checks}` naming the failed check. */
 export function readyzHandler(checks: ReadinessChecks): RequestHandler {
-  return (_req, res, next) => {
-    readiness(checks).then((result) => {
-      res
-        .status(result.status === 'ready' ? 200 : 503)
-        .set('Cache-Control', 'no-store')
-        .json(result);
-    }, next);
+  // Express 5 passes what an async handler throws to next(), a failure to answer included.
+  return async (_req, res) => {
+    const result = await readiness(checks);
+    res
+      .status(result.status === 'ready' ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(result);
   };
 }
 

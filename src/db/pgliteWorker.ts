@@ -102,8 +102,9 @@ function plainError(err: unknown): Record<string, unknown> {
 }
 
 port.on('message', (request: ThreadRequest) => {
-  run(request).then(
-    (result) => port.postMessage({ id: request.id, ok: true, result } satisfies ThreadReply),
-    (err: unknown) => port.postMessage({ id: request.id, ok: false, error: plainError(err) } satisfies ThreadReply),
-  );
+  // One chain: a result that cannot be posted (a value the channel cannot copy) is the request's error,
+  // not an unhandled rejection that would end this thread and every query after it.
+  run(request)
+    .then((result) => port.postMessage({ id: request.id, ok: true, result } satisfies ThreadReply))
+    .catch((err: unknown) => port.postMessage({ id: request.id, ok: false, error: plainError(err) } satisfies ThreadReply));
 });

@@ -1,8 +1,11 @@
 // The local speech engine (engines/server.py: Whisper through faster-whisper, English alignment
 // through pocketsphinx) as a child process speaking the OpenAI-compatible interface, the way
-// `npm start` runs the Temporal dev server. `npm install` puts it in .engines/.
+// `npm start` runs the Temporal dev server. `npm install` puts it in .engines/. It dies with this
+// process (tiedCommand; without setpriv, server.py watches its parent), and `pidFile` lets a start
+// stop one that outlived its run before it starts its own on the port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { stopChild } from '../runtime/childProcess.js';
+import { watchChild } from '../runtime/childProcess.js';
+import { stopOrphan, tiedCommand } from '../runtime/tiedChild.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +16,8 @@ export interface LocalEngineOptions {
   host: string;
   port: number;
   threads: number;
+  /** Where the engine's pid is recorded (main.ts: DATA_DIR/engine.pid), for the next start. */
+  pidFile?: string;
 }
 
 export interface LocalEngine {
@@ -54,11 +59,21 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   if (!localEngineInstalled(opts.dir)) {
     throw new Error(`the local speech engine is not installed in ${opts.dir}: run npm install (without ENGINES=none), or set AI_ENGINE=operator`);
   }
-  const child = spawn(
-    `${opts.dir}/venv/bin/python`,
-    [SERVER_SCRIPT, '--host', opts.host, '--port', String(opts.port), '--model-dir', `${opts.dir}/models/whisper-base`, '--threads', String(opts.threads)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const python = `${opts.dir}/venv/bin/python`;
+  const args = [
+    SERVER_SCRIPT,
+    '--host',
+    opts.host,
+    '--port',
+    String(opts.port),
+    '--model-dir',
+    `${opts.dir}/models/whisper-base`,
+    '--threads',
+    String(opts.threads),
+  ];
+  if (opts.pidFile) await stopOrphan(opts.pidFile, [SERVER_SCRIPT, '--port', String(opts.port)], 'local speech engine');
+  const tied = tiedCommand(python, args);
+  const child = spawn(tied.command, tied.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
   try {
@@ -66,27 +81,22 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   } catch {
     // Gone already: the wait below reports its exit and output.
   }
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const watched = await watchChild(child, opts.pidFile);
   const url = `http://${opts.host}:${opts.port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the local speech engine exited (${child.exitCode}): ${output}`);
+    const ended = watched.ended();
+    if (ended !== undefined) throw new Error(`the local speech engine exited (${ended}): ${watched.output()}`);
     const healthy = await fetch(`${url}/health`).then(
       (r) => r.ok,
       () => false,
     );
     if (healthy) break;
     if (Date.now() > deadline) {
-      await stopChild(child, exited);
-      throw new Error(`the local speech engine did not answer on ${url}: ${output}`);
+      await watched.stop();
+      throw new Error(`the local speech engine did not answer on ${url}: ${watched.output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, process: child, stop: () => stopChild(child, exited) };
+  return { url, process: child, stop: watched.stop };
 }

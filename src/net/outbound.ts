@@ -157,6 +157,7 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
 
   // Every address a name resolves to must pass, not just the one connected to first.
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    let answered = false;
     resolve(hostname)
       .then((addresses) => {
         if (addresses.length === 0) throw Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' });
@@ -164,6 +165,7 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
           const refused = refusal(address, hostname);
           if (refused) throw refused;
         }
+        answered = true;
         if (options.all)
           callback(
             null,
@@ -171,7 +173,11 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
           );
         else callback(null, addresses[0]!.address, addresses[0]!.family);
       })
-      .catch((err: NodeJS.ErrnoException) => callback(err, ''));
+      .catch((err: NodeJS.ErrnoException) => {
+        // A failure of the connection after the lookup answered is the connection's, not a second answer.
+        if (answered) opts.log('outbound connection failed after its lookup', { host: hostname, error: String(err) });
+        else callback(err, '');
+      });
   };
   const connectGuarded = buildConnector({ lookup: guardedLookup } as buildConnector.BuildOptions);
   // An IP literal (however the URL spelt it, WHATWG parsing has normalised it) skips the lookup.

@@ -1,6 +1,9 @@
-// Runs `temporal server start-dev` as a child process and waits until it answers.
+// Runs `temporal server start-dev` as a child process and waits until it answers. The child dies
+// with this process (tiedCommand); with a database file, `<dbFile>.pid` names it, so that a start
+// where it outlived its run (no setpriv) stops it first: the file and the port are the new one's.
 import { spawn } from 'node:child_process';
-import { stopChild } from '../runtime/childProcess.js';
+import { watchChild } from '../runtime/childProcess.js';
+import { stopOrphan, tiedCommand } from '../runtime/tiedChild.js';
 import { existsSync } from 'node:fs';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../contracts/orders.js';
@@ -36,19 +39,16 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   for (const flag of SEARCH_ATTRIBUTE_FLAGS) args.push('--search-attribute', flag);
   args.push(...(opts.extraArgs ?? []));
 
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const pidFile = opts.dbFile && `${opts.dbFile}.pid`;
+  if (pidFile) await stopOrphan(pidFile, [opts.cliPath, 'start-dev', opts.dbFile!], 'Temporal dev server');
+  const tied = tiedCommand(opts.cliPath, args);
+  const child = await watchChild(spawn(tied.command, tied.args, { stdio: ['ignore', 'pipe', 'pipe'] }), pidFile);
 
   const address = `127.0.0.1:${opts.port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Temporal dev server exited (${child.exitCode}): ${output}`);
+    const ended = child.ended();
+    if (ended !== undefined) throw new Error(`Temporal dev server exited (${ended}): ${child.output()}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.describeNamespace({ namespace: opts.namespace });
@@ -56,8 +56,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
       break;
     } catch (err) {
       if (Date.now() > deadline) {
-        await stopChild(child, exited);
-        throw new Error(`Temporal dev server did not answer on ${address}: ${(err as Error).message}\n${output}`);
+        await child.stop();
+        throw new Error(`Temporal dev server did not answer on ${address}: ${(err as Error).message}\n${child.output()}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -65,6 +65,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return {
     address,
     uiUrl: opts.uiPort ? `http://localhost:${opts.uiPort}` : undefined,
-    stop: () => stopChild(child, exited),
+    stop: child.stop,
   };
 }

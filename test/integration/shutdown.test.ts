@@ -100,7 +100,7 @@ describe('shutdown on SIGTERM under load', () => {
       output += d;
     });
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
-    await waitFor(() => output.includes('Temporal UI:') || (service.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 90_000);
+    await waitFor(() => /"msg":"started"/.test(output) || (service.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 90_000);
     const token = /api_token: (\S+)/.exec(output)?.[1];
     expect(token).toBeDefined();
     const base = `http://127.0.0.1:${port}`;

@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { ServiceBusyError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
 import { compiledScript } from '../../runtime/compiledScript.js';
+import { tiedCommand } from '../../runtime/tiedChild.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
 import { reviveError, type BlockSource, type JobBlock, type JobRead, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
@@ -75,6 +76,17 @@ interface Worker {
   restartClock?: () => void;
 }
 
+/** The block a BlockSource gave, checked to hold bytes [start, end) of the file; else the reason. */
+function holding(block: unknown, { start, end }: JobRead['read']): { at: number; bytes: Uint8Array } {
+  const wanted = `bytes ${start}-${end - 1} of the file could not be had`;
+  const { at, bytes } = (block ?? {}) as { at?: unknown; bytes?: unknown };
+  if (typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0 || !(bytes instanceof Uint8Array)) {
+    throw new Error(`${wanted}: the block source answered ${block === undefined ? 'nothing' : 'no block ({ at, bytes })'}`);
+  }
+  if (at > start || at + bytes.length < end) throw new Error(`${wanted}: the block source answered bytes ${at}-${at + bytes.length - 1}`);
+  return { at, bytes };
+}
+
 /** CPU time (user + system) and resident set of a process, from /proc. */
 function usage(pid: number): { cpuMs: number; rssMb: number } | undefined {
   try {
@@ -137,20 +149,23 @@ export class ChildPool {
     return settled;
   }
 
-  /** A child's JobRead: the block from the job's source, or, when it cannot be had, the reason kept as the job's answer. */
-  private answerRead(worker: Worker, { id, read }: JobRead): void {
+  /**
+   * A child's JobRead: the block from the job's source, or, when it cannot be had, the reason kept
+   * as the job's answer. Whatever the source does (throws, rejects, resolves nothing or bytes that
+   * do not hold the read), this job alone fails, with the reason; nothing rejects unhandled (issue 41).
+   */
+  private async answerRead(worker: Worker, { id, read }: JobRead): Promise<void> {
     const job = worker.jobs.get(id);
     if (!job?.blocks) return;
-    const send = (message: JobBlock) => {
-      if (!worker.dead && worker.jobs.has(id)) worker.process.send(message);
-    };
-    job.blocks.block(read.start, read.end).then(
-      ({ at, bytes }) => send({ id, seq: read.seq, at, chunk: bytes }),
-      (err: Error) => {
-        job.inputError = err;
-        send({ id, seq: read.seq, failed: true });
-      },
-    );
+    let answer: JobBlock;
+    try {
+      const { at, bytes } = holding(await job.blocks.block(read.start, read.end), read);
+      answer = { id, seq: read.seq, at, chunk: bytes };
+    } catch (err) {
+      job.inputError = err instanceof Error ? err : new Error(String(err));
+      answer = { id, seq: read.seq, failed: true };
+    }
+    if (!worker.dead && worker.jobs.has(id)) worker.process.send(answer);
   }
 
   /** Starts a child ahead of the first job, so that no customer waits for one to start. */
@@ -227,9 +242,12 @@ export class ChildPool {
   private spawn(): Worker {
     const memoryMb = this.options.limits.memoryMb;
     // The heap limit makes V8 fail early and cleanly; the watchdog bounds all of the memory.
+    // Tied to this process: a child busy with a file hears no 'disconnect' when it dies (tiedChild.ts).
+    const node = tiedCommand(process.execPath, [`--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`]);
     const child = fork(compiledScript(import.meta.url, 'child.js'), [this.options.preload], {
       serialization: 'advanced',
-      execArgv: [`--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`],
+      execPath: node.command,
+      execArgv: node.args,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let isReady = false;
@@ -249,7 +267,10 @@ export class ChildPool {
     child.on('message', (reply: JobReply | JobStep | JobRead | { ready: true }) => {
       if ('ready' in reply) return started();
       if ('step' in reply) return worker.jobs.has(reply.id) ? worker.restartClock?.() : undefined;
-      if ('read' in reply) return this.answerRead(worker, reply);
+      if ('read' in reply) {
+        // Sending the answer is all that is left to fail: the job gets that failure.
+        return void this.answerRead(worker, reply).catch((err: Error) => worker.jobs.get(reply.id)?.reject(err));
+      }
       const job = worker.jobs.get(reply.id);
       if (!job) return;
       worker.served++;

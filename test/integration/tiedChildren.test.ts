@@ -1,0 +1,216 @@
+// Issue 41: the children of `npm start` (the Temporal dev server, the local speech engine, the
+// sandbox's file readers) do not outlive it. Started as the quick start does (node dist/main.js on
+// its own data and ports), killed by SIGKILL alone as the OOM killer does: every child is gone
+// within seconds, and the next start on the same data and ports answers, no process killed by
+// anyone but the kernel and the service. Without setpriv (SETPRIV=none) the readers and the engine
+// still go (they watch their parent) and the next start stops the dev server the run left behind.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localEngineInstalled } from '../../src/engines/localEngine.js';
+import { processInfo } from '../../src/runtime/tiedChild.js';
+import { freePort, waitFor } from '../helpers/net.js';
+import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+
+const ENGINE_INSTALLED = localEngineInstalled(process.env.ENGINES_DIR ?? '.engines');
+
+interface Seen {
+  pid: number;
+  startTime: number;
+  args: string[];
+}
+
+/** Every process under `root` (children, theirs, …), from /proc. */
+function descendants(root: number): Seen[] {
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => ({ pid: Number(name), info: processInfo(Number(name)) }))
+    .filter((p) => p.info && p.info.state !== 'Z');
+  const found: Seen[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const { pid, info } of all) {
+      if (!parents.has(pid) && parents.has(info!.ppid)) {
+        parents.add(pid);
+        found.push({ pid, startTime: info!.startTime, args: info!.args });
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** Gone: no such process, a zombie, or another process under its pid. */
+const gone = ({ pid, startTime }: Seen) => {
+  const now = processInfo(pid);
+  return !now || now.state === 'Z' || now.startTime !== startTime;
+};
+const running = (seen: Seen) => !gone(seen);
+const isDevServer = (p: Seen) => p.args.includes('start-dev');
+const isEngine = (p: Seen) => p.args.some((a) => a.endsWith('engines/server.py'));
+const isReader = (p: Seen) => p.args.some((a) => a.endsWith('sandbox/child.js'));
+
+/** A fresh data dir and free ports for `node dist/main.js`, as the quick start runs it. */
+async function serviceEnv(extra: NodeJS.ProcessEnv = {}): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; port: number }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'order-tied-children-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...extra,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_DEV_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    ENGINE_PORT: String(await freePort()),
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+  };
+  delete env.DATABASE_URL;
+  delete env.TEMPORAL_ADDRESS;
+  return { env, dataDir, port };
+}
+
+/** `node [nodeArgs] dist/main.js`; resolves once it printed its banner. */
+async function start(env: NodeJS.ProcessEnv, started: ChildProcess[], nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  await waitFor(() => /"msg":"started"/.test(output) || (child.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 180_000);
+  return { child, output: () => output };
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+
+describe.each([
+  ['with setpriv', {}],
+  ['without setpriv (SETPRIV=none)', { SETPRIV: 'none' }],
+])('children of npm start, %s', (_name, extra: NodeJS.ProcessEnv) => {
+  const tied = !extra.SETPRIV;
+  let dataDir: string;
+  let media: MediaServer;
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  const started: ChildProcess[] = [];
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    ({ env, dataDir, port } = await serviceEnv(extra));
+    media = await startMediaServer();
+  });
+  afterAll(async () => {
+    // Only if an assertion failed: what this test started must not outlive it.
+    for (const child of started) child.kill('SIGKILL');
+    for (const p of seen.filter(running)) process.kill(p.pid, 'SIGKILL');
+    await media?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('go with it when it is killed (SIGKILL alone), and the next start answers', { timeout: 420_000 }, async () => {
+    const first = await start(env, started);
+    const token = /api_token: (\S+)/.exec(first.output())?.[1];
+    expect(token).toBeDefined();
+    const children = descendants(first.child.pid!);
+    seen.push(...children);
+    expect(children.filter(isDevServer)).toHaveLength(1);
+    expect(children.filter(isEngine)).toHaveLength(ENGINE_INSTALLED ? 1 : 0);
+    expect(children.filter(isReader).length).toBeGreaterThanOrEqual(2); // the API's warm readers: documents and media
+
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    if (tied) {
+      await waitFor(() => children.every(gone), 'every child to go with its parent', 5_000);
+    } else {
+      // The readers hear their IPC channel close; the engine sees its parent change (once a second).
+      await waitFor(() => children.filter((p) => !isDevServer(p)).every(gone), 'the readers and the engine to go', 5_000);
+      // Nothing ties the dev server to its parent here: it runs on, holding the port and the database file.
+      expect(children.filter(isDevServer).every(running)).toBe(true);
+    }
+
+    const second = await start(env, started);
+    if (!tied) {
+      // The pid file in the data dir named it: this start stopped it before starting its own.
+      expect(second.output()).toContain("stopping a previous run's Temporal dev server");
+      expect(children.every(gone)).toBe(true);
+    }
+    expect(second.output()).not.toContain('First start');
+    seen.push(...descendants(second.child.pid!));
+    const base = `http://localhost:${port}`;
+    const languages = await fetch(`${base}/api/v4/languages`);
+    expect(languages.status).toBe(200);
+    const quote = await fetch(`${base}/api/v4/transcriptions`, {
+      method: 'POST',
+      body: new URLSearchParams({ api_token: token!, mode: 'test', url: media.audio(120), language: 'english' }),
+    }).then((r) => r.json());
+    expect(quote).toMatchObject({ mode: 'test', status: 'success', order_total: 2.5 });
+
+    // Stopped in order, it leaves nothing behind either.
+    const secondChildren = descendants(second.child.pid!);
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+    await waitFor(() => secondChildren.every(gone), 'the children of a service stopped in order to go', 5_000);
+  });
+});
+
+// What no caller handled, in the running service (src/main.ts): a rejection is logged with its
+// order and counted, and the service serves on; an exception stops it in order, exit code 1, its
+// children with it. The faults are set off from outside by a module loaded before main.js.
+describe('faults no caller handled', () => {
+  const FAULTS = `data:text/javascript,${encodeURIComponent(
+    "let n = 0; process.on('SIGUSR2', () => { if (n++ === 0) Promise.reject(Object.assign(new Error('a rejection nobody awaited'), { orderId: 41 })); else throw new Error('a throw nobody caught'); });",
+  )}`;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  const started: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    ({ env, dataDir, port } = await serviceEnv({ AI_ENGINE: 'operator' }));
+  });
+  afterAll(async () => {
+    for (const child of started) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('logs and counts an unhandled rejection and serves on; stops in order on an uncaught exception', { timeout: 300_000 }, async () => {
+    const service = await start(env, started, ['--import', FAULTS]);
+    const base = `http://localhost:${port}`;
+    service.child.kill('SIGUSR2');
+    const line = await waitFor(
+      () =>
+        service
+          .output()
+          .split('\n')
+          .find((l) => l.includes('"msg":"unhandled rejection (serving on)"')),
+      'the rejection to be logged',
+    );
+    expect(JSON.parse(line)).toMatchObject({ level: 'error', orderId: 41, workflowId: 'order-41', error: { message: 'a rejection nobody awaited' } });
+    expect((await fetch(`${base}/api/v4/languages`)).status).toBe(200);
+    expect(await fetch(`${base}/metrics`).then((r) => r.text())).toMatch(/^unhandled_rejections_total 1$/m);
+
+    const children = descendants(service.child.pid!);
+    service.child.kill('SIGUSR2');
+    expect(await exited(service.child)).toBe(1);
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 'fatal', msg: 'uncaught exception: stopping', error: expect.objectContaining({ message: 'a throw nobody caught' }) }),
+    );
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'stopping', signal: 'uncaughtException' }));
+    await waitFor(() => children.every(gone), 'the children to go', 5_000);
+  });
+});
