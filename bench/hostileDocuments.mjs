@@ -2,8 +2,12 @@
 // refuse each kind, the latency of another endpoint, the event-loop lag and the service's memory
 // while four are opened at once, and the cost of isolation on honest quotes, side by side with the
 // same readers called in this process (the floor: the work without a child process around it).
-// Usage: npm run build && node bench/hostileDocuments.mjs [--runs 3]
-// The hostile files come from the tests' generator (test/helpers/hostileFiles.ts, transpiled here).
+// Then hostile result files (issue 41): the PDF of a finished order whose transcript holds a
+// hostile run, its first rendering and a cached one, another order's DOCX asked meanwhile, and the
+// renderer in this process.
+// Usage: npm run build && node bench/hostileDocuments.mjs [--runs 3] [--only documents|results]
+// The hostile files come from the tests' generators (test/helpers/hostileFiles.ts and
+// hostileTranscripts.ts, transpiled here).
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -14,15 +18,15 @@ import { parseArgs } from 'node:util';
 import ts from 'typescript';
 import { listen, quantile, startService } from './lib.mjs';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } });
 const RUNS = Number(values.runs);
 
-async function generator() {
-  const source = await readFile('test/helpers/hostileFiles.ts', 'utf8');
+async function generator(helper = 'hostileFiles') {
+  const source = await readFile(`test/helpers/${helper}.ts`, 'utf8');
   const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
   const dir = await mkdtemp(join(tmpdir(), 'hostile-'));
-  await writeFile(join(dir, 'hostileFiles.mjs'), outputText);
-  return { module: await import(pathToFileURL(join(dir, 'hostileFiles.mjs')).href), cleanup: () => rm(dir, { recursive: true, force: true }) };
+  await writeFile(join(dir, `${helper}.mjs`), outputText);
+  return { module: await import(pathToFileURL(join(dir, `${helper}.mjs`)).href), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -86,7 +90,63 @@ function otherCustomer() {
   };
 }
 
-try {
+/**
+ * Hostile result files: per transcript, RUNS finished orders; each one's PDF asked once (rendered)
+ * and again (cached), another finished order's DOCX asked while the first renders; then the
+ * renderer in this process on the same transcript (the floor).
+ */
+async function hostileResults() {
+  const { module: transcripts, cleanup: done } = await generator('hostileTranscripts');
+  const { renderResult } = await import(pathToFileURL(join(process.cwd(), 'dist/domain/render/index.js')).href);
+  const { importTextTranscript } = await import(pathToFileURL(join(process.cwd(), 'dist/domain/transcript.js')).href);
+  const { fontLibrary } = await import(pathToFileURL(join(process.cwd(), 'dist/documents/fonts.js')).href);
+  const finished = async (text) => {
+    const { order_id: id } = await service.orderAt('transcriptions', { url: `${service.mediaUrl}/a.wav`, language: 'english' });
+    const { key } = await service.ops('PUT', '/ops/files', undefined, Buffer.from(text));
+    await service.complete(id, key);
+    return id;
+  };
+  const file = async (id, format) => {
+    const started = performance.now();
+    const res = await fetch(`${service.base}/api/v4/orders/${id}/files/transcription?api_token=${service.token}&format=${format}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, bytes: body.length, ms: performance.now() - started, error: res.status === 200 ? undefined : JSON.parse(body).error };
+  };
+  const options = { title: 'Order 1 transcription', timestamping: 'not_required', language: 'en', direction: 'ltr' };
+  await renderResult('transcription', importTextTranscript('Speaker 1: warm.'), 'pdf', options, fontLibrary());
+  console.log('\n## Hostile result files: the PDF of a finished order (median of runs)\n');
+  console.log(
+    "| transcript | size | PDF status | first PDF ms | max ms | cached ms | another order's DOCX meanwhile | its ms | renderer in this process ms |\n|---|---|---|---|---|---|---|---|---|",
+  );
+  try {
+    for (const hostile of transcripts.HOSTILE_TRANSCRIPTS) {
+      const text = transcripts.hostileTranscriptText(hostile);
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        const [id, other] = [await finished(text), await finished('Speaker 1: An ordinary paragraph of an ordinary order.\n')];
+        const first = file(id, 'pdf');
+        await new Promise((r) => setTimeout(r, 50));
+        const meanwhile = await file(other, 'docx');
+        runs.push({ first: await first, cached: await file(id, 'pdf'), meanwhile });
+      }
+      const floor = [];
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now();
+        await renderResult('transcription', importTextTranscript(text), 'pdf', options, fontLibrary());
+        floor.push(performance.now() - started);
+      }
+      const { first, meanwhile } = runs.at(-1);
+      console.log(
+        `| ${hostile.name} | ${(Buffer.byteLength(text) / 1024).toFixed(0)} KB | ${first.status}${first.error ? ` (${first.error})` : ''} | ${median(runs.map((r) => r.first.ms)).toFixed(0)} | ${Math.max(...runs.map((r) => r.first.ms)).toFixed(0)} | ${median(runs.map((r) => r.cached.ms)).toFixed(0)} | ${meanwhile.status} | ${median(runs.map((r) => r.meanwhile.ms)).toFixed(0)} | ${median(floor).toFixed(0)} |`,
+      );
+    }
+  } finally {
+    await done();
+  }
+}
+
+/** Hostile documents quoted: the time to refuse each, another customer meanwhile, the cost of isolation. */
+async function hostileDocuments() {
   // Warm-up: readers started and loaded.
   const warm = serve('/warm.pdf', hostile.honestTextPdf(2, 50), 'application/pdf');
   for (let i = 0; i < 5; i++) await quote(warm);
@@ -152,6 +212,11 @@ try {
     }
     console.log(`| ${name} | ${words} | ${median(served).toFixed(1)} | ${median(floor).toFixed(1)} |`);
   }
+}
+
+try {
+  if (values.only !== 'results') await hostileDocuments();
+  if (values.only !== 'documents') await hostileResults();
   console.log(`\nNode ${process.version}, ${(await import('node:os')).cpus().length} cores`);
 } finally {
   await service.stop();

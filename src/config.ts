@@ -18,7 +18,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit.js';
 import { DEFAULT_SIGN_IN_PER_MINUTE } from './http/tokenBuckets.js';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadCodec.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './documents/limits.js';
-import { DEFAULT_RENDER_CPU_MS, DEFAULT_RENDER_WAIT_MS, DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
+import { DEFAULT_RENDER_CHILDREN, DEFAULT_RENDER_CPU_MS, DEFAULT_RENDER_WAIT_MS, DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
 
 export interface Config {
   port: number;
@@ -197,6 +197,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       queueWaitMs: number(env, 'DOCUMENT_QUEUE_WAIT_MS', DEFAULT_SANDBOX.queueWaitMs),
       renderWaitMs: number(env, 'RENDER_QUEUE_WAIT_MS', DEFAULT_RENDER_WAIT_MS),
       renderCpuMs: number(env, 'RENDER_CPU_MS', DEFAULT_RENDER_CPU_MS),
+      renderChildren: Math.max(1, Math.floor(number(env, 'RENDER_READERS', DEFAULT_RENDER_CHILDREN))),
     },
     outbound: { allowCidrs: allowCidrs(env.OUTBOUND_ALLOW_CIDRS) },
     probes: {

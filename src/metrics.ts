@@ -202,6 +202,19 @@ new Gauge({
   },
 });
 
+export const renderingsFailed = new Counter({
+  name: 'result_renderings_failed_total',
+  help: 'Result file renderings that failed (each once: the failure is remembered and answered again), by format and reason (time, memory, crashed, timing, unreadable)',
+  labelNames: ['format', 'reason'] as const,
+  registers: [registry],
+});
+
+export const pdfCharactersDropped = new Counter({
+  name: 'pdf_characters_dropped_total',
+  help: "Code points of result files past a PDF's layout caps (marks on one letter, unbreakable words), left out of the PDF",
+  registers: [registry],
+});
+
 export const pdfCharactersMissing = new Counter({
   name: 'pdf_characters_missing_total',
   help: 'Characters of PDF results that no installed font covers, drawn as U+FFFD (install fonts-noto-core and fonts-noto-cjk)',

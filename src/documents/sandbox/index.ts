@@ -42,6 +42,11 @@ export interface SandboxSettings {
    * quote gets `limits.cpuMs`.
    */
   renderCpuMs?: number;
+  /**
+   * Result files rendered at once (one child each, started when needed): with two, one file that
+   * takes its whole CPU budget leaves the other reader to everyone else's downloads.
+   */
+  renderChildren?: number;
   /** Start a reader for documents and one for media probes at once (the API's roles), not at first use. */
   warm?: boolean;
   /** Drafting text from scans (ocrPages): its own children, so that minutes of OCR never hold the readers the API measures with. */
@@ -58,6 +63,7 @@ export interface OcrSettings extends OcrLimits {
 export const DEFAULT_SANDBOX: SandboxSettings = { limits: DEFAULT_DOCUMENT_LIMITS, children: 2, queueWaitMs: 2_000 };
 export const DEFAULT_RENDER_WAIT_MS = 15_000;
 export const DEFAULT_RENDER_CPU_MS = 30_000;
+export const DEFAULT_RENDER_CHILDREN = 2;
 export const DEFAULT_OCR_SETTINGS: OcrSettings = { ...DEFAULT_OCR_LIMITS, children: 1, queueWaitMs: 30_000 };
 
 export interface DocumentReader {
@@ -123,11 +129,11 @@ export function createDocumentSandbox(settings: SandboxSettings = DEFAULT_SANDBO
     nice: 0,
   });
   // Result files people download have readers of their own: a burst of quotes never keeps a
-  // finished order's file waiting (issue 31).
+  // finished order's file waiting (issue 31), nor does one file that takes its whole budget (issue 41).
   const renderings = documentReaders(
     'result files',
     'result file',
-    1,
+    settings.renderChildren ?? DEFAULT_RENDER_CHILDREN,
     settings.renderWaitMs ?? DEFAULT_RENDER_WAIT_MS,
     settings.renderCpuMs ?? DEFAULT_RENDER_CPU_MS,
   );

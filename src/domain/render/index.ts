@@ -14,10 +14,10 @@ export { TimingError } from './captions.js';
 
 /**
  * Raised when a renderer's output changes for the same input (2: PDFs in every script and SRT/WebVTT
- * direction marks, issue 30): it is part of a download's ETag, so a client holding the old file is
- * not answered 304.
+ * direction marks, issue 30; 3: a PDF's layout within caps, issue 41): it is part of a download's
+ * ETag, so a client holding the old file is not answered 304.
  */
-export const RENDERER_VERSION = 2;
+export const RENDERER_VERSION = 3;
 
 export interface RenderedFile {
   body: Buffer;
@@ -25,6 +25,8 @@ export interface RenderedFile {
   extension: string;
   /** Characters no font covers (a PDF draws each as U+FFFD): the caller logs and counts them. */
   missingCharacters?: string[];
+  /** Code points past a PDF's layout caps (caps.ts: marks on one letter, unbreakable words), left out: the caller logs them. */
+  droppedCharacters?: number;
 }
 
 export interface RenderOptions {
@@ -46,12 +48,13 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
   let body: Buffer;
   let missingCharacters: string[] = [];
+  let droppedCharacters = 0;
   switch (format) {
     case 'docx':
       body = await renderDocx(paragraphs(), options.title, script);
       break;
     case 'pdf':
-      ({ body, missing: missingCharacters } = await renderPdf(paragraphs(), options.title, fonts, script));
+      ({ body, missing: missingCharacters, dropped: droppedCharacters } = await renderPdf(paragraphs(), options.title, fonts, script));
       break;
     case 'doc':
       body = utf8(renderRtf(paragraphs(), options.title));
@@ -79,5 +82,5 @@ export async function renderResult(kind: ResultKind, t: Transcript, format: Resu
       body = utf8(renderTtml(cues(), script));
       break;
   }
-  return { body, ...FILE_TYPES[format], ...(missingCharacters.length ? { missingCharacters } : {}) };
+  return { body, ...FILE_TYPES[format], ...(missingCharacters.length ? { missingCharacters } : {}), ...(droppedCharacters ? { droppedCharacters } : {}) };
 }

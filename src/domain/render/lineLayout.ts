@@ -1,9 +1,12 @@
 // A paragraph set in lines for the PDF: fonts chosen character by character from a stack, line
 // breaks by the Unicode line breaking algorithm (UAX #14) plus word boundaries in the scripts
 // written without spaces, and each line put in visual order by the bidirectional algorithm
-// (UAX #9). Shaping (Indic conjuncts, Arabic joining, Thai marks) is fontkit's, run by run.
+// (UAX #9). Shaping (Indic conjuncts, Arabic joining, Thai marks) is fontkit's, run by run. What a
+// paragraph may ask of all this is capped (caps.ts): marks per letter, clusters, unbreakable words
+// and clusters per line, so its cost grows with its length, never with the square of it.
 import bidiModule, { type Bidi } from 'bidi-js';
 import LineBreaker from 'linebreak';
+import { BidiNesting, CAPS, capText, codePoints, firstCodePoints, NO_SPACES, segmentsOf } from './caps.js';
 import { drawable, type FontChooser, type PdfFont } from './fonts.js';
 
 export interface StyledSpan {
@@ -50,8 +53,6 @@ export interface LayoutSettings {
 const bidi = (bidiModule as unknown as () => Bidi)();
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
-/** Scripts written without spaces between words, whose breaks come from a dictionary (ICU's, through Intl.Segmenter). */
-const NO_SPACES = /[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\p{sc=Tai_Tham}\p{sc=New_Tai_Lue}\p{sc=Tai_Le}]/u;
 /** Controls other than the newline, drawn as the space they stand for. */
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 const REPLACEMENT = '\uFFFD';
@@ -66,6 +67,8 @@ const fontkitTurns = (drawn: string) => FONTKIT_RTL.test(SCRIPTED.exec(drawn)?.[
 interface Cluster {
   start: number;
   end: number;
+  /** As written, within CAPS.clusterCodePoints. */
+  logical: string;
   /** As drawn: mirrored where right to left, without ignorables the font lacks; U+FFFD where no font covers it. */
   drawn: string;
   font: PdfFont;
@@ -79,21 +82,23 @@ interface Cluster {
 /**
  * Sets `spans` (one paragraph) in lines of at most `maxWidth` points. `missing` lists the
  * characters no font of the stack covers: each is drawn as U+FFFD, never as an empty box.
+ * `dropped`: the code points past the caps (caps.ts), left out.
  */
-export function layoutParagraph(spans: StyledSpan[], settings: LayoutSettings): { lines: LaidLine[]; missing: string[] } {
-  const texts = spans.map((s) => s.text.replace(CONTROLS, ' '));
+export function layoutParagraph(spans: StyledSpan[], settings: LayoutSettings): { lines: LaidLine[]; missing: string[]; dropped: number } {
+  const bidiNesting = new BidiNesting();
+  const capped = spans.map((s) => capText(s.text.replace(CONTROLS, ' '), bidiNesting));
+  const texts = capped.map((c) => c.text);
   const text = texts.join('');
-  if (!text) return { lines: [], missing: [] };
+  const dropped = { count: capped.reduce((sum, c) => sum + c.dropped, 0) };
+  if (!text) return { lines: [], missing: [], dropped: dropped.count };
   const missing: string[] = [];
-  const clusters = clustersOf(text, texts, spans, settings, missing);
+  const clusters = clustersOf(text, texts, spans, settings, missing, dropped);
   const width: Width = (font, drawn) => (settings.widths(font, drawn) * settings.size) / font.face.unitsPerEm;
-  const lines = breakLines(text, clusters, settings.maxWidth, width).map(([from, to]) =>
-    buildLine(text, clusters.slice(from, to), spans, settings.size, width),
-  );
-  return { lines, missing };
+  const lines = breakLines(text, clusters, settings.maxWidth, width).map(([from, to]) => buildLine(clusters.slice(from, to), spans, settings.size, width));
+  return { lines, missing, dropped: dropped.count };
 }
 
-function clustersOf(text: string, texts: string[], spans: StyledSpan[], settings: LayoutSettings, missing: string[]): Cluster[] {
+function clustersOf(text: string, texts: string[], spans: StyledSpan[], settings: LayoutSettings, missing: string[], dropped: { count: number }): Cluster[] {
   const embedding = bidi.getEmbeddingLevels(text, settings.direction);
   const mirrored = bidi.getMirroredCharactersMap(text, embedding.levels);
   const spanEnds: number[] = [];
@@ -102,12 +107,15 @@ function clustersOf(text: string, texts: string[], spans: StyledSpan[], settings
   let span = 0;
   // The font before, at each weight (a bold label's font must not run on into the words after it).
   const previousAt = new Map<FontChooser, PdfFont>();
-  for (const { segment, index } of graphemes.segment(text)) {
+  for (const { segment, index } of segmentsOf(graphemes, text)) {
     while (index >= spanEnds[span]!) span++;
     const chooser = spans[span]!.bold ? settings.fonts.bold : settings.fonts.regular;
     const previous = previousAt.get(chooser);
+    // A cluster past the cap (an emoji sequence or jamo run without end) keeps its first code points.
+    const logical = segment.length > CAPS.clusterCodePoints ? firstCodePoints(segment, CAPS.clusterCodePoints) : segment;
+    if (logical !== segment) dropped.count += codePoints(segment) - CAPS.clusterCodePoints;
     let chars = '';
-    for (let i = index; i < index + segment.length; i++) chars += mirrored.get(i) ?? text[i];
+    for (let i = index; i < index + logical.length; i++) chars += mirrored.get(i) ?? text[i];
     let font = chooser.fontFor(chars, previous);
     let drawn: string;
     if (font) {
@@ -121,6 +129,7 @@ function clustersOf(text: string, texts: string[], spans: StyledSpan[], settings
     clusters.push({
       start: index,
       end: index + segment.length,
+      logical,
       drawn,
       font,
       level: embedding.levels[index]!,
@@ -195,7 +204,7 @@ function breakOpportunities(text: string, clusters: Cluster[]): Map<number, bool
     if (i !== undefined) breaks.set(i, bk.required);
   }
   if (NO_SPACES.test(text)) {
-    for (const { index } of words.segment(text)) {
+    for (const { index } of segmentsOf(words, text)) {
       const i = clusterAt.get(index);
       if (i && NO_SPACES.test(text[index - 1]!) && NO_SPACES.test(text[index]!) && !breaks.has(i)) breaks.set(i, false);
     }
@@ -204,7 +213,10 @@ function breakOpportunities(text: string, clusters: Cluster[]): Map<number, bool
   return breaks;
 }
 
-/** Greedy filling: [from, to) cluster ranges of each line, without the spaces that end it. */
+/**
+ * Greedy filling: [from, to) cluster ranges of each line, without the spaces that end it. A line
+ * holds at most CAPS.lineClusters clusters, however narrow.
+ */
 function breakLines(text: string, clusters: Cluster[], maxWidth: number, measure: Width): Array<[number, number]> {
   const breaks = [...breakOpportunities(text, clusters)].sort(([a], [b]) => a - b);
   const lines: Array<[number, number]> = [];
@@ -222,15 +234,15 @@ function breakLines(text: string, clusters: Cluster[], maxWidth: number, measure
     while (spaceFrom > wordStart && clusters[spaceFrom - 1]!.space) spaceFrom--;
     const word = clusters.slice(wordStart, spaceFrom);
     const wordWidth = widthOf(word, measure);
-    if (contentEnd > from && width + pendingSpace + wordWidth > maxWidth) {
+    if (contentEnd > from && (width + pendingSpace + wordWidth > maxWidth || spaceFrom - from > CAPS.lineClusters)) {
       emit();
       from = contentEnd = wordStart;
     }
-    if (wordWidth > maxWidth) {
+    if (wordWidth > maxWidth || spaceFrom - wordStart > CAPS.lineClusters) {
       // Longer than a line by itself: broken between clusters.
       for (let i = wordStart; i < spaceFrom; i++) {
         const w = widthOf(clusters.slice(i, i + 1), measure);
-        if (contentEnd > from && width + w > maxWidth) {
+        if (contentEnd > from && (width + w > maxWidth || i - from >= CAPS.lineClusters)) {
           emit();
           from = i;
         }
@@ -253,7 +265,7 @@ function breakLines(text: string, clusters: Cluster[], maxWidth: number, measure
 }
 
 /** A line's runs in visual order (UAX #9, L2), placed left to right. */
-function buildLine(text: string, clusters: Cluster[], spans: StyledSpan[], size: number, width: Width): LaidLine {
+function buildLine(clusters: Cluster[], spans: StyledSpan[], size: number, width: Width): LaidLine {
   const runs = runsOf(clusters).map((run) => {
     const { font, level, span } = run[0]!;
     // fontkit turns a run whose first letter is of a right-to-left script; where that is not the
@@ -286,7 +298,7 @@ function buildLine(text: string, clusters: Cluster[], spans: StyledSpan[], size:
     width: x,
     ascent: Math.max(...faces.map((f) => (f.ascent * size) / f.unitsPerEm)),
     descent: Math.max(...faces.map((f) => (-f.descent * size) / f.unitsPerEm)),
-    text: text.slice(clusters[0]!.start, clusters.at(-1)!.end),
+    text: clusters.map((c) => c.logical).join(''),
     rightToLeft: clusters.some((c) => c.level % 2 === 1),
   };
 }

@@ -26,14 +26,15 @@ function spansOf(p: Paragraph): StyledSpan[] {
 
 /**
  * A PDF of the paragraphs. Right-to-left paragraphs are aligned right. `missing`: the characters
- * no font of the library covers (drawn as U+FFFD), for the caller to log and count.
+ * no font of the library covers (drawn as U+FFFD), and `dropped`: how many code points were past
+ * the layout's caps (caps.ts) and left out, for the caller to log and count.
  */
 export function renderPdf(
   paragraphs: Paragraph[],
   title: string,
   fonts: FontLibrary,
   script: TextScript = LEFT_TO_RIGHT,
-): Promise<{ body: Buffer; missing: string[] }> {
+): Promise<{ body: Buffer; missing: string[]; dropped: number }> {
   const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -61,6 +62,7 @@ export function renderPdf(
     pdf.font(font.name);
   };
   const missing: string[] = [];
+  let dropped = 0;
   let y = MARGIN;
 
   const draw = (lines: LaidLine[], size: number) => {
@@ -93,6 +95,7 @@ export function renderPdf(
   const set = (spans: StyledSpan[], size: number) => {
     const laid = layoutParagraph(spans, { ...settings, size });
     missing.push(...laid.missing);
+    dropped += laid.dropped;
     draw(laid.lines, size);
   };
 
@@ -103,5 +106,5 @@ export function renderPdf(
     y += BODY_SIZE * 0.6;
   }
   pdf.end();
-  return done.then((body) => ({ body, missing }));
+  return done.then((body) => ({ body, missing, dropped }));
 }

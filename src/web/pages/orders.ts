@@ -113,8 +113,9 @@ ${pager(page > 1 ? link(page - 1) : undefined, rows.length > PAGE_SIZE ? link(pa
     try {
       await sendResultFile(deps, req, res, order, checkResultKind(req.params.kind), req.query.format);
     } catch (err) {
-      // The API's message names the problem (no such kind, format, not finished yet).
-      if (err instanceof RequestError) throw new PageError(404, `This file is not available: ${err.message}.`);
+      // The API's message names the problem (no such kind, format, not finished yet; a rendering that
+      // cannot be made, 422, which is not a missing page).
+      if (err instanceof RequestError) throw new PageError(err.status === 422 ? 422 : 404, `This file is not available: ${err.message}.`);
       throw err;
     }
   });
