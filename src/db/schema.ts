@@ -183,6 +183,14 @@ export const tasks = pgTable('tasks', {
 
 export type TaskRow = typeof tasks.$inferSelect;
 
+/** A claim in flight (0016): one of the worker's TASK_MAX_HELD slots, taken while its update runs (`reserveClaim`, src/db/tasks.ts). */
+export const claimReservations = pgTable('claim_reservations', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  workerId: integer('worker_id').notNull(),
+  taskId: text('task_id').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
 export const workerEarnings = pgTable('worker_earnings', {
   taskId: text('task_id').primaryKey(),
   workerId: integer('worker_id').notNull(),

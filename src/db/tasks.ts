@@ -1,10 +1,11 @@
 // The workbench's task rows. The workflow holding a task (its order's, or a child named as the task:
 // src/workflows/heldTask.ts) decides claims and writes them here through activities; the web layer reads the queue here and writes autosaves, which
-// are allowed only to the worker who holds the claim.
-import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+// are allowed only to the worker who holds the claim. A claim takes a slot of the worker's first
+// (`reserveClaim`): the limit on tasks held counts the claims still in flight.
+import { and, asc, eq, inArray, lt, lte, notExists, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
-import { tasks, type TaskRow } from './schema.js';
+import { claimReservations, tasks, workers, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
 import { BARRED_BY } from '../domain/workbench.js';
 
@@ -37,6 +38,47 @@ export async function getTask(db: Db, taskId: string): Promise<TaskRow | undefin
 export async function recordClaim(db: Db, taskId: string, workerId: number): Promise<void> {
   // The lease counts this claim's saves from zero (the task workflow needs no read of them at a claim).
   await db.update(tasks).set({ status: 'claimed', claimedBy: workerId, claimedAt: new Date(), savedAt: null, saves: 0 }).where(eq(tasks.id, taskId));
+}
+
+/** By the database's clock, as every process sharing it reads it. */
+const expiresIn = (ms: number) => sql`now() + ${ms}::integer * interval '1 millisecond'`;
+
+/**
+ * Takes one of the worker's `max` slots for a claim of `taskId` (answers its id), or answers undefined
+ * when the tasks they hold and their claims in flight fill them. A task counts once: claims of one
+ * task share a slot, as only one of them can win it. Under a lock on the worker's row, so that racing
+ * claims, from this process or another, count one after the other.
+ */
+export async function reserveClaim(db: Db, workerId: number, taskId: string, max: number, ttlMs: number): Promise<number | undefined> {
+  return db.transaction(async (tx) => {
+    // NO KEY UPDATE: a task row naming the worker (its foreign key) is written meanwhile without waiting.
+    await tx.select({ id: workers.id }).from(workers).where(eq(workers.id, workerId)).for('no key update');
+    await tx.delete(claimReservations).where(and(eq(claimReservations.workerId, workerId), lte(claimReservations.expiresAt, sql`now()`)));
+    const held = await tx
+      .select({ taskId: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.status, 'claimed'), eq(tasks.claimedBy, workerId)));
+    const inFlight = await tx.select({ taskId: claimReservations.taskId }).from(claimReservations).where(eq(claimReservations.workerId, workerId));
+    if (new Set([...held, ...inFlight].map((r) => r.taskId)).add(taskId).size > max) return undefined;
+    const [slot] = await tx
+      .insert(claimReservations)
+      .values({ workerId, taskId, expiresAt: expiresIn(ttlMs) })
+      .returning({ id: claimReservations.id });
+    return slot!.id;
+  });
+}
+
+/** A claim whose update still runs keeps its slot. */
+export async function renewClaim(db: Db, slotId: number, ttlMs: number): Promise<void> {
+  await db
+    .update(claimReservations)
+    .set({ expiresAt: expiresIn(ttlMs) })
+    .where(eq(claimReservations.id, slotId));
+}
+
+/** The claim's update answered: the task row now says whether the worker holds the task. */
+export async function dropClaim(db: Db, slotId: number): Promise<void> {
+  await db.delete(claimReservations).where(eq(claimReservations.id, slotId));
 }
 
 /** Back to the queue; the draft stays for the next worker. */

@@ -11,7 +11,7 @@ import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate,
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
-import { getTask, queueOf, saveDraft, tasksOfOrder } from '../db/tasks.js';
+import { dropClaim, getTask, queueOf, renewClaim, reserveClaim, saveDraft, tasksOfOrder } from '../db/tasks.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
 import { checksOwnWork, submissionProblems, transcriptFromEditor } from '../domain/workbench.js';
 import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
@@ -88,26 +88,37 @@ async function refuseOwnWork(db: Db, task: TaskRow, workerId: number): Promise<v
   }
 }
 
-const heldBy = async (db: Db, workerId: number) => (await queueOf(db, workerId, [])).claimed.length;
+/** How long a claim's slot outlives a process that died mid-claim; a claim still waiting renews it. */
+const CLAIM_SLOT_MS = 30_000;
 
 /**
  * A claim: the task workflow's validator decides on status and skill; before it, the worker may not
- * check their own work nor hold more than `maxHeldTasks`. Two claims racing past the count are
- * caught after: the one that went over is given back.
+ * check their own work, and the claim takes one of the worker's `maxHeldTasks` slots (`reserveClaim`:
+ * the tasks held and the claims in flight, counted under a lock on the worker), so that claims racing
+ * from one worker, in one process or several, end within the limit and never all given back.
  */
 export async function claimTask(deps: WorkbenchDeps, worker: WorkerRow, taskId: string): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
   await refuseOwnWork(deps.db, task, worker.id);
   const max = deps.maxHeldTasks ?? DEFAULT_MAX_HELD_TASKS;
-  const tooMany = () =>
-    new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
-  if ((await heldBy(deps.db, worker.id)) >= max) throw tooMany();
-  const state = await updateTask(deps, task, claimTaskUpdate, { workerId: worker.id, skills: worker.skills });
-  if ((await heldBy(deps.db, worker.id)) > max) {
-    await releaseTask(deps, taskId, `worker ${worker.id} claimed past ${max} tasks at once`).catch(() => undefined);
-    throw tooMany();
+  const slot = await reserveClaim(deps.db, worker.id, task.id, max, CLAIM_SLOT_MS);
+  if (slot === undefined)
+    throw new TaskRefusedError(`you hold ${max} task${max === 1 ? '' : 's'} already: submit one or give it back before you claim another`, 'held');
+  const renewing = setInterval(() => void renewClaim(deps.db, slot, CLAIM_SLOT_MS).catch(() => undefined), CLAIM_SLOT_MS / 3);
+  let answered = false;
+  try {
+    const state = await updateTask(deps, task, claimTaskUpdate, { workerId: worker.id, skills: worker.skills });
+    answered = true;
+    return state;
+  } catch (err) {
+    answered = err instanceof TaskRefusedError;
+    throw err;
+  } finally {
+    clearInterval(renewing);
+    // Answered, the task row says (the workflow wrote the claim before answering); otherwise the
+    // update may still land, and the slot lapses instead.
+    if (answered) await dropClaim(deps.db, slot).catch(() => undefined);
   }
-  return state;
 }
 
 /** The soonest-due task the worker may take; another worker's faster claim moves on to the next. */
