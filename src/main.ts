@@ -12,7 +12,8 @@ import { startDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
 import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
-import { ffmpegExtractor } from './engines/audioRendition.js';
+import { ffmpegRenderer } from './engines/audioRendition.js';
+import { ALL_MEDIA_FORMATS, namesOf, workedMediaFormats } from './documents/mediaFormats.js';
 import { buildEngines, needsLocalProcess, type EngineChoices } from './engines/settings.js';
 import type { EngineSettings } from './engines/types.js';
 import { installedOcrLanguages } from './documents/ocr.js';
@@ -124,7 +125,7 @@ async function main(role: Role): Promise<void> {
               translators: await translatorsFrom(config.engines.translation),
             },
       media: config.media,
-      audioExtractor: ffmpegExtractor(),
+      audioRenderer: ffmpegRenderer(),
       outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
       // The API's roles read files with every quote: their readers start now, not at the first one.
       documentReader: createDocumentSandbox({ ...config.sandbox, warm: role !== 'worker' }),
@@ -222,7 +223,11 @@ async function main(role: Role): Promise<void> {
       console.log(`Engines:     AI transcription: ${choices.speech.kind}, forced alignment: ${choices.alignment.kind}`);
       console.log(`Drafts:      ${draftsBanner(choices, deps.engines)}`);
       console.log(
-        `Video:       ${deps.audioExtractor ? 'its audio extracted once per order by ffmpeg' : 'kept whole (install ffmpeg to keep only its audio)'}`,
+        `Media:       ${
+          deps.audioRenderer
+            ? `${namesOf(ALL_MEDIA_FORMATS)}; measured by ffmpeg and worked up to the length paid for, a video's audio extracted once`
+            : `${namesOf(workedMediaFormats(false))} only, measured again by the parser (install ffmpeg for AIFF, WMA, video and the rest)`
+        }`,
       );
     }
     if (config.metrics.port) {

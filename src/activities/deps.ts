@@ -4,7 +4,7 @@ import type { PriceTable } from '../products/registry.js';
 import type { PayRates } from '../products/payRates.js';
 import type { EngineSettings } from '../engines/types.js';
 import type { MediaLimits, OutboundClient } from '../net/outbound.js';
-import type { AudioExtractor } from '../engines/audioRendition.js';
+import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
 
@@ -26,7 +26,7 @@ export interface ActivityDeps {
   /** Limits when an engine activity downloads a customer's media. */
   media: MediaLimits;
   /** Extracts the audio of a video once per order (ffmpeg, where installed). */
-  audioExtractor?: AudioExtractor;
+  audioRenderer?: AudioRenderer;
   /** The SSRF-guarded client for every customer URL: media downloads and callbacks. */
   outbound: OutboundClient;
   /** Opens customers' and workers' files in bounded child processes (src/documents/sandbox/). */

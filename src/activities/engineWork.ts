@@ -16,7 +16,7 @@ export const MEDIA_REFUSED = 'MediaRefused';
 /** The language spoken in an order's media (languagesOf's source). */
 export const spokenLanguageOf = (order: OrderRow): string | undefined => languagesOf(order.params).source;
 
-export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | 'outbound' | 'audioExtractor'>) {
+export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | 'outbound' | 'audioRenderer' | 'documentReader'>) {
   const { db, files } = deps;
   /**
    * The order's audio and language, as an engine request with a deadline that grows with the audio:

@@ -4,7 +4,7 @@ import type { Db } from '../db/connection.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { PriceTable } from '../products/registry.js';
 import type { Limits, MediaLimits, OutboundClient } from '../net/outbound.js';
-import type { AudioExtractor } from '../engines/audioRendition.js';
+import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { ProbePolicy } from '../orders/measureTools.js';
 import type { RateLimits } from './rateLimit.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
@@ -28,7 +28,7 @@ export interface ApiDeps {
   /** The workbench's lease and part length, on every order placed (src/workflows/workbench.ts). */
   workbench: WorkbenchSettings;
   /** Extracts the audio of a video once per order (the player's first play of an order no engine heard yet). */
-  audioExtractor?: AudioExtractor;
+  audioRenderer?: AudioRenderer;
   /** How many tasks one worker may hold at once (orders/workbench.ts); default DEFAULT_MAX_HELD_TASKS. */
   maxHeldTasks?: number;
   /**

@@ -64,6 +64,11 @@ export async function noteEngineFinding(db: Db, orderId: number, note: string): 
   await db.update(orders).set({ engineNote: note, engineNotedAt: new Date() }).where(eq(orders.id, orderId));
 }
 
+/** What the order's kept media changed in the work (cut at the length paid for), for the customer and the people. */
+export async function noteOrderMedia(db: Db, orderId: number, note: string): Promise<void> {
+  await db.update(orders).set({ mediaNote: note, mediaNotedAt: new Date() }).where(eq(orders.id, orderId));
+}
+
 /** The machine draft's doubtful words, for the editor's marks and the delivery's measure. */
 export async function setDraftDoubts(db: Db, orderId: number, doubts: DoubtfulParagraph[]): Promise<void> {
   await db.update(orders).set({ draftDoubts: doubts }).where(eq(orders.id, orderId));

@@ -52,6 +52,9 @@ export const orders = pgTable('orders', {
   draftEditRate: doublePrecision('draft_edit_rate'),
   /** The machine draft's paragraphs with doubtful words (migration 0015). */
   draftDoubts: jsonb('draft_doubts').$type<DoubtfulParagraph[]>(),
+  /** The kept media was longer than paid for, and only the paid part is worked (migration 0017). */
+  mediaNote: text('media_note'),
+  mediaNotedAt: ts('media_noted_at'),
   /** What placement fixed from the product and parameters (migration 0012); null on older rows. */
   plan: jsonb('plan').$type<OrderPlan>(),
   createdAt: ts('created_at').notNull().defaultNow(),

@@ -1,6 +1,8 @@
 // Measures customers' documents for pricing: what a fetched file is, and how many words a
 // translation or a human OCR order of it is priced by.
 import { importDocument } from './importers.js';
+import { segmentsOf } from '../domain/render/caps.js';
+import { MEDIA_FORMATS, mediaFormatOf } from './mediaFormats.js';
 import { forEachPdfPage } from './pdf.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentRefusedError, refusal, type DocumentLimits } from './limits.js';
 import { TranscriptImportError } from '../domain/transcript.js';
@@ -8,10 +10,13 @@ import { TranscriptImportError } from '../domain/transcript.js';
 // One segmenter for the process: ICU's word dictionaries split CJK text without spaces.
 const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
 
-/** Words in a text, counted with Intl.Segmenter (word granularity, isWordLike), so CJK text counts sensibly too. */
+/**
+ * Words in a text, counted with Intl.Segmenter (word granularity, isWordLike), so CJK text counts
+ * sensibly too; in windows (segmentsOf), as Node 20's segmenter copies the whole text per segment.
+ */
 export function countWords(text: string): number {
   let n = 0;
-  for (const s of WORDS.segment(text)) if (s.isWordLike) n++;
+  for (const s of segmentsOf(WORDS, text)) if (s.isWordLike) n++;
   return n;
 }
 
@@ -64,33 +69,20 @@ function bySignature(b: Uint8Array): Kind | undefined {
   if (ascii(b, 0, 'BM') && b.length >= 18 && b[6] === 0 && b[7] === 0 && b[8] === 0 && b[9] === 0 && [12, 40, 52, 56, 108, 124].includes(b[14]!)) {
     return { cls: 'image', ext: 'bmp' };
   }
-  if (ascii(b, 0, 'RIFF') && ascii(b, 8, 'WAVE')) return { cls: 'media', ext: 'wav' };
-  if (ascii(b, 0, 'ID3')) return { cls: 'media', ext: 'mp3' };
-  if (ascii(b, 0, 'OggS')) return { cls: 'media', ext: 'ogg' };
-  if (ascii(b, 0, 'fLaC')) return { cls: 'media', ext: 'flac' };
-  if (ascii(b, 0, '\x1A\x45\xDF\xA3')) return { cls: 'media', ext: latin1(b, 64).includes('webm') ? 'webm' : 'mkv' };
   if (ascii(b, 4, 'ftyp')) {
     const brand = latin1(b.subarray(8, 12));
     // HEIF/AVIF photos share the ISO container with MP4.
     if (/^(heic|heix|mif1|msf1|avif)$/.test(brand)) return { cls: 'image', ext: brand === 'avif' ? 'avif' : 'heic' };
-    return { cls: 'media', ext: brand === 'qt  ' ? 'mov' : brand.startsWith('M4A') ? 'm4a' : 'mp4' };
   }
-  // An MPEG audio frame (MP3 without ID3 tag, or ADTS AAC): 11 sync bits.
-  if (b.length >= 2 && b[0] === 0xff && (b[1]! & 0xe0) === 0xe0) return { cls: 'media', ext: 'mp3' };
+  const media = mediaFormatOf(b);
+  if (media) return { cls: 'media', ext: MEDIA_FORMATS[media].ext };
+  // Media of a codec the service does not work is still media (the probe names what it accepts).
+  if (ascii(b, 0, 'OggS')) return { cls: 'media', ext: 'ogg' };
   return undefined;
 }
 
-/** The Content-Type each signature is served as (a browser plays or shows it as that, nothing else). */
-const SERVED_TYPES: Record<string, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  mkv: 'video/x-matroska',
+/** The Content-Type each image signature is served as (a browser shows it as that, nothing else); media's are in MEDIA_FORMATS. */
+const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   gif: 'image/gif',
@@ -110,9 +102,12 @@ export const SIGNATURE_BYTES = 4096;
  * else (HTML, a document, text), which is never served.
  */
 export function servedTypeOf(head: Uint8Array): { cls: 'media' | 'image'; type: string; ext: string } | undefined {
-  const signed = bySignature(head.subarray(0, SIGNATURE_BYTES));
-  const type = signed && SERVED_TYPES[signed.ext];
-  return type && (signed.cls === 'media' || signed.cls === 'image') ? { cls: signed.cls, type, ext: signed.ext } : undefined;
+  const bytes = head.subarray(0, SIGNATURE_BYTES);
+  const media = mediaFormatOf(bytes);
+  if (media) return { cls: 'media', type: MEDIA_FORMATS[media].type, ext: MEDIA_FORMATS[media].ext };
+  const signed = bySignature(bytes);
+  const type = signed?.cls === 'image' ? IMAGE_TYPES[signed.ext] : undefined;
+  return type ? { cls: 'image', type, ext: signed!.ext } : undefined;
 }
 
 const TYPES: Record<string, Kind> = {
@@ -241,17 +236,23 @@ async function pdfPageWords(bytes: Uint8Array, fileName: string, limits: Documen
   let total = 0;
   await forEachPdfPage(bytes, limits, (items) => {
     // Items on one line join as they are (pdf.js splits words across items); a new line is a break.
-    let text = '';
+    // Counted line by line, so a page of millions of words is refused at the limit, not after.
+    let [line, words] = ['', 0];
     let lastY: number | undefined;
+    const endLine = () => {
+      words += countWords(line);
+      line = '';
+      if (total + words > limits.maxWords) throw refusal.words(limits);
+    };
     for (const item of items) {
       const y = item.transform?.[5];
-      if (lastY !== undefined && y !== undefined && Math.abs(lastY - y) > 0.5) text += '\n';
-      text += item.str + (item.hasEOL ? '\n' : '');
+      if (lastY !== undefined && y !== undefined && Math.abs(lastY - y) > 0.5) endLine();
+      line += item.str;
+      if (item.hasEOL) endLine();
       if (y !== undefined) lastY = y;
     }
-    const words = countWords(text);
+    endLine();
     total += words;
-    if (total > limits.maxWords) throw refusal.words(limits);
     counts.push(words);
   }).catch((err: unknown) => {
     if (err instanceof DocumentRefusedError || !(err instanceof TranscriptImportError)) throw err;

@@ -111,18 +111,3 @@ export function indexBoxLength(header: Uint8Array): number | undefined {
   const length = view(header).readUInt32BE(0);
   return length > 8 ? length : undefined;
 }
-
-/** Watches a streamed file for its movie header (`mvhd`), for the MP4 and QuickTime files the parser states no duration for. */
-export class MovieHeaderWatch {
-  duration: number | undefined;
-  private carry: Uint8Array = new Uint8Array(0);
-
-  push(chunk: Uint8Array): void {
-    if (this.duration !== undefined) return;
-    // Cheap on every chunk (one search, no copy of it); a header straddling two chunks is found in
-    // the seam: the end of the last one and the start of this one.
-    const seam = Buffer.concat([this.carry, chunk.subarray(0, 64)]);
-    this.duration = movieHeaderDuration([{ at: 0, bytes: seam }]) ?? movieHeaderDuration([{ at: 0, bytes: chunk }]);
-    this.carry = chunk.length >= 64 ? chunk.subarray(chunk.length - 64) : seam.subarray(Math.max(0, seam.length - 64));
-  }
-}

@@ -11,6 +11,8 @@ import { pipeline, Transform } from 'node:stream';
 import { ChildLostError, NotMediaError, STATED_IN_HEADER, type BlockSource, type DocumentReader } from '../documents/sandbox/index.js';
 import { DocumentRefusedError } from '../documents/limits.js';
 import { BlockList } from '../documents/mediaDuration.js';
+import { ALL_MEDIA_FORMATS, mediaFormatOf, namesOf, type MediaFormatKey } from '../documents/mediaFormats.js';
+import { SIGNATURE_BYTES } from '../documents/measure.js';
 import { contentTypeOf, FetchError, type Limits, type OpenedBody, type OutboundClient } from './outbound.js';
 
 type Opener = Pick<OutboundClient, 'openCustomerUrl'>;
@@ -30,17 +32,56 @@ const RANGED_BUDGET = { requests: 8, bytes: 64 * 1024 ** 2 };
 /** Ranged reads gave up (the budget, or the server stopped answering ranges): stream the file. */
 class RangesAbandoned extends Error {}
 
-export async function probeMediaDuration(client: Opener, parser: Parser, url: string, field: string, limits: Limits): Promise<number> {
-  const deadline = Date.now() + limits.timeoutMs;
-  const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, { range: `bytes=0-${HEAD_BYTES - 1}` });
-  return durationOf(client, parser, opened, url, field, limits, deadline);
+/** One probe of one file: what it reads through, what it asks of it, and by when. */
+interface Probe {
+  client: Opener;
+  parser: Parser;
+  url: string;
+  field: string;
+  limits: Limits;
+  deadline: number;
+  /** The formats priced (documents/mediaFormats.ts); others are refused, naming the field. */
+  accepted: ReadonlySet<MediaFormatKey>;
 }
 
-/** A 206's total size (`Content-Range: bytes 0-65535/824000000`); undefined for a 200 or an unknown size. */
+export interface ProbeOptions {
+  /** The formats priced; default all of MEDIA_FORMATS (where ffmpeg renders those it must). */
+  accepted?: ReadonlySet<MediaFormatKey>;
+}
+
+const probeOf = (client: Opener, parser: Parser, url: string, field: string, limits: Limits, options: ProbeOptions): Probe => ({
+  client,
+  parser,
+  url,
+  field,
+  limits,
+  deadline: Date.now() + limits.timeoutMs,
+  accepted: options.accepted ?? ALL_MEDIA_FORMATS,
+});
+
+export async function probeMediaDuration(
+  client: Opener,
+  parser: Parser,
+  url: string,
+  field: string,
+  limits: Limits,
+  options: ProbeOptions = {},
+): Promise<number> {
+  const probe = probeOf(client, parser, url, field, limits, options);
+  const opened = await client.openCustomerUrl(url, field, limits.timeoutMs, { range: `bytes=0-${HEAD_BYTES - 1}` });
+  return durationOf(probe, opened);
+}
+
+/** A 206's Content-Range (`bytes 0-65535/824000000`): its first and last byte and the file's size; undefined for an unknown size. */
+function contentRange(opened: OpenedBody): { first: number; last: number; size: number } | undefined {
+  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(one(opened.headers, 'content-range') ?? '').trim());
+  return match ? { first: Number(match[1]), last: Number(match[2]), size: Number(match[3]) } : undefined;
+}
+
+/** A 206's total size, when it answers from the start; undefined for a 200 or an unknown size. */
 function rangedTotal(opened: OpenedBody): number | undefined {
-  if (opened.statusCode !== 206) return undefined;
-  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(one(opened.headers, 'content-range') ?? ''));
-  return match && Number(match[1]) === 0 ? Number(match[3]) : undefined;
+  const range = opened.statusCode === 206 ? contentRange(opened) : undefined;
+  return range && range.first === 0 && range.last < range.size ? range.size : undefined;
 }
 
 const one = (headers: OpenedBody['headers'], name: string) => {
@@ -74,7 +115,7 @@ async function bodyOf(opened: OpenedBody, max: number): Promise<Buffer> {
  * everything up to what is held (an MP4's index, written last); reading on (a parser going through
  * pages), MIN_BLOCK_BYTES. Within RANGED_BUDGET; adjacent blocks merge.
  */
-function rangeSource(client: Opener, url: string, field: string, size: number, head: Buffer, deadline: number, reads: RangedRead[]): BlockSource {
+function rangeSource(probe: Probe, size: number, head: Buffer, reads: RangedRead[]): BlockSource {
   const blocks = new BlockList([{ at: 0, bytes: head }]);
   for (const read of reads) blocks.add({ at: read.at, bytes: read.bytes });
   const spent = { requests: 1 + reads.length, bytes: reads.reduce((sum, read) => sum + read.bytes.length, head.length) };
@@ -93,23 +134,40 @@ function rangeSource(client: Opener, url: string, field: string, size: number, h
       spent.requests += 1;
       spent.bytes += to - at;
       if (spent.requests > RANGED_BUDGET.requests || spent.bytes > RANGED_BUDGET.bytes) throw new RangesAbandoned('past the ranged budget');
-      const bytes = await readRange(client, url, field, at, to, deadline);
+      const bytes = await readRange(probe, at, to, size);
       reads.push({ at, bytes });
       blocks.add({ at, bytes });
-      return blocks.covering(start, end)!;
+      const covering = blocks.covering(start, end);
+      if (!covering) throw new RangesAbandoned(`bytes ${start}-${end - 1} are not held after reading ${at}-${to - 1}`);
+      return covering;
     },
   };
 }
 
-/** Bytes [at, to) of the file, by one ranged request. */
-async function readRange(client: Opener, url: string, field: string, at: number, to: number, deadline: number): Promise<Buffer> {
+/**
+ * Bytes [at, to) of a file of `size` bytes, by one ranged request. Only an answer that is exactly
+ * that is taken: a 206 whose Content-Range names these bytes of a file of this size, and a body of
+ * that length. Anything else (a server that stopped answering ranges, a file that changed size, a
+ * body short or long) gives up ranged reads: the file is streamed and measured whole instead.
+ */
+async function readRange({ client, url, field, deadline }: Probe, at: number, to: number, size: number): Promise<Buffer> {
   const opened = await client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()), { range: `bytes=${at}-${to - 1}` });
-  if (opened.statusCode !== 206 || !String(one(opened.headers, 'content-range') ?? '').startsWith(`bytes ${at}-`)) {
+  const range = opened.statusCode === 206 ? contentRange(opened) : undefined;
+  if (!range || range.first !== at || range.last !== to - 1 || range.size !== size) {
     opened.done();
     opened.body.destroy();
-    throw new RangesAbandoned('the server stopped answering ranges');
+    throw new RangesAbandoned(`the server answered bytes ${at}-${to - 1} of ${size} with ${opened.statusCode} ${one(opened.headers, 'content-range') ?? ''}`);
   }
-  return bodyOf(opened, to - at);
+  const bytes = await bodyOf(opened, to - at);
+  if (bytes.length !== to - at) throw new RangesAbandoned(`the server sent ${bytes.length} of bytes ${at}-${to - 1}`);
+  return bytes;
+}
+
+/** The accepted format of a file, by its first bytes; refused (naming the field) when it is none. */
+function acceptedFormat(head: Uint8Array, { field, accepted }: Probe): MediaFormatKey {
+  const format = mediaFormatOf(head);
+  if (!format || !accepted.has(format)) throw new FetchError(`${field}: the file is not a recognised audio or video file (accepted: ${namesOf(accepted)})`);
+  return format;
 }
 
 /** A ranged request the parser's reads made (beyond the head), with what it returned. */
@@ -156,17 +214,13 @@ class Recent<V> {
 type RangedReadings = Recent<{ reads: Array<{ at: number; to: number; digest: string }>; seconds: number }>;
 
 /** Seconds by ranged reads; undefined when the file must be streamed (no stated duration, or ranges abandoned). */
-async function readByRanges(
-  client: Opener,
-  parser: Parser,
-  opened: OpenedBody,
-  size: number,
-  url: string,
-  field: string,
-  deadline: number,
-  readings?: RangedReadings,
-): Promise<number | undefined> {
-  const head = await bodyOf(opened, HEAD_BYTES);
+async function readByRanges(probe: Probe, opened: OpenedBody, size: number, readings?: RangedReadings): Promise<number | undefined> {
+  const { parser, field } = probe;
+  const first = contentRange(opened)!;
+  const head = await bodyOf(opened, HEAD_BYTES).catch((err: unknown) => (err instanceof RangesAbandoned ? undefined : Promise.reject(err)));
+  // A head shorter or longer than its Content-Range says: the server's ranges are not to be trusted.
+  if (head?.length !== first.last + 1) return undefined;
+  acceptedFormat(head, probe);
   const mimeType = contentTypeOf(opened.headers);
   const media = { size, ...(mimeType ? { mimeType } : {}) };
   const key = readings ? `${size}:${mimeType ?? ''}:${digest(head)}` : '';
@@ -175,13 +229,13 @@ async function readByRanges(
     const replayed: RangedRead[] = [];
     const known = readings?.get(key);
     if (known) {
-      for (const { at, to } of known.reads) replayed.push({ at, bytes: await readRange(client, url, field, at, to, deadline) });
+      for (const { at, to } of known.reads) replayed.push({ at, bytes: await readRange(probe, at, to, size) });
       if (replayed.every((read, i) => digest(read.bytes) === known.reads[i]!.digest)) return known.seconds;
     }
     let reads: RangedRead[] = [];
     const read = (alone: boolean) => {
       reads = [...replayed];
-      return parser.mediaDurationByRanges(rangeSource(client, url, field, size, head, deadline, reads), media, alone);
+      return parser.mediaDurationByRanges(rangeSource(probe, size, head, reads), media, alone);
     };
     // The shared reader was stopped for another file's sake: this one is read again, alone.
     const format = await read(false).catch((err: unknown) => {
@@ -201,23 +255,15 @@ async function readByRanges(
   }
 }
 
-async function durationOf(
-  client: Opener,
-  parser: Parser,
-  opened: OpenedBody,
-  url: string,
-  field: string,
-  limits: Limits,
-  deadline: number,
-  readings?: RangedReadings,
-): Promise<number> {
+async function durationOf(probe: Probe, opened: OpenedBody, readings?: RangedReadings): Promise<number> {
+  const { client, url, field, limits, deadline } = probe;
   const reopen = () => client.openCustomerUrl(url, field, Math.max(1, deadline - Date.now()));
   const read = async (body: OpenedBody, scanWholeFile: boolean) => {
     try {
-      return await readDuration(parser, body, field, limits.maxBytes, scanWholeFile, false);
+      return await readDuration(probe, body, scanWholeFile, false);
     } catch (err) {
       // The shared reader was stopped for another file's sake: this one is read again, alone.
-      if (err instanceof ChildLostError) return readDuration(parser, await reopen(), field, limits.maxBytes, scanWholeFile, true);
+      if (err instanceof ChildLostError) return readDuration(probe, await reopen(), scanWholeFile, true);
       throw err;
     }
   };
@@ -229,7 +275,7 @@ async function durationOf(
       opened.body.destroy();
       throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
     }
-    seconds = (await readByRanges(client, parser, opened, size, url, field, deadline, readings)) ?? (await read(await reopen(), true));
+    seconds = (await readByRanges(probe, opened, size, readings)) ?? (await read(await reopen(), true));
   } else {
     // No ranges: the answer streams the file; a duration not stated on the way is scanned for.
     seconds = (await read(opened, false)) ?? (await read(await reopen(), true));
@@ -266,12 +312,12 @@ const sameFile = (a: Validators, b: Validators | undefined) =>
  * ranged parse read (RangedReadings), where it sends none. Every probe still asks the server, so
  * access is checked each time.
  */
-export function createMediaProber(client: Opener, parser: Parser, maxEntries: number) {
+export function createMediaProber(client: Opener, parser: Parser, maxEntries: number, options: ProbeOptions = {}) {
   const known = new Recent<{ seconds: number; validators: Validators }>(maxEntries);
   const readings: RangedReadings = new Recent(maxEntries);
   return async (url: string, field: string, limits: Limits): Promise<number> => {
-    if (maxEntries <= 0) return probeMediaDuration(client, parser, url, field, limits);
-    const deadline = Date.now() + limits.timeoutMs;
+    if (maxEntries <= 0) return probeMediaDuration(client, parser, url, field, limits, options);
+    const probe = probeOf(client, parser, url, field, limits, options);
     const entry = known.get(url);
     // Only a strong ETag is asked about; Last-Modified is compared with the length on the answer
     // (a 304 to If-Modified-Since would skip the length, and a file replaced within a second or
@@ -285,26 +331,23 @@ export function createMediaProber(client: Opener, parser: Parser, maxEntries: nu
       return entry.seconds;
     }
     known.delete(url);
-    const seconds = await durationOf(client, parser, opened, url, field, limits, deadline, readings);
+    const seconds = await durationOf(probe, opened, readings);
     if (validators) known.set(url, { seconds, validators });
     return seconds;
   };
 }
 
-async function readDuration(
-  parser: Parser,
-  opened: OpenedBody,
-  field: string,
-  maxBytes: number,
-  scanWholeFile: boolean,
-  alone: boolean,
-): Promise<number | undefined> {
+async function readDuration(probe: Probe, opened: OpenedBody, scanWholeFile: boolean, alone: boolean): Promise<number | undefined> {
+  const { parser, field } = probe;
+  const maxBytes = probe.limits.maxBytes;
   try {
     const length = Number(opened.headers['content-length']);
     let seen = 0;
     let overCap: FetchError | undefined;
+    const head: Buffer[] = [];
     const capped = new Transform({
       transform(chunk: Buffer, _enc, done) {
+        if (seen < SIGNATURE_BYTES) head.push(chunk.subarray(0, SIGNATURE_BYTES - seen));
         seen += chunk.length;
         if (seen > maxBytes) done((overCap = new FetchError(`${field}: the file is larger than ${maxBytes} bytes`)));
         else done(null, chunk);
@@ -327,6 +370,8 @@ async function readDuration(
       .catch((err: Error) => {
         if (err instanceof FetchError || err instanceof ChildLostError) throw err;
         if (err instanceof DocumentRefusedError) throw new FetchError(`${field}: ${err.message}`);
+        // What the bytes are decides before how the download ended (it is cut once the parser gives up).
+        if (seen >= SIGNATURE_BYTES) acceptedFormat(Buffer.concat(head), probe);
         throw downloadFailure() ?? (err instanceof NotMediaError ? new FetchError(`${field}: the file is not a recognised audio or video file`) : err);
       });
     // A duration the header stated stands, however the download ended; one read from a cut file does not.
@@ -335,6 +380,7 @@ async function readDuration(
       if (failure) throw failure;
     }
     if (!format.container) throw new FetchError(`${field}: the file is not a recognised audio or video file`);
+    acceptedFormat(Buffer.concat(head), probe);
     const seconds = format.duration;
     return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
   } finally {

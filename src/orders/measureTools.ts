@@ -3,7 +3,7 @@
 // document limits). Failures name the field.
 // Probes are bounded: quotes (mode=test) get lower limits than live orders, and each account has
 // a few probes at once, so a customer's slow URLs cannot hold the API for others.
-import { createMediaProber } from '../net/probe.js';
+import { createMediaProber, type ProbeOptions } from '../net/probe.js';
 import { FetchError, type Limits, type MediaLimits, type OutboundClient } from '../net/outbound.js';
 import { classifyFile, documentFileName } from '../documents/measure.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
@@ -86,9 +86,14 @@ function probeSlots(policy: ProbePolicy) {
 }
 
 /** Tools for one request: `toolsFor(accountId, mode)`. */
-export function measureTools(outbound: OutboundClient, reader: DocumentReader, limits: { media: MediaLimits; documents: Limits; probes: ProbePolicy }) {
+export function measureTools(
+  outbound: OutboundClient,
+  reader: DocumentReader,
+  limits: { media: MediaLimits; documents: Limits; probes: ProbePolicy },
+  options: ProbeOptions = {},
+) {
   const inSlot = probeSlots(limits.probes);
-  const probeMedia = createMediaProber(outbound, reader, limits.probes.cacheEntries);
+  const probeMedia = createMediaProber(outbound, reader, limits.probes.cacheEntries, options);
   return (accountId: number, mode: string): MeasureTools => {
     const quote = mode === 'test';
     const media = quote ? sooner(limits.media, limits.probes.quote.timeoutMs) : limits.media;

@@ -17,6 +17,8 @@ import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { Limits, MediaLimits, OutboundClient } from '../net/outbound.js';
+import { workedMediaFormats } from '../documents/mediaFormats.js';
+import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { orderWorkflowId, type OrderToPlace, type WorkbenchSettings } from '../contracts/orders.js';
 import { orderPlan } from '../products/shared.js';
@@ -37,6 +39,8 @@ export interface PlacementDeps {
   probes: ProbePolicy;
   outbound: OutboundClient;
   documentReader: DocumentReader;
+  /** ffmpeg, where installed: the media formats it must render are priced only with it. */
+  audioRenderer?: AudioRenderer;
   qualityCheck: { probability: number; windowMs: number };
   workbench: WorkbenchSettings;
   payment: { windowMs: number; graceMs: number };
@@ -83,7 +87,12 @@ export function chargedAnswer(product: ProductDefinition, order: OrderRow, balan
 
 /** `place(product, account, body, onOrderId)`: a quote (mode=test) or a live order placed and paid. */
 export function createPlacement(deps: PlacementDeps) {
-  const toolsFor = measureTools(deps.outbound, deps.documentReader, { media: deps.media, documents: deps.documents, probes: deps.probes });
+  const toolsFor = measureTools(
+    deps.outbound,
+    deps.documentReader,
+    { media: deps.media, documents: deps.documents, probes: deps.probes },
+    { accepted: workedMediaFormats(Boolean(deps.audioRenderer)) },
+  );
 
   /** Keeps the input files an order's workers need (claim-check: the workflow sees only keys). */
   async function keep(measured: Measured): Promise<OrderToPlace['inputFiles']> {

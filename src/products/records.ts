@@ -19,6 +19,8 @@ export interface RecordSource {
   retranscribedOrderId: number | null;
   /** An engine order handed to people: its delivery estimate was moved then. */
   handedOverAt?: Date | null;
+  /** The kept media was longer than paid for: only the paid part is worked (orders/orderMedia.ts). */
+  mediaNote?: string | null;
 }
 
 const facts = (order: RecordSource) => ({ id: order.id, status: order.status, retranscribedOrderId: order.retranscribedOrderId });
@@ -38,6 +40,8 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
     seconds: order.seconds,
     words: order.words,
     ...product.recordFields(order.params, facts(order)),
+    // Beside the contract's fields, only on such orders (docs/decisions.md): what of the media is worked.
+    ...(order.mediaNote ? { media_note: order.mediaNote } : {}),
   };
   // Result URLs are served once the order is finished; null until then.
   for (const { kind, field } of product.results(order.params)) record[field] = order.status === 'finished' ? fileUrl(kind) : null;

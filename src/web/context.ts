@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/connection.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
-import type { AudioExtractor } from '../engines/audioRendition.js';
+import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
 import type { FileStore } from '../storage/fileStore.js';
@@ -29,7 +29,7 @@ export interface WebDeps {
   /** Limits when the player's copy of an order's media is fetched. */
   media: MediaLimits;
   /** Extracts the audio of a video once per order (the player's first play of an order no engine heard yet). */
-  audioExtractor?: AudioExtractor;
+  audioRenderer?: AudioRenderer;
   /** How many tasks one worker may hold at once (orders/workbench.ts). */
   maxHeldTasks?: number;
 }

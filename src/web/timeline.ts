@@ -80,6 +80,7 @@ export function timelineEntries(
     if (entry) entries.push(entry);
   }
   if (order.engineNote) entries.push({ at: order.engineNotedAt, text: html`${order.engineNote}` });
+  if (order.mediaNote) entries.push({ at: order.mediaNotedAt, text: html`${order.mediaNote}` });
   if (order.handedOverAt) {
     const due = order.deliveryEstimate ? html`; new delivery estimate ${when(order.deliveryEstimate)}` : '';
     entries.push({

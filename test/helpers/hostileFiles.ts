@@ -66,7 +66,8 @@ export function pdfWithHugePageTree(copies = 400_000, count = copies): Buffer {
 export function pdfWithMillionsOfWords(words = 3_000_000): Buffer {
   const perLine = 1000;
   const line = `(${'w '.repeat(perLine)}) Tj T*\n`;
-  const content = Buffer.from(`BT /F1 1 Tf 1 TL 0 790 Td\n${line.repeat(Math.ceil(words / perLine))}ET`);
+  // Every line on the page (a quarter of a unit apart), so that a reader sees all of them.
+  const content = Buffer.from(`BT /F1 1 Tf 0.25 TL 0 790 Td\n${line.repeat(Math.ceil(words / perLine))}ET`);
   return pdfOf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', page(2, 4, 5), FONT, stream(content, true)]);
 }
 

@@ -20,7 +20,7 @@ import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker
 import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { createOutboundClient, type MediaLimits, type OutboundClient } from '../../src/net/outbound.js';
-import { ffmpegExtractor } from '../../src/engines/audioRendition.js';
+import { ffmpegRenderer } from '../../src/engines/audioRendition.js';
 import type { ProbePolicy } from '../../src/orders/measureTools.js';
 import { createDocumentSandbox, DEFAULT_SANDBOX, type DocumentReader, type SandboxSettings } from '../../src/documents/sandbox/index.js';
 import type { DocumentLimits } from '../../src/documents/limits.js';
@@ -141,7 +141,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     payRates,
     engines: opts.engines ?? {},
     media,
-    audioExtractor: ffmpegExtractor(),
+    audioRenderer: ffmpegRenderer(),
     outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: true, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
     // The workers' lease (TASK_LEASE_MINUTES as the workers have it); the API's is `workbench.leaseMs`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockList, indexBoxLength, MovieHeaderWatch, movieHeaderDuration, oggDuration, statesDuration } from '../../src/documents/mediaDuration.js';
+import { BlockList, indexBoxLength, movieHeaderDuration, oggDuration, statesDuration } from '../../src/documents/mediaDuration.js';
 
 function mvhd(version: 0 | 1, scale: number, duration: number): Buffer {
   const body = Buffer.alloc(version === 0 ? 4 + 16 : 4 + 28);
@@ -44,13 +44,6 @@ describe('durations an index states', () => {
     expect(movieHeaderDuration([{ at: 1000, bytes: Buffer.concat([Buffer.alloc(37), mvhd(0, 600, 36_000)]) }])).toBe(60);
     expect(movieHeaderDuration([{ at: 0, bytes: mvhd(1, 1000, 3_600_500) }])).toBe(3600.5);
     expect(movieHeaderDuration([{ at: 0, bytes: Buffer.from('no header here') }])).toBeUndefined();
-  });
-
-  it('watches a streamed file for the movie header, across chunk boundaries', () => {
-    const file = Buffer.concat([Buffer.alloc(100), mvhd(0, 1000, 90_000), Buffer.alloc(100)]);
-    const watch = new MovieHeaderWatch();
-    for (let at = 0; at < file.length; at += 7) watch.push(file.subarray(at, at + 7));
-    expect(watch.duration).toBe(90);
   });
 
   it("takes an Ogg stream's length from its last page: Opus at 48 kHz less its pre-skip, others at their rate", () => {

@@ -1768,6 +1768,8 @@ export interface components {
                 comment: string;
                 seconds: number;
                 words: number;
+                /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
+                media_note?: string;
             } & {
                 [key: string]: unknown;
             })[];
@@ -1790,6 +1792,8 @@ export interface components {
                 comment: string;
                 seconds: number;
                 words: number;
+                /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
+                media_note?: string;
             } & {
                 [key: string]: unknown;
             };

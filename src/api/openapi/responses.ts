@@ -69,6 +69,10 @@ export const orderRecord = z
     comment: z.string(),
     seconds: z.int(),
     words: z.int(),
+    media_note: z.string().optional().meta({
+      description:
+        'present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so',
+    }),
   })
   .meta({ description: "Fields beyond these are the product's (its parameters and result URLs, null until finished)." });
 

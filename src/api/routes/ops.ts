@@ -107,6 +107,7 @@ function summary(o: OrderRow) {
     ...(o.handedOverAt ? { handed_over: { at: formatUtc(o.handedOverAt), reason: o.handedOverReason } } : {}),
     ...(o.lateAt ? { late_at: formatUtc(o.lateAt) } : {}),
     ...(o.engineNote ? { engine_note: o.engineNote } : {}),
+    ...(o.mediaNote ? { media_note: o.mediaNote } : {}),
     ...(o.draftEditRate !== null ? { draft_edit_rate: Math.round(o.draftEditRate * 1000) / 1000 } : {}),
   };
 }

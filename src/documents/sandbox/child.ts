@@ -8,9 +8,7 @@ import type { ResultKind, ResultNeeds } from '../../domain/resultKinds.js';
 import type { ResultFormat } from '../../domain/formats.js';
 import type { RenderOptions } from '../../domain/render/index.js';
 import {
-  NotMediaError,
   serializeError,
-  STATED_IN_HEADER,
   type JobBlock,
   type JobInput,
   type JobReply,
@@ -21,54 +19,26 @@ import {
   type RangedMediaInput,
 } from './protocol.js';
 import type { RemoteFile } from './rangedMedia.js';
-import { MovieHeaderWatch, statesDuration } from '../mediaDuration.js';
+import { StreamWatch } from './streamedMedia.js';
 
 const inputs = new Map<number, PassThrough>();
-/** Streamed media files, by job: their movie header (`mvhd`) as it passes. */
-const movieWatches = new Map<number, MovieHeaderWatch>();
+/** Streamed media files, by job: what passes of them, beside the parser. */
+const streamWatches = new Map<number, StreamWatch>();
 /** Files read by ranges, by job: the parent's blocks are answered to them. */
 const remoteFiles = new Map<number, RemoteFile>();
 /** A job that has answered already (a media header that stated its duration). */
 const ANSWERED = Symbol('answered');
 const reply = (message: JobReply) => process.send!(message);
 
-/** The duration of a media stream; with `scanWholeFile` false, the first duration a header states. */
-async function mediaDuration(id: number, input: PassThrough, { mimeType, size, scanWholeFile }: MediaInput): Promise<MediaFormat | typeof ANSWERED> {
-  const { parseStream } = await import('music-metadata');
-  let stated: number | undefined;
-  // Parsers read on past the header (to trailing tags); once it has given the duration, answer.
-  let container: string | undefined;
-  const observer = scanWholeFile
-    ? undefined
-    : ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
-        if (tag.type === 'format' && tag.id === 'container' && typeof tag.value === 'string') container = tag.value;
-        if (
-          stated === undefined &&
-          statesDuration(container) &&
-          tag.type === 'format' &&
-          tag.id === 'duration' &&
-          typeof tag.value === 'number' &&
-          tag.value > 0 &&
-          Number.isFinite(tag.value)
-        ) {
-          stated = tag.value;
-          reply({ id, ok: { container: STATED_IN_HEADER, duration: stated } });
-          input.destroy();
-        }
-      };
-  // QuickTime files the parser knows but states no duration for: their movie header, seen on the way (in).
-  const { isMovie } = await import('./rangedMedia.js');
-  const movie = movieWatches.get(id);
+/** The duration of a media stream (streamedMedia.ts); ANSWERED once it was answered before the stream's end. */
+async function mediaDuration(id: number, input: PassThrough, media: MediaInput): Promise<MediaFormat | typeof ANSWERED> {
+  const { streamedMediaDuration } = await import('./streamedMedia.js');
   try {
-    const { format } = await parseStream(input, { mimeType, size }, { duration: scanWholeFile, skipCovers: true, observer: observer as never });
-    const duration = format.duration ?? (isMovie(format.container) ? movie?.duration : undefined);
-    return stated === undefined ? { container: format.container, duration } : ANSWERED;
-  } catch {
-    if (stated !== undefined) return ANSWERED;
-    throw new NotMediaError('the file is not a recognised audio or video file');
+    const format = await streamedMediaDuration(input, streamWatches.get(id)!, media, (ok) => reply({ id, ok }));
+    return format ?? ANSWERED;
   } finally {
     inputs.delete(id);
-    movieWatches.delete(id);
+    streamWatches.delete(id);
   }
 }
 
@@ -129,7 +99,7 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
       // Registered before the first await: the chunks follow the request at once.
       const input = new PassThrough();
       inputs.set(id, input);
-      movieWatches.set(id, new MovieHeaderWatch());
+      streamWatches.set(id, new StreamWatch((args[0] as MediaInput).scanWholeFile));
       return mediaDuration(id, input, args[0] as MediaInput);
     }
   }
@@ -141,34 +111,41 @@ process.on('message', (message: JobRequest | JobInput | JobBlock) => {
     const input = inputs.get(message.id);
     if (!input || input.destroyed) return; // answered already: the rest is not needed
     if (message.chunk) {
-      movieWatches.get(message.id)?.push(message.chunk);
+      streamWatches.get(message.id)?.push(message.chunk);
       input.write(message.chunk);
     }
     if (message.end) input.end();
     return;
   }
-  run(message).then(
-    (ok) => {
+  // One chain, so that an answer that cannot be sent (a value the channel cannot carry) is the job's error, not an unhandled rejection.
+  run(message)
+    .then((ok) => {
       if (ok !== ANSWERED) reply({ id: message.id, ok });
-    },
-    (err: unknown) => {
+    })
+    .catch((err: unknown) => {
       const known = serializeError(err);
       if (!known)
         process.stderr.write(
           `${JSON.stringify({ level: 'warn', msg: 'a file reader failed', op: message.op, error: String((err as Error)?.stack ?? err) })}\n`,
         );
       reply({ id: message.id, error: known ?? { kind: 'import', message: 'the file could not be read' } });
-    },
-  );
+    });
 });
 // Readers loaded before the first job (argv: documents, media or ocr), so that no file pays for them.
 const preload =
   process.argv[2] === 'media'
-    ? [import('music-metadata'), import('strtok3'), import('./rangedMedia.js')]
+    ? [import('music-metadata'), import('strtok3'), import('./rangedMedia.js'), import('./streamedMedia.js')]
     : process.argv[2] === 'ocr'
       ? [import('../ocr.js'), import('../pdf.js'), import('tesseract.js'), import('@napi-rs/canvas')]
       : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
-void Promise.all(preload).then(() => process.send!({ ready: true }));
+// A reader that cannot load ends the child: the pool reports a reader that exited before it was ready.
+Promise.all(preload).then(
+  () => process.send!({ ready: true }),
+  (err: unknown) => {
+    process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'a file reader could not load', error: String((err as Error)?.stack ?? err) })}\n`);
+    process.exit(1);
+  },
+);
 
 // The parent is gone: so is the reason to live.
 process.on('disconnect', () => process.exit(0));

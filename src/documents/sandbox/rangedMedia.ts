@@ -2,6 +2,7 @@
 // file whose parts are asked of the parent (JobRead), which fetches them through the guarded
 // client as it decides (src/net/probe.ts); the child keeps each block it gets, so the parser's
 // many small reads cost one request each only where nothing holds them yet.
+import { checkedSeconds, isMovie, noteFormat, type Stated } from '../mediaChecks.js';
 import { BlockList, indexBoxLength, movieHeaderDuration, oggDuration, statesDuration } from '../mediaDuration.js';
 import { NotMediaError, type JobBlock, type JobRead, type MediaFormat, type RangedMediaInput } from './protocol.js';
 
@@ -69,10 +70,11 @@ export class RemoteFile {
       this.waiting.set(seq, { resolve });
       process.send!({ id: this.id, read: { seq, start, end } } satisfies JobRead);
     });
-    if (block.failed || !block.chunk || block.at === undefined) throw new Error('the file could not be read');
+    // The parent keeps why (a server that stopped answering ranges: the file is streamed instead).
+    if (block.failed || !block.chunk || block.at === undefined) throw new NotMediaError('the file could not be read by ranges');
     this.blocks.add({ at: block.at, bytes: block.chunk });
     const held = this.held(start, end);
-    if (!held) throw new Error('the parent answered another part of the file');
+    if (!held) throw new NotMediaError('the parent answered another part of the file');
     return held;
   }
 }
@@ -83,14 +85,14 @@ const OGG_TAIL_BYTES = 65_536 + 282;
 /** The container and duration of a media file read by ranges; no duration: the file must be scanned whole. */
 export async function rangedMediaDuration(file: RemoteFile, { mimeType }: RangedMediaInput): Promise<MediaFormat> {
   const [{ parseFromTokenizer }, { fromBlob }] = await Promise.all([import('music-metadata'), import('strtok3')]);
-  let stated: { container?: string; duration: number } | undefined;
-  let container: string | undefined;
+  const seen: Stated = {};
+  let stated = false;
   // Parsers read on past a stated duration (clusters, tags): once it is stated, reading stops.
   const observer = ({ tag }: { tag: { type: string; id: string; value: unknown } }) => {
     if (tag.type !== 'format') return;
-    if (tag.id === 'container' && typeof tag.value === 'string') container = tag.value;
-    if (tag.id === 'duration' && statesDuration(container) && typeof tag.value === 'number' && tag.value > 0 && Number.isFinite(tag.value) && !stated) {
-      stated = { container, duration: tag.value };
+    noteFormat(seen, tag);
+    if (tag.id === 'duration' && statesDuration(seen.container) && seen.seconds !== undefined && !stated) {
+      stated = true;
       file.stopped = true;
     }
   };
@@ -99,7 +101,7 @@ export async function rangedMediaDuration(file: RemoteFile, { mimeType }: Ranged
     const tokenizer = fromBlob(file as unknown as Blob, { fileInfo: { size: file.size, ...(mimeType ? { mimeType } : {}) } });
     ({ format } = await parseFromTokenizer(tokenizer, { duration: false, skipCovers: true, observer: observer as never }));
   } catch {
-    if (stated) return { container: stated.container ?? container, duration: stated.duration };
+    if (stated) return { container: seen.container, duration: checkedSeconds(seen, file.blocks.all, file.size) };
     throw new NotMediaError('the file is not a recognised audio or video file');
   }
   if (format.duration === undefined && format.container === 'Ogg') {
@@ -107,12 +109,10 @@ export async function rangedMediaDuration(file: RemoteFile, { mimeType }: Ranged
     await file.tail(OGG_TAIL_BYTES);
   }
   const blocks = file.blocks.all;
-  const duration =
+  const seconds =
     format.duration ??
     (format.container === 'Ogg' ? oggDuration(blocks, file.size, format.codec, format.sampleRate) : undefined) ??
     (isMovie(format.container) ? movieHeaderDuration(blocks) : undefined);
-  return { container: format.container, duration };
+  const read = { container: format.container, codec: format.codec, sampleRate: format.sampleRate, channels: format.numberOfChannels, seconds };
+  return { container: format.container, duration: checkedSeconds(read, blocks, file.size) };
 }
-
-/** MP4, M4A and QuickTime containers, as music-metadata names them (their brands). */
-export const isMovie = (container: string | undefined): boolean => /^(qt|mp4|m4a|m4v|isom|iso\d|mp4\d|avc1|M4A|M4V|3gp)/i.test(container ?? '');

@@ -163,6 +163,7 @@ ${plan.rules.timestamping !== 'not_required' ? ` Timestamps: ${plan.rules.timest
 ${task.note && !reviewing ? alert(`Sent back by the reviewer: ${task.note}`) : ''}
 ${!task.draft.trim() && !reviewing && task.stage === 'work' && plan.draft !== 'none' ? html`<p class="muted">There is no machine draft for this task.</p>` : ''}
 ${page.order.engineNote && !reviewing ? html`<p class="muted" id="engine-note">From the engines: ${page.order.engineNote}</p>` : ''}
+${page.order.mediaNote ? html`<p class="muted" id="media-note">${page.order.mediaNote}</p>` : ''}
 ${problems}
 ${player(page)}
 <div class="workspace">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.order_list_orders_item_status import OrderListOrdersItemStatus
 from ..models.order_list_orders_item_type import OrderListOrdersItemType
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -36,6 +37,9 @@ class OrderListOrdersItem:
             comment (str):
             seconds (int):
             words (int):
+            media_note (str | Unset): present only when the media fetched for the work was longer than the seconds paid for
+                (it changed after the order was placed, or its header understated it): only the paid part is worked, and this
+                says so
      """
 
     id: int
@@ -48,6 +52,7 @@ class OrderListOrdersItem:
     comment: str
     seconds: int
     words: int
+    media_note: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -78,6 +83,8 @@ class OrderListOrdersItem:
 
         words = self.words
 
+        media_note = self.media_note
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -93,6 +100,8 @@ class OrderListOrdersItem:
             "seconds": seconds,
             "words": words,
         })
+        if media_note is not UNSET:
+            field_dict["media_note"] = media_note
 
         return field_dict
 
@@ -145,6 +154,8 @@ class OrderListOrdersItem:
 
         words = d.pop("words")
 
+        media_note = d.pop("media_note", UNSET)
+
         order_list_orders_item = cls(
             id=id,
             type_=type_,
@@ -156,6 +167,7 @@ class OrderListOrdersItem:
             comment=comment,
             seconds=seconds,
             words=words,
+            media_note=media_note,
         )
 
 
