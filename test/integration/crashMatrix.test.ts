@@ -40,7 +40,9 @@ describeNeeding('workerProcess', 'crash matrix: the worker killed with SIGKILL a
 
   beforeAll(async () => {
     [service, media, receiver] = await Promise.all([
-      startService({ engine: 'postgres', inProcessWorker: false, payment: { windowMs: 90_000, graceMs: 10_000 } }),
+      // Five orders of one account at once: the fifth waits for one of its four probe slots, longer than
+      // a second when worker processes are starting on a loaded machine (a 429 is not what this tests).
+      startService({ engine: 'postgres', inProcessWorker: false, payment: { windowMs: 90_000, graceMs: 10_000 }, probes: { waitMs: 15_000 } }),
       startMediaServer(),
       startCallbackReceiver(),
     ]);
