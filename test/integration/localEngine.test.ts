@@ -248,7 +248,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
       { input: clean.wav },
     );
     const { id } = await order('ai-transcriptions', { url: docs.serve('/noisy.wav', noisy, 'audio/wav'), language: 'english' });
-    const work = await waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.stage === 'work'), "the transcriber's task", 120_000);
+    // Whisper decodes noise again at each fallback temperature: 97 s on a 2-core machine beside other suites.
+    const work = await waitFor(async () => (await tasksOfOrder(service.database.db, id)).find((t) => t.stage === 'work'), "the transcriber's task", 300_000);
     expect(work).toMatchObject({ skill: 'transcription:english', status: 'waiting' });
     const shown = (await service.ops('GET', `/ops/orders/${id}`)).body as { engine_note: string; status: string };
     expect(shown.status).toBe('paid');
@@ -256,7 +257,7 @@ describeNeeding('localEngine', 'the local speech engine', () => {
       /^The engine's english transcript failed the transcript gate \(.*mean confidence [\d.]+.*\)\. It is not delivered: a person transcribes the english speech from the engine's draft\.$/,
     );
     expect(callbacksFor(id)).toEqual([]);
-  }, 180_000);
+  }, 360_000);
 
   it("gives English speech ordered in French (no engine translates the pair) to a translator in the workbench, the engine's transcript as the source; the approved French is delivered", async () => {
     const english = await speak(SAID);
