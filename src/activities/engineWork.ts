@@ -37,7 +37,7 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
       fileName: media.fileName,
       ...(media.contentType ? { contentType: media.contentType } : {}),
       language: code,
-      timeoutMs: engineDeadlineMs(order.seconds),
+      timeoutMs: engineDeadlineMs(order),
       signal: Context.current().cancellationSignal,
     };
   }

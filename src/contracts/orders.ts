@@ -174,8 +174,11 @@ export interface EngineProgress {
   elapsedMs: number;
 }
 
-/** How long an engine may take for an order: a base, and more the longer its audio. */
-export const engineDeadlineMs = (seconds: number): number => 120_000 + seconds * 2_000;
+/**
+ * How long an engine may take for an order's work: a base, and more the longer its audio and the
+ * more its words (a scan's pages: 250 words a page, each at most 30 s of OCR's CPU; a document's text translated).
+ */
+export const engineDeadlineMs = ({ seconds, words }: { seconds: number; words: number }): number => 120_000 + seconds * 2_000 + words * 120;
 
 export const placeOrderUpdate = defineUpdate<PlacedOrder, [placement: string | undefined]>('placeOrder');
 export const completeUpdate = defineUpdate<TransitionResult, [{ files: ResultFile[] }]>('complete');

@@ -1,18 +1,42 @@
-// The activities an order's workflow calls, with their timeouts and retries.
+// Every activity the workflows call, with its timeouts and retries: the one place that says how
+// long each kind of work may take and how often it is tried. Heartbeats (src/temporal/heartbeats.ts)
+// let a crashed worker's activity be retried within seconds.
 import * as wf from '@temporalio/workflow';
-import type { createActivities } from '../../activities/index.js';
-import { FAILURE_TYPES } from '../../contracts/failures.js';
-import type { CallbackEvent, OrderToPlace } from '../../contracts/orders.js';
-import { patched } from '../patches.js';
+import type { createActivities } from '../activities/index.js';
+import { FAILURE_TYPES } from '../contracts/failures.js';
+import { engineDeadlineMs, engineTaskQueue, type CallbackEvent, type OrderToPlace } from '../contracts/orders.js';
+import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
-// Heartbeats (src/temporal/heartbeats.ts) let a crashed worker's activity be retried within seconds.
+/** The order's own records (finish, refund, quality check, lateness): a typed refusal ends them, a fault is tried 5 times. */
 export const records = wf.proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   heartbeatTimeout: '15 seconds',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
 });
+
+/**
+ * Work that must not be given up on (handing an order to a person, a task's claims and outcomes,
+ * the workbench's records): the order would be left with nobody on it, or a worker's work unrecorded.
+ */
+export const persistent = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+
+/** One short insert (opening a task): a local activity, inside the workflow task that asks for it. */
+export const opening = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
+
+/**
+ * Engine work on the order's media or source (the engine's fulfilment, drafts, checks, timing), on
+ * the engine queue. One deadline rule: the engine's own (engineDeadlineMs, from the audio and the
+ * words) and a minute for it to report; heartbeats find a lost worker.
+ */
+export const engineFor = (order: OrderToPlace) =>
+  wf.proxyActivities<Activities>({
+    taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
+    startToCloseTimeout: engineDeadlineMs(order) + 60_000,
+    heartbeatTimeout: '1 minute',
+    retry: { maximumAttempts: 4, initialInterval: '5 seconds', backoffCoefficient: 3 },
+  });
 
 // A charge must not be given up on a fault either: an attempt may have committed before its worker
 // died, and an order left payment_failed with its money taken would never be fulfilled or refunded.
@@ -26,9 +50,6 @@ const chargeAsActivity = wf.proxyActivities<Activities>({ startToCloseTimeout: '
 const chargeLocally = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: chargeRetry });
 /** Orders placed before the local charge replay with the activity they were charged by. */
 export const chargeWallet = (order: OrderToPlace) => (patched('chargeLocalActivity') ? chargeLocally : chargeAsActivity).chargeWallet(order);
-
-// Handing an order to a person must not give up: the order would be left with nobody on it.
-export const handOver = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
 
 // Each attempt picks its own delay (nextRetryDelay: jittered exponential back-off); 10 attempts in total (spec, Events rule 1).
 const callbacks = wf.proxyActivities<Activities>({

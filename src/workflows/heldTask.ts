@@ -9,7 +9,6 @@
 // workflow of its own (task.ts), which in-flight orders still run.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import {
   claimTaskUpdate,
@@ -27,13 +26,7 @@ import {
 } from '../contracts/tasks.js';
 import { skillCovers } from '../domain/workbench.js';
 import { patched } from './patches.js';
-
-type Activities = ReturnType<typeof createActivities>;
-
-const records = wf.proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumInterval: '1 minute' },
-});
+import { persistent as records } from './activities.js';
 
 export class HeldTask {
   status: TaskStatus;

@@ -22,13 +22,13 @@ import {
 import { taskStateQuery } from '../contracts/tasks.js';
 import { wireTaskUpdates } from './heldTask.js';
 import { askForBaseline, patched } from './patches.js';
-import { chargeWallet, deliverCallback } from './order/activities.js';
+import { deliverCallback } from './activities.js';
 import { runEngine } from './order/engine.js';
-import { stateFailure, updateFailure, validateFiles } from './order/failures.js';
+import { stateFailure, validateFiles } from './order/failures.js';
 import { watchDeliveryEstimate } from './order/lateness.js';
 import { runWork } from './order/people.js';
-import { closeUndecidedQualityCheck, runQualityCheck } from './order/qualityCheck.js';
-import { OrderRun, SETTLED } from './order/state.js';
+import { runQualityCheck } from './order/qualityCheck.js';
+import { OrderRun } from './order/state.js';
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
   askForBaseline();
@@ -38,13 +38,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
 
   if (input.payment.by === 'parent') {
     // The parent's transaction charged this order; confirming it finds that charge.
-    try {
-      run.placed = await chargeWallet(order);
-      run.moveTo('paid');
-    } catch (err) {
-      wf.log.error('a child order could not confirm its charge', { orderId: order.id, error: String(err) });
-      return { status: 'payment_failed', qualityCheck: run.qualityCheck };
-    }
+    if (!(await run.confirmParentCharge())) return { status: 'payment_failed', qualityCheck: 'none' };
   } else {
     // Update-with-Start delivers placeOrder with the start. After payBy no charge can begin, but
     // one that began in time may still be running: wait for it before deciding.
@@ -52,37 +46,36 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await wf.condition(wf.allHandlersFinished);
   }
   if (!run.is('paid')) {
-    if (!run.is('payment_failed')) run.moveTo('payment_failed');
-    return { status: 'payment_failed', qualityCheck: run.qualityCheck };
+    run.closeUnpaid();
+    return run.outcome();
   }
 
-  run.workingOn = order.fulfilment === 'engine' ? 'engine' : 'operator';
+  run.startFulfilment();
   const failed = (what: string) => (err: unknown) => wf.log.error(what, { orderId: order.id, error: String(err) });
   // Orders that were paid before this change replay without the timer.
-  if (run.placed) run.deliveryEstimate = run.placed.deliveryEstimate;
-  if (patched('lateOrderTimer') && run.placed) void watchDeliveryEstimate(run).catch(failed('the order could not be marked late'));
+  if (patched('lateOrderTimer') && run.isPlaced) void watchDeliveryEstimate(run).catch(failed('the order could not be marked late'));
   if (order.fulfilment === 'engine') {
     void runEngine(run).catch(failed('engine work could not be settled'));
   } else if (order.work && input.workbench && patched('workbench')) {
     // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
-    run.workbench = { order: { ...order, work: order.work }, settings: input.workbench, deadline: run.workDeadline() };
-    void runWork(run, run.workbench).catch(failed("the people's work could not be delivered"));
+    const job = run.assignWorkbench(order.work);
+    if (job) void runWork(run, job).catch(failed("the people's work could not be delivered"));
   }
 
   // Callbacks in order; once settled, an open quality check until it is decided or its window closes.
   for (;;) {
-    await wf.condition(() => run.outbox.length > 0 || (!run.busy && SETTLED.includes(run.status)));
-    const event = run.outbox.shift();
+    await wf.condition(() => run.hasCallbacks() || run.isSettled());
+    const event = run.nextCallback();
     if (event) {
       await deliverCallback(order.id, event);
       continue;
     }
-    if (run.qualityCheck !== 'pending') break;
-    const decided = await wf.condition(() => run.qualityCheck !== 'pending' || run.busy, Math.max(1, run.qualityCheckDeadline - Date.now()));
-    if (!decided) await closeUndecidedQualityCheck(run);
+    if (!run.qualityCheckOpen) break;
+    const decided = await wf.condition(() => !run.qualityCheckOpen || run.changing, run.qualityCheckDueInMs());
+    if (!decided) await run.closeUndecidedQualityCheck();
   }
   await wf.condition(wf.allHandlersFinished);
-  return { status: run.status, qualityCheck: run.qualityCheck };
+  return run.outcome();
 }
 
 /** The query and the updates: operators and the API change the order through these, one transition at a time. */
@@ -93,73 +86,51 @@ function wireHandlers(run: OrderRun): void {
   wf.setHandler(taskStateQuery, (taskId) => run.desk.find(taskId).state());
   wireTaskUpdates((taskId) => run.desk.find(taskId));
 
-  wf.setHandler(
-    placeOrderUpdate,
-    async () => {
-      if (run.placed) return run.placed;
-      try {
-        run.placed = await chargeWallet(order);
-      } catch (err) {
-        run.moveTo('payment_failed');
-        throw updateFailure(err);
+  wf.setHandler(placeOrderUpdate, () => run.charge(), {
+    // A charge that starts after the API stopped waiting would surprise the customer.
+    validator: (placement) => {
+      if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
+      if (placement !== undefined && input.payment.placement !== undefined && placement !== input.payment.placement) {
+        throw stateFailure(`order id ${order.id} belongs to another order placed earlier (was the database reset while Temporal kept its workflows?)`);
       }
-      run.moveTo('paid');
-      return run.placed;
+      if (!run.isPlaced && Date.now() > Date.parse(input.payment.payBy)) {
+        throw ApplicationFailure.create({
+          type: FAILURE_TYPES.paymentExpired,
+          message: `order ${order.id} was not paid in time; nothing was charged`,
+          nonRetryable: true,
+        });
+      }
     },
-    {
-      // A charge that starts after the API stopped waiting would surprise the customer.
-      validator: (placement) => {
-        if (input.payment.by !== 'customer') throw stateFailure(`order ${order.id} is paid by its parent order`);
-        if (placement !== undefined && input.payment.placement !== undefined && placement !== input.payment.placement) {
-          throw stateFailure(`order id ${order.id} belongs to another order placed earlier (was the database reset while Temporal kept its workflows?)`);
-        }
-        if (!run.placed && Date.now() > Date.parse(input.payment.payBy)) {
-          throw ApplicationFailure.create({
-            type: FAILURE_TYPES.paymentExpired,
-            message: `order ${order.id} was not paid in time; nothing was charged`,
-            nonRetryable: true,
-          });
-        }
-      },
-    },
-  );
+  });
 
-  wf.setHandler(completeUpdate, ({ files }) => run.transition(() => run.finish(files)), {
+  wf.setHandler(completeUpdate, ({ files }) => run.complete(files), {
     validator: ({ files }) => {
       run.requireStatus('completing', 'paid');
-      if (run.workingOn === 'engine') throw stateFailure(`a speech engine is working on order ${order.id}; refund or cancel it, or wait`);
+      if (run.engineAtWork) throw stateFailure(`a speech engine is working on order ${order.id}; refund or cancel it, or wait`);
       validateFiles(order.resultKinds, files, true);
     },
   });
 
-  wf.setHandler(refundUpdate, ({ reason }) => run.transition(() => run.refund('refunded', reason ?? null)), {
+  wf.setHandler(refundUpdate, ({ reason }) => run.refundOrCancel('refunded', reason ?? null), {
     validator: (_input) => run.requireStatus('a refund', 'paid'),
   });
 
-  wf.setHandler(cancelUpdate, () => run.transition(() => run.refund('canceled', 'canceled')), {
+  wf.setHandler(cancelUpdate, () => run.refundOrCancel('canceled', 'canceled'), {
     validator: () => run.requireStatus('cancellation', 'paid'),
   });
 
-  wf.setHandler(rejectTranscriptUpdate, () => run.transition(() => run.rejectSuppliedTranscript()), {
+  wf.setHandler(rejectTranscriptUpdate, () => run.rejectTranscript(), {
     validator: () => {
       run.requireStatus('rejecting the transcript', 'paid');
       if (order.fulfilment !== 'proofreading') throw stateFailure(`order ${order.id} is not a proofreading order`);
     },
   });
 
-  wf.setHandler(
-    qualityCheckUpdate,
-    (decision) =>
-      run.transition(async () => {
-        await ('fix' in decision ? run.fixQualityCheck(decision.fix) : run.passQualityCheck());
-        run.qualityCheckScope?.cancel();
-      }),
-    {
-      validator: (decision) => {
-        run.requireStatus('a quality check', 'finished');
-        if (run.qualityCheck !== 'pending') throw stateFailure(`order ${order.id} has no open quality check (${run.qualityCheck})`);
-        if ('fix' in decision) validateFiles(order.resultKinds, decision.fix, false);
-      },
+  wf.setHandler(qualityCheckUpdate, (decision) => run.qualityCheckDecision(decision), {
+    validator: (decision) => {
+      run.requireStatus('a quality check', 'finished');
+      if (!run.qualityCheckOpen) throw stateFailure(`order ${order.id} has no open quality check (${run.state().qualityCheck})`);
+      if ('fix' in decision) validateFiles(order.resultKinds, decision.fix, false);
     },
-  );
+  });
 }

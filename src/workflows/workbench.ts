@@ -7,38 +7,19 @@
 // runs one activity and one workflow task. Orders placed before that hold each task in a child
 // workflow (task.ts) and open it after the draft.
 import * as wf from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.js';
-import { engineTaskQueue, stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
+import { stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
 import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
 import { taskWorkflow } from './task.js';
 import { patched } from './patches.js';
 import type { TaskDesk } from './heldTask.js';
-
-type Activities = ReturnType<typeof createActivities>;
-
-const records = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
-// Opening a task is one short insert: a local activity, inside the workflow task that asks for it.
-const opening = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
+import { engineFor, opening, persistent as records } from './activities.js';
 
 export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
   settings: WorkbenchSettings;
   deadline: string;
 }
-
-/**
- * Engine work on the order's media or source (drafts, timing), on the engine queue, with a
- * deadline that grows with the audio and with the words (a scan's pages: 250 words a page, each at
- * most 30 s of OCR's CPU; a document's text translated). Only a deadline: heartbeats find a lost worker.
- */
-export const engineFor = (order: OrderToPlace) =>
-  wf.proxyActivities<Activities>({
-    taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
-    startToCloseTimeout: 120_000 + order.seconds * 2_000 + order.words * 120,
-    heartbeatTimeout: '1 minute',
-    retry: { maximumAttempts: 3, initialInterval: '5 seconds', backoffCoefficient: 3 },
-  });
 
 /** The draft the first worker starts from; best effort: without it the editor starts empty. (Before tasksHeldByOrder.) */
 async function draftOf({ order }: WorkbenchOrder): Promise<string> {

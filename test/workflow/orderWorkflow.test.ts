@@ -6,7 +6,14 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  Client,
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { createActivities } from '../../src/activities/index.js';
 import type { EngineOutcome } from '../../src/activities/engines.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
@@ -87,6 +94,8 @@ interface Behaviour {
   /** Called with the attempt and the call as recorded (its input and the server's time). */
   callback?: (attempt: number, call: Calls['deliverCallback'][number]) => void;
   retranscribe?: (orderId: number) => OrderToPlace | null;
+  /** Awaited inside closeQualityCheck after it is recorded: the test holds the activity running. */
+  closing?: () => Promise<void>;
 }
 
 /** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
@@ -161,6 +170,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async closeQualityCheck(input) {
       await record('closeQualityCheck', input);
+      await behaviour.closing?.();
     },
     async deliverCallback(input) {
       const attempt = await record('deliverCallback', input);
@@ -416,6 +426,32 @@ describe('order workflow on the time-skipping test server', () => {
       );
       expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
       expect(calls.closeQualityCheck[0]!.at - finishedAt).toBeLessThan(73 * HOUR);
+    });
+  });
+
+  it('a quality fix sent while the window closes the check is refused: the passed outcome is not overwritten', async () => {
+    // The close runs under the order's lock: before, it ran outside it, the fix was accepted while its
+    // activity ran, and the close then wrote `passed` over `fixed` after the quality_fix callback.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { calls, activities } = mockActivities({ closing: () => held });
+    const input = await newInput({}, { qualityCheckProbability: 1, qualityCheckWindowMs: HOUR });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      await complete(handle, [file('transcription')]);
+      await waitFor(() => calls.deliverCallback.length === 1, 'the finished callback');
+      // The server's clock stops while an activity runs: the sleep ends once the close is let go.
+      const slept = env.sleep('2 hours');
+      await waitFor(() => calls.closeQualityCheck.length === 1, 'the window closing the check');
+      const fix = [file('transcription', 'blob-fixed')];
+      // Before the lock the fix was accepted here, and the test timed out waiting for its answer.
+      const fixing = await handle.startUpdate(qualityCheckUpdate, { args: [{ fix }], waitForStage: WorkflowUpdateStage.ACCEPTED });
+      expect((await refusal(fixing.result())).message).toBe(`order ${input.order.id} is changing state; try again`);
+      release();
+      await slept;
+      expect(await noSkip.workflow.getHandle(handle.workflowId).result()).toEqual({ status: 'finished', qualityCheck: 'passed' });
+      expect(calls.applyQualityFix).toEqual([]);
+      expect(events(calls, input.order.id)).toEqual(['finished']);
     });
   });
 

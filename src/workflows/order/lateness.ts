@@ -1,7 +1,7 @@
 // A timer at the delivery estimate, beside the order's life, never blocking it.
 import * as wf from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTES } from '../../contracts/orders.js';
-import { records } from './activities.js';
+import { records } from '../activities.js';
 import type { OrderRun } from './state.js';
 
 /**

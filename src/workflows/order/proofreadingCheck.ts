@@ -2,7 +2,8 @@
 // speech engine's. One that fails never reaches a person.
 import * as wf from '@temporalio/workflow';
 import { patched } from '../patches.js';
-import { engineFor, type WorkbenchOrder } from '../workbench.js';
+import { engineFor } from '../activities.js';
+import type { WorkbenchOrder } from '../workbench.js';
 import type { OrderRun } from './state.js';
 
 /** True unless a proofreading order's supplied transcript fails the check (orders before the check: true). */

@@ -1,5 +1,7 @@
-// An order's state while its workflow runs, and the transitions that change it: one at a time
-// (`transition`), each settling the money first and then the people or engines at work.
+// An order's state while its workflow runs, and the only code that changes it. The workflow's
+// handlers and its paths (order/engine.ts, people.ts, qualityCheck.ts) call its commands; a command
+// that changes the status or the quality check runs under the order's lock (lock.ts), one at a time,
+// settling the money first and then the people or engines at work.
 import * as wf from '@temporalio/workflow';
 import { CancellationScope, ParentClosePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
@@ -16,38 +18,40 @@ import {
   type QualityCheck,
   type ResultFile,
   type TransitionResult,
+  type WorkPlan,
 } from '../../contracts/orders.js';
+import type { EngineOutcome } from '../../activities/engines.js';
 import type { WorkbenchOrder } from '../workbench.js';
 import { TaskDesk } from '../heldTask.js';
-import { records } from './activities.js';
+import { chargeWallet, records } from '../activities.js';
 import { stateFailure, updateFailure } from './failures.js';
+import { StateLock } from './lock.js';
 
-export const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
+const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
 
 /** What a finished order starts when it is picked for the quality check (order/qualityCheck.ts). */
 export type QualityCheckRunner = (run: OrderRun, job: WorkbenchOrder, text: string) => Promise<void>;
 
+/** What is at work on the order, each in its own scope: cancelled when the order settles otherwise. */
+type Work = 'engine' | 'people' | 'qualityCheck';
+
 export class OrderRun {
-  status: OrderStatus = 'awaiting_payment';
-  placed: PlacedOrder | undefined;
+  private status: OrderStatus = 'awaiting_payment';
+  private placed: PlacedOrder | undefined;
   /** When the order is due: placement's estimate, moved when an engine order is handed to people. */
-  deliveryEstimate = '';
-  qualityCheck: QualityCheck = 'none';
-  workingOn: OrderState['workingOn'] = 'nobody';
-  /** What is at work, cancelled when the order settles otherwise: the engine, the workbench's tasks, the quality check's task. */
-  engineScope: CancellationScope | undefined;
-  workScope: CancellationScope | undefined;
-  qualityCheckScope: CancellationScope | undefined;
+  private estimate = '';
+  private check: QualityCheck = 'none';
+  private workingOn: OrderState['workingOn'] = 'nobody';
+  private readonly scopes = new Map<Work, CancellationScope>();
   /** The text people delivered (workbench orders): what a quality check reviews. */
-  deliveredText: string | undefined;
-  workbench: WorkbenchOrder | undefined;
-  retranscribedOrderId: number | undefined;
+  private deliveredText: string | undefined;
+  private workbench: WorkbenchOrder | undefined;
+  private retranscribedOrderId: number | undefined;
   /** When an open quality check closes as passed: the window counts from the finish. */
-  qualityCheckDeadline = 0;
-  /** A transition is running: updates are refused and the paths wait for it. */
-  busy = false;
+  private checkDeadline = 0;
+  private readonly lock = new StateLock();
   /** Callbacks to send, in order. */
-  readonly outbox: CallbackEvent[] = [];
+  private readonly outbox: CallbackEvent[] = [];
   /** The workbench tasks this workflow holds (orders placed since tasksHeldByOrder). */
   readonly desk = new TaskDesk();
 
@@ -60,59 +64,263 @@ export class OrderRun {
     return this.input.order;
   }
 
+  // ---- what the handlers and paths read ----
+
   /** A method, not a property read: TypeScript would keep a narrowed status across the awaits between two reads. */
   is(status: OrderStatus): boolean {
     return this.status === status;
   }
 
   state(): OrderState {
-    return { status: this.status, qualityCheck: this.qualityCheck, workingOn: this.workingOn };
+    return { status: this.status, qualityCheck: this.check, workingOn: this.workingOn };
   }
 
-  moveTo(next: OrderStatus): void {
-    this.status = next;
-    wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: next }]);
+  outcome(): { status: OrderStatus; qualityCheck: QualityCheck } {
+    return { status: this.status, qualityCheck: this.check };
   }
 
-  result(): TransitionResult {
-    return {
-      order_id: this.order.id,
-      status: this.status,
-      ...(this.qualityCheck !== 'none' ? { quality_check: this.qualityCheck } : {}),
-      ...(this.retranscribedOrderId !== undefined ? { retranscribed_order_id: this.retranscribedOrderId } : {}),
+  get deliveryEstimate(): string {
+    return this.estimate;
+  }
+
+  get engineAtWork(): boolean {
+    return this.workingOn === 'engine';
+  }
+
+  get isPlaced(): boolean {
+    return this.placed !== undefined;
+  }
+
+  /** A change is running: updates are refused, the paths wait for it. */
+  get changing(): boolean {
+    return this.lock.held;
+  }
+
+  /** Settled, and no change running: only callbacks and an open quality check are left. */
+  isSettled(): boolean {
+    return !this.lock.held && SETTLED.includes(this.status);
+  }
+
+  get qualityCheckOpen(): boolean {
+    return this.check === 'pending';
+  }
+
+  qualityCheckDueInMs(): number {
+    return Math.max(1, this.checkDeadline - Date.now());
+  }
+
+  hasCallbacks(): boolean {
+    return this.outbox.length > 0;
+  }
+
+  nextCallback(): CallbackEvent | undefined {
+    return this.outbox.shift();
+  }
+
+  requireStatus(action: string, needed: OrderStatus): void {
+    if (this.lock.held) throw stateFailure(`order ${this.order.id} is changing state; try again`);
+    if (this.status !== needed) throw stateFailure(`order ${this.order.id} is ${this.status}; ${action} needs a ${needed} order`);
+  }
+
+  /** When the people's work is due: the order's delivery estimate. */
+  workDeadline(): string {
+    return this.estimate || (this.placed?.deliveryEstimate ?? new Date(Date.now() + this.order.turnaroundHours * 3_600_000).toISOString());
+  }
+
+  // ---- payment ----
+
+  /** The customer's charge (placeOrder): answered again, not charged again, once placed. */
+  async charge(): Promise<PlacedOrder> {
+    if (this.placed) return this.placed;
+    try {
+      this.placed = await chargeWallet(this.order);
+    } catch (err) {
+      this.moveTo('payment_failed');
+      throw updateFailure(err);
+    }
+    this.moveTo('paid');
+    return this.placed;
+  }
+
+  /** A child order: the parent's transaction charged it; confirming finds that charge (false: it could not). */
+  async confirmParentCharge(): Promise<boolean> {
+    try {
+      this.placed = await chargeWallet(this.order);
+      this.moveTo('paid');
+      return true;
+    } catch (err) {
+      wf.log.error('a child order could not confirm its charge', { orderId: this.order.id, error: String(err) });
+      return false;
+    }
+  }
+
+  /** Not paid in time (or the charge refused): the order ends unpaid. */
+  closeUnpaid(): void {
+    if (!this.is('payment_failed')) this.moveTo('payment_failed');
+  }
+
+  // ---- fulfilment ----
+
+  /** Paid: the engine or the people start, due at placement's estimate. */
+  startFulfilment(): void {
+    this.workingOn = this.order.fulfilment === 'engine' ? 'engine' : 'operator';
+    if (this.placed) this.estimate = this.placed.deliveryEstimate;
+  }
+
+  /**
+   * Runs one kind of work in a scope of its own, which a settlement cancels. The scope is let go as
+   * the work ends, on a branch of its promise: the caller resumes exactly when it did before the
+   * lock (an order's commands keep their order in its history).
+   */
+  atWork<T>(work: Work, body: () => Promise<T>): Promise<T> {
+    let scope: CancellationScope | undefined;
+    const running = CancellationScope.cancellable(() => {
+      scope = CancellationScope.current();
+      this.scopes.set(work, scope);
+      return body();
+    });
+    const leave = () => {
+      if (this.scopes.get(work) === scope) this.scopes.delete(work);
     };
+    void running.then(leave, leave);
+    return running;
   }
 
-  /** Runs one state transition at a time; update validators reject others while it runs. */
-  async transition(work: () => Promise<void>): Promise<TransitionResult> {
-    this.busy = true;
+  /** The engine gave the order up: people take it; completions are accepted from now. */
+  handToPeople(): void {
+    this.workingOn = 'operator';
+  }
+
+  /** Handed to people: due at the turnaround of their work (the lateness timer waits for it). */
+  moveDeliveryEstimate(estimate: string): void {
+    this.estimate = estimate;
+  }
+
+  /** The workbench's job for this order: its plan of human work, due at the order's estimate. */
+  assignWorkbench(work: WorkPlan): WorkbenchOrder | undefined {
+    if (!this.input.workbench) return undefined;
+    this.workbench = { order: { ...this.order, work }, settings: this.input.workbench, deadline: this.workDeadline() };
+    return this.workbench;
+  }
+
+  // ---- settlement by the paths: each once no change runs, and only while the order is paid ----
+
+  /** The engine's outcome: its files delivered, or the order refunded with its reason. */
+  async settleByEngine(outcome: Exclude<EngineOutcome, { outcome: 'unavailable' }>): Promise<void> {
+    if (!(await this.stillPaidWhenFree())) return;
+    await this.transition(() => this.whilePaid(() => (outcome.outcome === 'finished' ? this.finish(outcome.files) : this.refund('refunded', outcome.reason))));
+  }
+
+  /** The people's approved work: its files delivered; its text is what a quality check reviews. */
+  async settleByPeople(text: string, files: ResultFile[]): Promise<void> {
+    if (!(await this.stillPaidWhenFree())) return;
+    await this.transition(() =>
+      this.whilePaid(() => {
+        this.deliveredText = text;
+        return this.finish(files);
+      }),
+    );
+  }
+
+  /** A supplied transcript the automatic check failed: refunded, or handed on. */
+  async settleRejectedTranscript(): Promise<void> {
+    if (!(await this.stillPaidWhenFree())) return;
+    await this.transition(() => this.whilePaid(() => this.rejectSuppliedTranscript()));
+  }
+
+  /** The quality check's reviewer decided: a fix (its files made under the lock) or a pass. False: it was decided first. */
+  async decideQualityCheck(fixedFiles: (() => Promise<ResultFile[]>) | undefined): Promise<boolean> {
+    await wf.condition(() => !this.lock.held);
+    if (this.check !== 'pending') return false;
+    let decided = false;
+    await this.transition(async () => {
+      if (this.check !== 'pending') return; // decided while this waited for its turn
+      await (fixedFiles ? this.fixQualityCheck(await fixedFiles()) : this.passQualityCheck());
+      decided = true;
+    });
+    return decided;
+  }
+
+  /** The window closed with nobody's decision (the workflow saw no change running): passed, and the reviewer's task withdrawn. */
+  async closeUndecidedQualityCheck(): Promise<void> {
+    await this.transition(async () => {
+      if (this.check !== 'pending') return; // an update decided it first
+      await this.passQualityCheck();
+      this.scopes.get('qualityCheck')?.cancel();
+    });
+  }
+
+  // ---- the updates' commands: their validators refused while a change ran ----
+
+  complete(files: ResultFile[]): Promise<TransitionResult> {
+    return this.transition(() => this.finish(files));
+  }
+
+  refundOrCancel(next: 'refunded' | 'canceled', reason: string | null): Promise<TransitionResult> {
+    return this.transition(() => this.refund(next, reason));
+  }
+
+  rejectTranscript(): Promise<TransitionResult> {
+    return this.transition(() => this.rejectSuppliedTranscript());
+  }
+
+  qualityCheckDecision(decision: { pass: true } | { fix: ResultFile[] }): Promise<TransitionResult> {
+    return this.transition(async () => {
+      await ('fix' in decision ? this.fixQualityCheck(decision.fix) : this.passQualityCheck());
+      this.scopes.get('qualityCheck')?.cancel();
+    });
+  }
+
+  // ---- the changes themselves, each under the lock ----
+
+  /**
+   * One change at a time. Free, the lock is taken before the change's first await (validators see it
+   * held, and the change starts when it did before the lock); held, the change waits its turn.
+   */
+  private async transition(work: () => Promise<void>): Promise<TransitionResult> {
+    while (this.lock.held) await wf.condition(() => !this.lock.held);
+    this.lock.take();
     try {
       await work();
       return this.result();
     } catch (err) {
       throw updateFailure(err);
     } finally {
-      this.busy = false;
+      this.lock.release();
     }
   }
 
-  /** For a path that settles the order: the next transition, once none runs (false: the order was settled meanwhile). */
-  async stillPaidWhenFree(): Promise<boolean> {
-    await wf.condition(() => !this.busy);
+  /** A path's change, once it has the lock: only while the order is still paid. */
+  private whilePaid(work: () => Promise<void>): Promise<void> {
+    return this.is('paid') ? work() : Promise.resolve();
+  }
+
+  /** For a path that settles the order: once no change runs (false: the order was settled meanwhile). */
+  private async stillPaidWhenFree(): Promise<boolean> {
+    await wf.condition(() => !this.lock.held);
     return this.is('paid');
   }
 
-  requireStatus(action: string, needed: OrderStatus): void {
-    if (this.busy) throw stateFailure(`order ${this.order.id} is changing state; try again`);
-    if (this.status !== needed) throw stateFailure(`order ${this.order.id} is ${this.status}; ${action} needs a ${needed} order`);
+  private result(): TransitionResult {
+    return {
+      order_id: this.order.id,
+      status: this.status,
+      ...(this.check !== 'none' ? { quality_check: this.check } : {}),
+      ...(this.retranscribedOrderId !== undefined ? { retranscribed_order_id: this.retranscribedOrderId } : {}),
+    };
   }
 
-  async finish(files: ResultFile[]): Promise<void> {
+  private moveTo(next: OrderStatus): void {
+    this.status = next;
+    wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: next }]);
+  }
+
+  private async finish(files: ResultFile[]): Promise<void> {
     const picked = Math.random() < this.input.qualityCheckProbability; // deterministic in workflows
     await records.finishOrder({ orderId: this.order.id, files, qualityCheck: picked });
-    this.qualityCheck = picked ? 'pending' : 'none';
-    this.qualityCheckDeadline = Date.now() + this.input.qualityCheckWindowMs;
-    this.workScope?.cancel();
+    this.check = picked ? 'pending' : 'none';
+    this.checkDeadline = Date.now() + this.input.qualityCheckWindowMs;
+    this.scopes.get('people')?.cancel();
     this.workingOn = 'nobody';
     this.moveTo('finished');
     this.outbox.push('finished');
@@ -123,36 +331,36 @@ export class OrderRun {
     }
   }
 
-  async refund(next: 'refunded' | 'canceled', reason: string | null): Promise<void> {
+  private async refund(next: 'refunded' | 'canceled', reason: string | null): Promise<void> {
     await records.refundOrder({ orderId: this.order.id, status: next, reason });
     // Only once the money is back: a refund that failed leaves the engine (or the people) working.
-    this.engineScope?.cancel();
-    this.workScope?.cancel();
+    this.scopes.get('engine')?.cancel();
+    this.scopes.get('people')?.cancel();
     this.workingOn = 'nobody';
     this.moveTo(next);
     this.outbox.push(next);
   }
 
   /** The quality check found errors: the fixed files replace the delivered ones, and a second callback goes. */
-  async fixQualityCheck(files: ResultFile[]): Promise<void> {
+  private async fixQualityCheck(files: ResultFile[]): Promise<void> {
     await records.applyQualityFix({ orderId: this.order.id, files });
-    this.qualityCheck = 'fixed';
+    this.check = 'fixed';
     this.outbox.push('quality_fix');
   }
 
   /** The quality check passed (approved as it stands, or undecided within its window). */
-  async passQualityCheck(): Promise<void> {
+  private async passQualityCheck(): Promise<void> {
     await records.closeQualityCheck({ orderId: this.order.id, result: 'passed' });
-    this.qualityCheck = 'passed';
+    this.check = 'passed';
   }
 
   /** The supplied transcript is too poor to proofread: refunded, or handed on to a human transcription. */
-  async rejectSuppliedTranscript(): Promise<void> {
+  private async rejectSuppliedTranscript(): Promise<void> {
     // Orders placed before onReject was on the order decide by the parameter, as they did.
     const handsOff = this.order.onReject !== undefined ? this.order.onReject === 'hand_off' : this.order.params.auto_retranscribe === true;
     if (!handsOff) return this.refund('refunded', 'the supplied transcript is too poor to proofread');
     const child = await records.retranscribe({ orderId: this.order.id });
-    this.workScope?.cancel();
+    this.scopes.get('people')?.cancel();
     if (child) {
       await startChildOrder(child, this.input);
       this.retranscribedOrderId = child.id;
@@ -160,11 +368,6 @@ export class OrderRun {
     this.workingOn = 'nobody';
     this.moveTo(child ? 'retranscribed' : 'refunded');
     this.outbox.push('refunded');
-  }
-
-  /** When the people's work is due: the order's delivery estimate. */
-  workDeadline(): string {
-    return this.deliveryEstimate || (this.placed?.deliveryEstimate ?? new Date(Date.now() + this.order.turnaroundHours * 3_600_000).toISOString());
   }
 }
 
