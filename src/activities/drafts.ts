@@ -7,7 +7,7 @@ import { engineWork, spokenLanguageOf } from './engineWork.js';
 import { noteEngineFinding } from '../db/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { languagesOf } from '../products/shared.js';
-import { editorText } from '../domain/workbench.js';
+import { editorText } from '../domain/workbench/editorText.js';
 import { draftWithDoubts, type DoubtfulParagraph } from '../domain/doubts.js';
 import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';

@@ -12,7 +12,7 @@ import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.js';
-import { transcriptFromEditor } from '../domain/workbench.js';
+import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';

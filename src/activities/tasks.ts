@@ -1,5 +1,5 @@
 // The workbench's activities: task rows, leases, outcomes, pay, and turning approved text into the
-// order's result files. The task workflow (src/workflows/task.ts) decides; these record.
+// order's result files. The workflow holding the task (src/workflows/heldTask.ts) decides; these record.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import type { ResultFile, WorkPlan } from '../contracts/orders.js';
@@ -10,7 +10,8 @@ import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome
 import type { Draft, MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { onSourceCues, textInSpan, transcriptFromEditor } from '../domain/workbench.js';
+import { onSourceCues, transcriptFromEditor } from '../domain/workbench/editorText.js';
+import { textInSpan } from '../domain/workbench/parts.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';

@@ -124,7 +124,7 @@ export interface OrderWorkflowInput {
   qualityCheckProbability: number;
   /** How long a quality check may stay open before it closes as passed. */
   qualityCheckWindowMs: number;
-  /** Present on orders placed since the workbench: their human stages are tasks (src/workflows/task.ts). */
+  /** Present on orders placed since the workbench: their human stages are tasks (src/workflows/workbench.ts). */
   workbench?: WorkbenchSettings;
 }
 

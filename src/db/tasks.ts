@@ -7,7 +7,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { claimReservations, tasks, workers, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
-import { BARRED_BY } from '../domain/workbench.js';
+import { BARRED_BY } from '../domain/workbench/ownWork.js';
 
 export type NewTask = Pick<
   TaskRow,
@@ -145,7 +145,7 @@ const done = alias(tasks, 'done');
 
 /**
  * What a worker may take (their skills, soonest deadline first; never a check of their own work:
- * `checksOwnWork` of src/domain/workbench.ts, in SQL) and what they hold.
+ * `checksOwnWork` of src/domain/workbench/ownWork.ts, in SQL) and what they hold.
  */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
   const barred = Object.entries(BARRED_BY)

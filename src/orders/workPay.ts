@@ -2,7 +2,8 @@
 // (src/activities/tasks.ts). Pure.
 import type { TaskInput } from '../contracts/tasks.js';
 import type { WorkPlan } from '../contracts/orders.js';
-import { transcriptFromEditor, wordEditRate } from '../domain/workbench.js';
+import { wordEditRate } from '../domain/workbench/diff.js';
+import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { payForTask, type PayRates } from '../products/payRates.js';
 import { languagesOf } from '../products/shared.js';
 

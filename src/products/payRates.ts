@@ -4,7 +4,7 @@
 // the activities credit what this computes on approval.
 import { z } from 'zod';
 import { ENUMS } from '../domain/catalog.js';
-import { taskPayCents } from '../domain/workbench.js';
+import { taskPayCents } from '../domain/workbench/pay.js';
 import type { ProductKey } from './types.js';
 import type { TaskStage } from '../contracts/tasks.js';
 

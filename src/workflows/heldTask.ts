@@ -24,7 +24,7 @@ import {
   type TaskState,
   type TaskStatus,
 } from '../contracts/tasks.js';
-import { skillCovers } from '../domain/workbench.js';
+import { skillCovers } from '../domain/workbench/skills.js';
 import { patched } from './patches.js';
 import { persistent as records } from './activities.js';
 

@@ -1,2 +1,2 @@
 export { orderWorkflow } from './order.js';
-export { taskWorkflow } from './task.js';
+export { taskWorkflow } from './legacy/tasksAsChildren.js';

@@ -5,12 +5,12 @@
 // (alignerTiming, called by order/people.ts). Returns the approved text. The order's own workflow holds its
 // tasks (heldTask.ts), and the draft's activity opens the work's tasks: behind an order's placement
 // runs one activity and one workflow task. Orders placed before that hold each task in a child
-// workflow (task.ts) and open it after the draft.
+// workflow opened after the draft (legacy/tasksAsChildren.ts).
 import * as wf from '@temporalio/workflow';
 import { stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
 import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
-import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench.js';
-import { taskWorkflow } from './task.js';
+import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench/parts.js';
+import { draftOf, taskAsChild } from './legacy/tasksAsChildren.js';
 import { patched } from './patches.js';
 import type { TaskDesk } from './heldTask.js';
 import { engineFor, opening, persistent as records } from './activities.js';
@@ -19,19 +19,6 @@ export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
   settings: WorkbenchSettings;
   deadline: string;
-}
-
-/** The draft the first worker starts from; best effort: without it the editor starts empty. (Before tasksHeldByOrder.) */
-async function draftOf({ order }: WorkbenchOrder): Promise<string> {
-  if (order.work.draft === 'none') return '';
-  try {
-    if (order.work.draft === 'source') return await records.sourceDraft({ orderId: order.id });
-    return await engineFor(order).draftTranscript({ orderId: order.id });
-  } catch (err) {
-    if (wf.isCancellation(err)) throw err;
-    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
-    return '';
-  }
 }
 
 /**
@@ -63,7 +50,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
   const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
   const task = (name: string, fields: TaskFields): Promise<TaskOutcome> => {
     const input = taskInput(job, name, fields, held);
-    return held ? desk.hold(input).run(() => opening.openTask(input)) : wf.executeChild(taskWorkflow, { workflowId: input.taskId, args: [input] });
+    return held ? desk.hold(input).run(() => opening.openTask(input)) : taskAsChild(input);
   };
 
   const work = spans.map((span, i) =>
@@ -74,6 +61,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
   /** The work stage: every part's task, each opened with its share of the draft. */
   const doWork = async (): Promise<{ draft: string; parts: TaskOutcome[] }> => {
     if (!held) {
+      // Before tasksHeldByOrder (legacy/tasksAsChildren.ts): the draft first, then each part's task.
       const draft = await draftOf(job);
       const parts = await Promise.all(
         work.map(({ name, ...fields }) => task(name, { ...fields, draftText: fields.span ? textInSpan(draft, fields.span) : draft })),
@@ -148,8 +136,7 @@ function taskInput({ order, settings, deadline }: WorkbenchOrder, name: string, 
 export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string, desk: TaskDesk): Promise<TaskOutcome> {
   const held = patched('tasksHeldByOrder');
   const input = taskInput(job, 'qc', { stage: 'qc', skill: job.order.work.reviewSkill, draftText: finishedText, baseText: finishedText }, held);
-  if (held) return desk.hold(input).run(() => opening.openTask(input));
-  return wf.executeChild(taskWorkflow, { workflowId: input.taskId, args: [input] });
+  return held ? desk.hold(input).run(() => opening.openTask(input)) : taskAsChild(input);
 }
 
 /**

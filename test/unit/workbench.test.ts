@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
-import {
-  checksOwnWork,
-  editorText,
-  formatMark,
-  mergeParts,
-  onSourceCues,
-  parseSkills,
-  planParts,
-  SKILL_KINDS,
-  SkillError,
-  skillCovers,
-  submissionProblems,
-  taskPayCents,
-  transcriptFromEditor,
-  wordDiff,
-  wordEditDistance,
-  wordEditRate,
-} from '../../src/domain/workbench.js';
+import { wordDiff, wordEditDistance, wordEditRate } from '../../src/domain/workbench/diff.js';
+import { editorText, formatMark, onSourceCues, transcriptFromEditor } from '../../src/domain/workbench/editorText.js';
+import { checksOwnWork } from '../../src/domain/workbench/ownWork.js';
+import { mergeParts, planParts } from '../../src/domain/workbench/parts.js';
+import { taskPayCents } from '../../src/domain/workbench/pay.js';
+import { parseSkills, SKILL_KINDS, SkillError, skillCovers } from '../../src/domain/workbench/skills.js';
+import { submissionProblems } from '../../src/domain/workbench/submission.js';
 
 describe('skills', () => {
   it('normalises a list: trimmed, lowercased, empties dropped, deduplicated in order', () => {

@@ -9,7 +9,7 @@ import type { TaskState } from '../../contracts/tasks.js';
 import { openTasks } from '../../db/tasks.js';
 import { allEarnings, createWorker, disableWorker, listWorkers, setWorkerSkills } from '../../db/workers.js';
 import { formatUtc } from '../../domain/time.js';
-import { parseSkills, SkillError } from '../../domain/workbench.js';
+import { parseSkills, SkillError } from '../../domain/workbench/skills.js';
 import { releaseTask } from '../../orders/workbench.js';
 import { csvField } from '../../domain/csv.js';
 import { requireOperator } from '../auth.js';

@@ -4,7 +4,8 @@
 // assets/work.js; these pages work as forms without it (no autosave, no hotkeys).
 import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
-import { formatMark, splitWords, transcriptFromEditor, wordDiff } from '../../domain/workbench.js';
+import { splitWords, wordDiff } from '../../domain/workbench/diff.js';
+import { formatMark, transcriptFromEditor } from '../../domain/workbench/editorText.js';
 import { doubtsIn } from '../../domain/doubts.js';
 import { languageTag, writingDirection } from '../../domain/languages.js';
 import { languagesOf } from '../../products/shared.js';

@@ -19,7 +19,7 @@ import {
 } from '../../orders/workbench.js';
 import { DocumentRefusedError } from '../../documents/limits.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
-import { editorText } from '../../domain/workbench.js';
+import { editorText } from '../../domain/workbench/editorText.js';
 import { workPlanOfOrder } from '../../products/registry.js';
 import { PageError, sendPage } from '../errors.js';
 import { setFlash } from '../session.js';

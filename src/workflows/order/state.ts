@@ -173,12 +173,12 @@ export class OrderRun {
    * lock (an order's commands keep their order in its history).
    */
   atWork<T>(work: Work, body: () => Promise<T>): Promise<T> {
-    let scope: CancellationScope | undefined;
     const running = CancellationScope.cancellable(() => {
-      scope = CancellationScope.current();
-      this.scopes.set(work, scope);
+      this.scopes.set(work, CancellationScope.current());
       return body();
     });
+    // The scope runs its function before cancellable returns: the map holds this work's scope now.
+    const scope = this.scopes.get(work);
     const leave = () => {
       if (this.scopes.get(work) === scope) this.scopes.delete(work);
     };
