@@ -6,14 +6,52 @@
 // never touches Temporal.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
+/** What the service knows of a stage of the workbench: one row of STAGES. */
+export interface StageRow {
+  /** What the worker's queue and editor call it. */
+  label: string;
+  /** A review stage: rounds of review and fix until its reviewer approves, and the task names of each round (`review-2`, `fix-2`). */
+  rounds?: { review: string; fix: string };
+  /** The stages of the same order whose submitters may not take it: nobody checks their own work (a reviewer who sent work back may review the fix). */
+  barredBy: readonly string[];
+  /** The pay-rates field that pays it (config/pay-rates.json); a product without the field pays its reviewer's rate. `cents` is the work's, a language's own rate first. */
+  pay: 'cents' | 'review_cents' | 'second_review_cents';
+  /** The account timeline's words for a review's verdict. */
+  timeline?: string;
+  /** The workflow patch that shipped the stage: orders started before it skip it (src/workflows/patches.ts). */
+  patch?: string;
+}
+
 /**
- * The stages of the workbench: the work (a part, a fix), a review until approved, the second review
- * an order with `additional_review` pays for (after the first approves), and the quality check.
+ * The stages of the workbench, one row each, read by the workflow (rounds, patch), pay (pay), the
+ * queue's SQL and the own-work rule (barredBy) and the pages (label, timeline): the work (a part, a
+ * fix), a review until approved, the second review an order with `additional_review` pays for
+ * (after the first approves), and the quality check. Adding a stage is a row here, its pay rate
+ * and its patch.
  */
-export const TASK_STAGES = ['work', 'review', 'second_review', 'qc'] as const;
-export type TaskStage = (typeof TASK_STAGES)[number];
-/** The review stages a product may declare after the work (WorkPlan.reviews), in the order they run. */
-export type ReviewStage = Extract<TaskStage, 'review' | 'second_review'>;
+export const STAGES = {
+  work: { label: 'Work', barredBy: [], pay: 'cents' },
+  review: { label: 'Review', rounds: { review: 'review', fix: 'fix' }, barredBy: ['work'], pay: 'review_cents', timeline: 'Review' },
+  second_review: {
+    label: 'Second review',
+    rounds: { review: 'second-review', fix: 'second-fix' },
+    barredBy: ['work', 'review'],
+    pay: 'second_review_cents',
+    timeline: 'Second review (the additional review)',
+    patch: 'secondReview',
+  },
+  qc: { label: 'Quality check', barredBy: ['work', 'review', 'second_review', 'qc'], pay: 'review_cents' },
+} as const satisfies Record<string, StageRow>;
+
+export type TaskStage = keyof typeof STAGES;
+export type StageTable = Readonly<Record<string, StageRow>>;
+export const TASK_STAGES = Object.keys(STAGES) as TaskStage[];
+/** The review stages a product may declare after the work (WorkPlan.reviews), in the order they run: the rows with rounds. */
+export type ReviewStage = { [S in TaskStage]: (typeof STAGES)[S] extends { rounds: object } ? S : never }[TaskStage];
+/** Whether a stage of a plan is a review stage (a row with rounds). */
+export const isReviewStage = (stage: string): stage is ReviewStage => stage in STAGES && 'rounds' in STAGES[stage as TaskStage];
+/** A row bars only stages of the table: a misspelt one fails the type check here. */
+export const STAGES_BAR_ONLY_STAGES: (typeof STAGES)[TaskStage]['barredBy'][number] extends TaskStage ? true : never = true;
 export type TaskStatus = 'waiting' | 'claimed' | 'submitted' | 'approved' | 'sent_back' | 'closed';
 
 export const taskWorkflowId = (orderId: number, name: string): string => `task-${orderId}-${name}`;

@@ -7,7 +7,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { claimReservations, tasks, workers, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
-import { BARRED_BY } from '../domain/workbench/ownWork.js';
+import { barredPairs } from '../domain/workbench/ownWork.js';
 
 export type NewTask = Pick<
   TaskRow,
@@ -148,9 +148,7 @@ const done = alias(tasks, 'done');
  * `checksOwnWork` of src/domain/workbench/ownWork.ts, in SQL) and what they hold.
  */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
-  const barred = Object.entries(BARRED_BY)
-    .filter(([, stages]) => stages.length > 0)
-    .map(([stage, stages]) => and(eq(tasks.stage, stage as TaskStage), inArray(done.stage, [...stages])));
+  const barred = barredPairs().map(({ stage, barredBy }) => and(eq(tasks.stage, stage as TaskStage), inArray(done.stage, barredBy as TaskStage[])));
   const ownWork = db
     .select({ one: sql`1` })
     .from(done)

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ENUMS } from '../domain/catalog.js';
 import { taskPayCents } from '../domain/workbench/pay.js';
 import type { ProductKey } from './types.js';
-import type { TaskStage } from '../contracts/tasks.js';
+import { STAGES, type StageTable } from '../contracts/tasks.js';
 
 const cents = z.number().int().nonnegative();
 const productRates = z.strictObject({
@@ -24,23 +24,19 @@ export type PayRates = z.infer<typeof payRatesSchema>;
 
 export interface PaidWork {
   product: ProductKey | string;
-  stage: TaskStage;
+  stage: string;
   language: string;
   turnaround?: string;
   seconds: number;
   words: number;
 }
 
-/** The cents a task earns once approved; 0 for a product without rates. */
-export function payForTask(rates: PayRates, work: PaidWork): number {
+/** The cents a task earns once approved (its stage's pay field); 0 for a product without rates. */
+export function payForTask(rates: PayRates, work: PaidWork, stages: StageTable = STAGES): number {
   const rate = rates[work.product];
-  if (!rate) return 0;
-  const base =
-    work.stage === 'work'
-      ? (rate.languages[work.language] ?? rate.cents)
-      : work.stage === 'second_review'
-        ? (rate.second_review_cents ?? rate.review_cents)
-        : rate.review_cents;
+  const field = stages[work.stage]?.pay;
+  if (!rate || !field) return 0;
+  const base = field === 'cents' ? (rate.languages[work.language] ?? rate.cents) : (rate[field] ?? rate.review_cents);
   const factor = work.turnaround ? (rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1) : 1;
   return taskPayCents({ unit: rate.unit, cents: Math.round(base * factor) }, work);
 }

@@ -3,6 +3,7 @@
 // its fix. Built from the database (and the workflow for live work). Workers are not named to customers.
 import type { CallbackAttemptRow, OrderFileRow, OrderRow, TaskRow } from '../db/schema.js';
 import { usd, when } from './format.js';
+import { STAGES, type StageRow } from '../contracts/tasks.js';
 import { html, type Html } from './html.js';
 import { kindName, orderLink } from './orderView.js';
 import type { WorkProgress } from './progress.js';
@@ -41,13 +42,11 @@ function ledgerEntry(order: OrderRow, entry: LedgerRow): Entry | undefined {
   return { at: entry.createdAt, text: html`Refunded: ${money}${entry.note ? html` (${entry.note})` : ''}` };
 }
 
-const REVIEWS: Partial<Record<TaskRow['stage'], string>> = { review: 'Review', second_review: 'Second review (the additional review)' };
-
 /** A workbench stage done: the work handed in, a review's verdict. The quality check has its own entry. */
 function taskEntry(task: TaskRow): Entry | undefined {
   if (task.submittedBy === null || !['submitted', 'approved', 'sent_back'].includes(task.status)) return undefined;
   if (task.stage === 'work') return { at: task.closedAt, text: task.partNo > 0 ? html`Part ${task.partNo} of the work handed in` : html`The work handed in` };
-  const review = REVIEWS[task.stage];
+  const { timeline: review }: StageRow = STAGES[task.stage];
   if (!review) return undefined;
   return { at: task.closedAt, text: task.status === 'approved' ? html`${review}: approved` : html`${review}: sent back for changes` };
 }

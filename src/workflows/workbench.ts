@@ -8,10 +8,10 @@
 // workflow opened after the draft (legacy/tasksAsChildren.ts).
 import * as wf from '@temporalio/workflow';
 import { stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
-import { taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
+import { isReviewStage, STAGES, taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
 import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench/parts.js';
 import { draftOf, taskAsChild } from './legacy/tasksAsChildren.js';
-import { patched } from './patches.js';
+import { patched, stageShipped } from './patches.js';
 import type { TaskDesk } from './heldTask.js';
 import { engineFor, opening, persistent as records } from './activities.js';
 
@@ -36,12 +36,6 @@ async function openWork({ order }: WorkbenchOrder, tasks: TaskInput[]): Promise<
   }
   return opening.openWork({ tasks, draft: 'none' });
 }
-
-/** Task names of a review stage's rounds (`review-2`, `second-fix-1`): the first review's as they always were. */
-const ROUND_NAMES: Record<ReviewStage, { review: string; fix: string }> = {
-  review: { review: 'review', fix: 'fix' },
-  second_review: { review: 'second-review', fix: 'second-fix' },
-};
 
 /** The approved text, and the draft the people started from (for the edit rate). */
 export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise<{ text: string; draft: string }> {
@@ -76,7 +70,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
   };
   /** A review stage: rounds until its reviewer approves; a send-back goes to the work's (first) worker to fix. */
   const review = async (stage: ReviewStage, text: string, draft: string, author: number): Promise<string> => {
-    const names = ROUND_NAMES[stage];
+    const names = STAGES[stage].rounds;
     for (let round = 1; ; round++) {
       const reviewed = await task(`${names.review}-${round}`, { stage, skill: order.work.reviewSkill, draftText: text, baseText: draft });
       text = reviewed.text;
@@ -104,9 +98,9 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
       draft = done.draft;
       author = done.parts[0]!.workerId;
       text = done.parts.length === 1 ? done.parts[0]!.text : mergeParts(done.parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
-    } else if (stage === 'review' || stage === 'second_review') {
-      // Histories from before second reviews replay without one (the patch's marker is not in them).
-      if (stage === 'second_review' && !patched('secondReview')) continue;
+    } else if (isReviewStage(stage)) {
+      // A stage shipped by a patch: histories from before it replay without it (its marker is not in them).
+      if (!stageShipped(stage)) continue;
       text = await review(stage, text, draft, author);
     }
   }

@@ -1,26 +1,26 @@
-// Who may check whose work: the stages of an order whose submitters may not take a stage's task,
-// so nobody checks their own work. Pure; db/tasks.ts applies the same table in SQL.
-import type { TaskStage } from '../../contracts/tasks.js';
+// Who may check whose work: the stages of an order whose submitters may not take a stage's task
+// (STAGES' barredBy), so nobody checks their own work. Pure; db/tasks.ts applies the same rows in SQL.
+import { STAGES, type StageTable } from '../../contracts/tasks.js';
 
 /** A task of the order someone submitted, as far as the rule below needs it. */
 export interface DoneTask {
-  stage: TaskStage;
+  stage: string;
   submittedBy: number | null;
 }
 
 /**
- * Nobody checks their own work: for each stage, the stages of the same order whose submitters may
- * not take it. A review is closed to whoever did the work (a part, a fix); the second review also to
- * the first reviewer; a quality check to whoever submitted any of the order's tasks. A reviewer who
- * sent work back may review the fix. db/tasks.ts's queue applies the same table in SQL.
+ * Nobody checks their own work: a review is closed to whoever did the work (a part, a fix); the
+ * second review also to the first reviewer; a quality check to whoever submitted any of the order's
+ * tasks. A reviewer who sent work back may review the fix.
  */
-export const BARRED_BY: Readonly<Record<TaskStage, readonly TaskStage[]>> = {
-  work: [],
-  review: ['work'],
-  second_review: ['work', 'review'],
-  qc: ['work', 'review', 'second_review', 'qc'],
-};
+export function checksOwnWork(stage: string, done: readonly DoneTask[], workerId: number, stages: StageTable = STAGES): boolean {
+  const barred = stages[stage]?.barredBy ?? [];
+  return done.some((t) => t.submittedBy === workerId && barred.includes(t.stage));
+}
 
-export function checksOwnWork(stage: TaskStage, done: readonly DoneTask[], workerId: number): boolean {
-  return done.some((t) => t.submittedBy === workerId && BARRED_BY[stage].includes(t.stage));
+/** The (stage, barring stage) pairs of the table: what the queue's SQL refuses (db/tasks.ts). */
+export function barredPairs(stages: StageTable = STAGES): Array<{ stage: string; barredBy: readonly string[] }> {
+  return Object.entries(stages)
+    .filter(([, row]) => row.barredBy.length > 0)
+    .map(([stage, row]) => ({ stage, barredBy: row.barredBy }));
 }

@@ -12,7 +12,8 @@ import { languagesOf } from '../../products/shared.js';
 import { usd } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout } from '../layout.js';
-import { clock, productLabel, STAGE_NAMES, timeLeft } from './queue.js';
+import { clock, productLabel, timeLeft } from './queue.js';
+import { STAGES } from '../../contracts/tasks.js';
 import { WORK_PATH } from './session.js';
 
 export interface TaskPage {
@@ -130,7 +131,7 @@ export function taskPage(page: TaskPage): string {
   const doubtful = doubtfulWords(page, text);
   const reviewing = task.stage !== 'work';
   const label = textLabel(plan);
-  const title = `${STAGE_NAMES[task.stage]}: ${productLabel(task.product)}, order ${task.orderId}`;
+  const title = `${STAGES[task.stage].label}: ${productLabel(task.product)}, order ${task.orderId}`;
   const problems = page.problems?.length
     ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
     : '';

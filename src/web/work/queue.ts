@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import type { WebDeps } from '../context.js';
 import type { TaskRow } from '../../db/schema.js';
-import type { TaskStage } from '../../contracts/tasks.js';
+import { STAGES } from '../../contracts/tasks.js';
 import { claimNextTask, claimTask, queueFor, TaskRefusedError } from '../../orders/workbench.js';
 import { isProductKey, PRODUCTS } from '../../products/registry.js';
 import { sendPage } from '../errors.js';
@@ -12,8 +12,6 @@ import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { takeFlash, setFlash } from '../session.js';
 import { signedWorker, WORK_PATH } from './session.js';
-
-export const STAGE_NAMES: Record<TaskStage, string> = { work: 'Work', review: 'Review', second_review: 'Second review', qc: 'Quality check' };
 
 export function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -37,7 +35,7 @@ export function taskSize(task: TaskRow): string {
 
 function taskTitle(task: TaskRow): string {
   const part = task.partNo > 0 ? ` · part ${task.partNo} (${clock(task.spanStart)}–${clock(task.spanEnd)})` : '';
-  return `${STAGE_NAMES[task.stage]}: ${productLabel(task.product)}, order ${task.orderId}${part}`;
+  return `${STAGES[task.stage].label}: ${productLabel(task.product)}, order ${task.orderId}${part}`;
 }
 
 function rows(tasks: TaskRow[], action: (t: TaskRow) => Html): Html {
