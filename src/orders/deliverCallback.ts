@@ -205,7 +205,7 @@ export async function resendLastCallback(deps: CallbackDeliveryDeps, accountId: 
 /** The sample order of `product` (those of GET /api/v4/orders?mode=test), in the state `event` leaves it. */
 export function sampleOrder(product: ProductKey, event: SampleEvent): RecordSource {
   const base = SAMPLE_ORDERS.find((o) => o.product === product && o.status === 'finished') ?? SAMPLE_ORDERS.find((o) => o.product === product);
-  if (!base) throw new Error(`no sample order of product ${product} (src/api/samples.ts)`);
+  if (!base) throw new Error(`no sample order of product ${product} (its definition's samples, src/products/)`);
   return { ...base, status: event, retranscribedOrderId: null, finishedAt: event === 'finished' ? (base.finishedAt ?? base.paidAt) : null };
 }
 

@@ -1,6 +1,7 @@
-// Every product of the service. Adding a product: one folder, one line here, one section in
-// config/prices.json. The API's routes, the price table, the languages listing, records and
-// callbacks all read this.
+// Every product of the service. Adding a product: one folder (its definition, with its OpenAPI
+// example and its sample orders), one line here (and its import), one section in
+// config/prices.json. ProductKey, the API's routes and OpenAPI document, the price table, the
+// languages listing, records, callbacks and the sample orders all read this.
 import { z } from 'zod';
 import { LANGUAGE_SETS, languageName } from '../domain/languages.js';
 import { isResultKind, RESULT_KIND_DEFINITIONS, type ResultKind } from '../domain/resultKinds.js';
@@ -12,25 +13,23 @@ import { translation } from './translation/index.js';
 import { captions } from './captions/index.js';
 import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
-import type { ProductDefinition, ProductKey, ResultField } from './types.js';
+import type { ProductDefinition, ResultField } from './types.js';
 import { parameterNames } from './requestFields.js';
 import { workPlanOf } from './shared.js';
 import type { OrderPlan, WorkPlan } from '../contracts/orders.js';
 
-export type { ProductDefinition, ProductKey } from './types.js';
+export type { ProductDefinition } from './types.js';
 
-export const PRODUCTS: Readonly<Record<ProductKey, ProductDefinition>> = {
-  transcription,
-  ai_transcription: aiTranscription,
-  transcription_proofreading: proofreading,
-  forced_alignment: forcedAlignment,
-  translation,
-  captions,
-  subtitles,
-  human_ocr: humanOcr,
-};
+/** The products, in the order the API lists them; each definition names its own key. */
+const DEFINITIONS = [transcription, aiTranscription, proofreading, forcedAlignment, translation, captions, subtitles, humanOcr] as const;
 
-export const PRODUCT_LIST: readonly ProductDefinition[] = Object.values(PRODUCTS);
+/** A product's key: 'transcription', 'ai_transcription', … (each definition's `key`). */
+export type ProductKey = (typeof DEFINITIONS)[number]['key'];
+
+// Typed as a product with any key a hand-off may name: a hand-off to no product here fails tsc.
+export const PRODUCT_LIST: readonly ProductDefinition[] = DEFINITIONS;
+
+export const PRODUCTS = Object.fromEntries(PRODUCT_LIST.map((p) => [p.key, p])) as Readonly<Record<ProductKey, ProductDefinition>>;
 
 /** Every parameter of a v4 creation operation, whichever product declares it (requestFields.ts). */
 export const V4_PARAMETERS: ReadonlySet<string> = new Set(PRODUCT_LIST.flatMap(parameterNames));

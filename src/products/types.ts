@@ -6,11 +6,11 @@ import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultFormat } from '../domain/formats.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
-
-export type ProductKey =
-  'transcription' | 'ai_transcription' | 'transcription_proofreading' | 'forced_alignment' | 'translation' | 'captions' | 'subtitles' | 'human_ocr';
-
 import type { FileClass } from '../documents/measure.js';
+import type { ProductKey } from './registry.js';
+
+/** The products' keys, read off the registry's definitions. */
+export type { ProductKey };
 
 export interface FetchedFile {
   fileClass: FileClass;
@@ -81,8 +81,8 @@ export type EngineJob = { task: 'transcribe'; audioParam: string } | { task: 'al
  * `refundNote` and replaced by an order of `to` with `params(parentParams)` (parsed by that
  * product's own request schema), charged at that product's price.
  */
-export interface HandOff {
-  to: ProductKey;
+export interface HandOff<To extends string = ProductKey> {
+  to: To;
   params(parent: Record<string, unknown>): Record<string, unknown>;
   refundNote: string;
 }
@@ -116,8 +116,35 @@ export interface HumanWork<P = Record<string, unknown>> {
   stages?(params: P): WorkStage[];
 }
 
-export interface ProductDefinition<Req extends Record<string, unknown> = Record<string, unknown>, Prices = unknown> {
-  key: ProductKey;
+/**
+ * A sample order of the product, answered to `mode=test` (GET /api/v4/orders) and shown by its
+ * sample callbacks (samples.ts): paid on day `id` of January 2026, its delivery estimated 5 days
+ * later, finished (status `finished`) 3 days after it was paid.
+ */
+export interface SampleOrder<Params = Record<string, unknown>> {
+  /** Unique among every product's samples. */
+  id: number;
+  status: string;
+  priceCents: number;
+  seconds: number;
+  words: number;
+  /** The parameters as the order keeps them. */
+  params: Params;
+  retranscribedOrderId?: number;
+}
+
+/**
+ * A product. `Key` and `To` (its hand-off's product) are the literal keys while it is defined
+ * (defineProduct), so the registry can read ProductKey off its definitions.
+ */
+export interface ProductDefinition<
+  Req extends Record<string, unknown> = Record<string, unknown>,
+  Prices = unknown,
+  Key extends string = ProductKey,
+  To extends string = ProductKey,
+> {
+  /** The product's name: `product` of orders, sections of the price table, the registry's key. */
+  key: Key;
   /** Name in messages: "'klingon' is not supported for human transcription". */
   label: string;
   /** POST /api/v4/<path> */
@@ -132,7 +159,7 @@ export interface ProductDefinition<Req extends Record<string, unknown> = Record<
   /** With `fulfilment: 'engine'`: what the engine does, so the engine activity names no product. */
   engineJob?: EngineJob;
   /** With `fulfilment: 'proofreading'`: the order that replaces this one when its input fails the check. */
-  handOff?: HandOff;
+  handOff?: HandOff<To>;
   /** Whether a rejection hands the order off (`handOff`) or refunds it; default refund. */
   onReject?(params: Req): 'refund' | 'hand_off';
   /** The workbench pipeline of a product people fulfil. */
@@ -153,11 +180,29 @@ export interface ProductDefinition<Req extends Record<string, unknown> = Record<
   /** The record fields of this product beyond the common ones (id, type, price, dates, comment, seconds, words). */
   recordFields(params: Req, order: OrderFacts): Record<string, unknown>;
   callbackFields(context: CallbackContext<Req>): Record<string, string>;
+  /**
+   * The example request of its creation operation in the OpenAPI document (beside mode=test and
+   * the token): valid values, its files at EXAMPLE_MEDIA_ORIGIN (examples.ts).
+   */
+  example: Readonly<Partial<Record<keyof Req & string, string | number | boolean>>>;
+  /** Its sample orders (at least one); a sample callback shows its finished one, else its first. */
+  samples: readonly [SampleOrder<SampleParams<Req>>, ...SampleOrder<SampleParams<Req>>[]];
 }
 
-/** Type-checks a definition against its own request type; the registry holds them unparameterised. */
-export function defineProduct<Req extends Record<string, unknown>, Prices>(
-  definition: { request: z.ZodType<Req, any>; prices: z.ZodType<Prices, any> } & ProductDefinition<NoInfer<Req>, NoInfer<Prices>>,
-): ProductDefinition {
-  return definition as unknown as ProductDefinition;
+/** A sample's parameters: the request's as the order keeps them, and what settling or measuring added. */
+type SampleParams<Req> = Partial<Req> & Record<string, unknown>;
+
+/**
+ * Type-checks a definition against its own request type; the registry holds them unparameterised,
+ * but for the key and the hand-off's product, kept literal for ProductKey.
+ */
+export function defineProduct<Key extends string, Req extends Record<string, unknown>, Prices, To extends string = never>(
+  definition: { key: Key; request: z.ZodType<Req, any>; prices: z.ZodType<Prices, any>; handOff?: HandOff<To> } & ProductDefinition<
+    NoInfer<Req>,
+    NoInfer<Prices>,
+    NoInfer<Key>,
+    NoInfer<To>
+  >,
+): ProductDefinition<Record<string, unknown>, unknown, Key, To> {
+  return definition as unknown as ProductDefinition<Record<string, unknown>, unknown, Key, To>;
 }

@@ -6,6 +6,8 @@ import { PRODUCT_LIST, PRODUCTS, priceTableSchema, resultsNeedCues, workPlanOfOr
 import { languagesOf, resultLanguage } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
 import type { CallbackEvent } from '../../src/contracts/orders.js';
+import { SAMPLE_ORDERS } from '../../src/products/samples.js';
+import { EXAMPLE_MEDIA_ORIGIN } from '../../src/products/examples.js';
 
 const prices = priceTableSchema.parse(JSON.parse(readFileSync('config/prices.json', 'utf8'))) as Record<ProductKey, unknown>;
 const url = (kind: string) => `http://svc/api/v4/orders/7/files/${kind}?api_token=T`;
@@ -189,6 +191,40 @@ describe('engine products declare their engine job', () => {
     if (!product.engineJob) return;
     const shape = (product.request as unknown as { shape: Record<string, unknown> }).shape;
     expect(Object.keys(shape)).toContain(product.engineJob.audioParam);
+  });
+});
+
+describe('a product is its definition: the registry, its example and its samples read off it', () => {
+  it("keys the registry by each definition's own key, one product a key", () => {
+    expect(Object.keys(PRODUCTS)).toEqual(PRODUCT_LIST.map((p) => p.key));
+    expect(new Set(PRODUCT_LIST.map((p) => p.path)).size).toBe(PRODUCT_LIST.length);
+    for (const product of PRODUCT_LIST) expect(PRODUCTS[product.key]).toBe(product);
+  });
+
+  it.each(PRODUCT_LIST.map((p) => [p.key, p] as const))("%s: its OpenAPI example is a valid request, its files at the examples' origin", (_key, product) => {
+    expect(product.request.safeParse(product.example).error).toBeUndefined();
+    const urls = Object.values(product.example).filter((v) => typeof v === 'string' && v.includes('://'));
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url).toMatch(new RegExp(`^${EXAMPLE_MEDIA_ORIGIN}/`));
+  });
+
+  it('lists every sample order once, newest first, a finished one of each product', () => {
+    const ids = PRODUCT_LIST.flatMap((p) => p.samples.map((s) => s.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(SAMPLE_ORDERS.map((o) => o.id)).toEqual([...ids].sort((a, b) => b - a));
+    for (const product of PRODUCT_LIST)
+      expect(
+        product.samples.some((s) => s.status === 'finished'),
+        product.key,
+      ).toBe(true);
+  });
+
+  it('a retranscribed sample names a sample of the product it hands off to', () => {
+    for (const product of PRODUCT_LIST) {
+      for (const sample of product.samples.filter((s) => s.retranscribedOrderId !== undefined)) {
+        expect(SAMPLE_ORDERS.find((o) => o.id === sample.retranscribedOrderId)?.product).toBe(product.handOff?.to);
+      }
+    }
   });
 });
 

@@ -26,26 +26,10 @@ import {
 
 type Json = Record<string, unknown>;
 
-/** Where the examples' files live; tests swap this origin for a loopback media server. */
-export const EXAMPLE_MEDIA_ORIGIN = 'https://media.example.com';
+/** Where the examples' files live (each product's `example` names them); tests swap this origin for a loopback media server. */
+export { EXAMPLE_MEDIA_ORIGIN } from '../../products/examples.js';
 /** The token placeholder of the examples. */
 export const EXAMPLE_API_TOKEN = 'YOUR_API_TOKEN';
-
-const AUDIO = `${EXAMPLE_MEDIA_ORIGIN}/audio-90.wav`;
-const TEXT = `${EXAMPLE_MEDIA_ORIGIN}/notes.txt`;
-const IMAGE = `${EXAMPLE_MEDIA_ORIGIN}/page.png`;
-
-/** One example request per product (mode=test), all valid values. */
-const EXAMPLES: Record<string, Json> = {
-  transcription: { url: AUDIO, language: 'english', turnaround_time: '5_days', text_format: 'clean_verbatim' },
-  ai_transcription: { url: AUDIO, language: 'english' },
-  transcription_proofreading: { audio_url: AUDIO, transcription_url: TEXT, language: 'english' },
-  forced_alignment: { audio_url: AUDIO, transcription_url: TEXT, language: 'english' },
-  translation: { url: TEXT, translate_from: 'english', translate_to: 'french' },
-  captions: { url: AUDIO, language: 'english' },
-  subtitles: { url: AUDIO, translate_from: 'english', translate_to: 'french' },
-  human_ocr: { url: IMAGE, language: 'english' },
-};
 
 /** Our zod schema → JSON Schema (2020-12, as OpenAPI 3.1 uses): what callers may send. */
 function jsonSchema(schema: z.ZodType): Json {
@@ -168,7 +152,8 @@ const WEBHOOK_HEADERS = [
 
 function creationOperation(product: ProductDefinition): Json {
   const name = schemaName(product);
-  const example = { mode: 'test', api_token: EXAMPLE_API_TOKEN, ...EXAMPLES[product.key] };
+  // The product's example request (mode=test), all valid values.
+  const example = { mode: 'test', api_token: EXAMPLE_API_TOKEN, ...product.example };
   // Each encoding its own schema: a form's values are strings, and generators (openapi-python-client)
   // tell the encodings apart by the body's type.
   const media = (schema: string, value: Record<string, unknown>) => ({

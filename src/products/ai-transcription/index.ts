@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
 import { cents, perMinute, statusCallback } from '../shared.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES } from '../examples.js';
 
 const LABEL = 'AI transcription';
 
@@ -60,4 +61,9 @@ export const aiTranscription = defineProduct({
       transcription_url: finished ? context.url('transcription') : '',
       captions_url: finished ? context.url('captions') : '',
     })),
+  example: { url: EXAMPLE_FILES.audio, language: 'english' },
+  samples: [
+    { id: 12, status: 'finished', priceCents: 75, seconds: 150, words: 0, params: { language: 'english' } },
+    { id: 4, status: 'refunded', priceCents: 0, seconds: 45, words: 0, params: { language: 'french' } },
+  ],
 });

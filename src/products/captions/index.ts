@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { checkSpan, transcriptionParams } from '../params.js';
 import { finishedOnlyCallback, mediaSpan, settleTurnaround, transcriptRecordFields, turnaroundHours, transcriptWork } from '../shared.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES, SAMPLE_TRANSCRIPT_PARAMS } from '../examples.js';
 import { TRANSCRIPT_RECORD_FIELDS, transcriptionPriceCents, transcriptionPrices } from '../transcription/index.js';
 
 const LABEL = 'captions';
@@ -41,4 +42,15 @@ export const captions = defineProduct({
       transcription_url: context.url('transcription'),
       language: context.params.language,
     })),
+  example: { url: EXAMPLE_FILES.audio, language: 'english' },
+  samples: [
+    {
+      id: 8,
+      status: 'finished',
+      priceCents: 900,
+      seconds: 360,
+      words: 0,
+      params: { language: 'english', ...SAMPLE_TRANSCRIPT_PARAMS, comment: 'Sample: webinar' },
+    },
+  ],
 });

@@ -5,6 +5,7 @@ import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
 import { cents, perMinute, statusCallback } from '../shared.js';
 import { countWords } from '../../documents/measure.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES } from '../examples.js';
 
 const LABEL = 'forced alignment';
 
@@ -50,4 +51,6 @@ export const forcedAlignment = defineProduct({
       language: context.params.language,
       forced_alignment_transcription_url: finished ? context.url('forced_alignment') : '',
     })),
+  example: { audio_url: EXAMPLE_FILES.audio, transcription_url: EXAMPLE_FILES.text, language: 'english' },
+  samples: [{ id: 6, status: 'finished', priceCents: 25, seconds: 95, words: 210, params: { language: 'spanish' } }],
 });

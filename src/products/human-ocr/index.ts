@@ -5,6 +5,7 @@ import { RequestError } from '../../contracts/failures.js';
 import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
 import { cents, finishedOnlyCallback, perThousandWords } from '../shared.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES } from '../examples.js';
 
 const LABEL = 'human OCR';
 
@@ -45,4 +46,6 @@ export const humanOcr = defineProduct({
   results: () => [{ kind: 'human_ocr', field: 'human_ocr_url' }],
   recordFields: (params) => ({ language: params.language }),
   callbackFields: (context) => finishedOnlyCallback(context, () => ({ human_ocr_url: context.url('human_ocr') })),
+  example: { url: EXAMPLE_FILES.image, language: 'english' },
+  samples: [{ id: 10, status: 'finished', priceCents: 250, seconds: 0, words: 480, params: { language: 'english' } }],
 });

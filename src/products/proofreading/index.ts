@@ -14,6 +14,7 @@ import {
 } from '../shared.js';
 import { countWords } from '../../documents/measure.js';
 import { defineProduct, type ResultField } from '../types.js';
+import { EXAMPLE_FILES, SAMPLE_TRANSCRIPT_PARAMS } from '../examples.js';
 
 const LABEL = 'transcription proofreading';
 
@@ -99,4 +100,25 @@ export const proofreading = defineProduct({
       proofread_transcription_url: finished ? context.url('proofread_transcription') : '',
       ...(finished && context.params.captions ? { proofread_captions_url: context.url('proofread_captions') } : {}),
     })),
+  example: { audio_url: EXAMPLE_FILES.audio, transcription_url: EXAMPLE_FILES.text, language: 'english' },
+  samples: [
+    {
+      id: 13,
+      status: 'finished',
+      priceCents: 400,
+      seconds: 240,
+      words: 400,
+      params: { language: 'english', ...SAMPLE_TRANSCRIPT_PARAMS, captions: true, auto_retranscribe: false },
+    },
+    // Its supplied transcript failed the check: retranscribed as order 11.
+    {
+      id: 5,
+      status: 'retranscribed',
+      priceCents: 0,
+      seconds: 240,
+      words: 400,
+      params: { language: 'english', ...SAMPLE_TRANSCRIPT_PARAMS, captions: false, auto_retranscribe: true },
+      retranscribedOrderId: 11,
+    },
+  ],
 });

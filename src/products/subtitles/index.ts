@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { checkLanguagePair, translationParams } from '../params.js';
 import { cents, finishedOnlyCallback, perMinute, translationWork } from '../shared.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES } from '../examples.js';
 
 const LABEL = 'subtitles';
 
@@ -28,4 +29,23 @@ export const subtitles = defineProduct({
   results: () => [{ kind: 'subtitles', field: 'subtitles_url' }],
   recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
   callbackFields: (context) => finishedOnlyCallback(context, () => ({ subtitles_url: context.url('subtitles') })),
+  example: { url: EXAMPLE_FILES.audio, translate_from: 'english', translate_to: 'french' },
+  samples: [
+    {
+      id: 14,
+      status: 'finished',
+      priceCents: 2400,
+      seconds: 180,
+      words: 0,
+      params: { translate_from: 'english', translate_to: 'spanish', additional_review: true, comment: 'Sample: product video' },
+    },
+    {
+      id: 9,
+      status: 'paid',
+      priceCents: 2400,
+      seconds: 180,
+      words: 0,
+      params: { translate_from: 'english', translate_to: 'german', additional_review: false, comment: 'Sample: trailer' },
+    },
+  ],
 });

@@ -13,6 +13,7 @@ import {
   transcriptWork,
 } from '../shared.js';
 import { defineProduct } from '../types.js';
+import { EXAMPLE_FILES, SAMPLE_TRANSCRIPT_PARAMS } from '../examples.js';
 
 const LABEL = 'human transcription';
 
@@ -77,4 +78,33 @@ export const transcription = defineProduct({
       transcription_url: context.url('transcription'),
       language: context.params.language,
     })),
+  example: { url: EXAMPLE_FILES.audio, language: 'english', turnaround_time: '5_days', text_format: 'clean_verbatim' },
+  samples: [
+    // The human transcription that replaced proofreading order 5.
+    { id: 11, status: 'paid', priceCents: 500, seconds: 240, words: 0, params: { language: 'english', ...SAMPLE_TRANSCRIPT_PARAMS } },
+    {
+      id: 3,
+      status: 'finished',
+      priceCents: 750,
+      seconds: 300,
+      words: 0,
+      params: { language: 'english', ...SAMPLE_TRANSCRIPT_PARAMS, comment: 'Sample: interview, two speakers' },
+    },
+    {
+      id: 2,
+      status: 'paid',
+      priceCents: 1800,
+      seconds: 600,
+      words: 0,
+      params: { language: 'french', ...SAMPLE_TRANSCRIPT_PARAMS, text_format: 'full_verbatim', timestamping: 'every_30_seconds', turnaround_time: '3_days' },
+    },
+    {
+      id: 1,
+      status: 'canceled',
+      priceCents: 125,
+      seconds: 60,
+      words: 0,
+      params: { language: 'german', ...SAMPLE_TRANSCRIPT_PARAMS, number_of_speakers: '3_or_more' },
+    },
+  ],
 });

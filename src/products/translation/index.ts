@@ -8,6 +8,7 @@ import { DOCUMENT_FORMATS, SUBTITLE_FORMATS } from '../../domain/resultKinds.js'
 import { checkLanguagePair, translationParams } from '../params.js';
 import { cents, finishedOnlyCallback, perMinute, perThousandWords, translationWork } from '../shared.js';
 import { defineProduct, type FetchedFile, type Measured, type MeasureTools } from '../types.js';
+import { EXAMPLE_FILES } from '../examples.js';
 
 const LABEL = 'translation';
 
@@ -81,4 +82,15 @@ export const translation = defineProduct({
   },
   recordFields: (params) => ({ translate_from: params.translate_from, translate_to: params.translate_to }),
   callbackFields: (context) => finishedOnlyCallback(context, () => ({ translation_url: context.url('translation') })),
+  example: { url: EXAMPLE_FILES.text, translate_from: 'english', translate_to: 'french' },
+  samples: [
+    {
+      id: 7,
+      status: 'finished',
+      priceCents: 1200,
+      seconds: 0,
+      words: 120,
+      params: { translate_from: 'english', translate_to: 'french', additional_review: false, source: 'document' },
+    },
+  ],
 });
