@@ -1,7 +1,6 @@
 // Worker tooling over HTTP (used by the order-ops CLI). Guarded by the operator token.
 // Files travel by claim-check: uploaded once into the file store, then named by key in updates.
 import express, { Router } from 'express';
-import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { tasksOfOrder } from '../../db/tasks.js';
@@ -19,10 +18,9 @@ import { PATCH_MARKERS } from '../../workflows/patches.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
-import { orderWorkflowId, stagesOf, statusQuery, type EngineProgress, type OrderState } from '../../contracts/orders.js';
+import { stagesOf } from '../../contracts/orders.js';
 import { createFulfilment, resultKindsOf } from '../../orders/fulfil.js';
-import { defaultPayloadConverter } from '@temporalio/common';
-import { decodePayloads } from '../../temporal/payloadCodec.js';
+import { orderProgress } from '../../orders/progress.js';
 
 const usd = z.coerce
   .number({ error: 'must be an amount in USD' })
@@ -112,16 +110,6 @@ function summary(o: OrderRow) {
   };
 }
 
-/** The engine activity's last heartbeat: its phase, engine, elapsed time and attempt. */
-async function engineProgress(handle: WorkflowHandle) {
-  const pending = (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'fulfilByEngine');
-  const payload = pending?.heartbeatDetails?.payloads?.[0];
-  // Heartbeat details arrive as the worker's codec left them (encrypted): decode as the client would.
-  const [decoded] = payload ? await decodePayloads(handle.client.options.loadedDataConverter.payloadCodecs, [payload]) : [];
-  const progress = decoded ? defaultPayloadConverter.fromPayload<EngineProgress>(decoded) : undefined;
-  return pending ? { ...progress, attempt: pending.attempt ?? 1 } : undefined;
-}
-
 export function opsRouter(deps: ApiDeps): Router {
   const router = Router();
   router.use('/ops', requireOperator(deps.opsToken));
@@ -191,10 +179,8 @@ export function opsRouter(deps: ApiDeps): Router {
 
   router.get('/ops/orders/:id', async (req, res) => {
     const order = await requireOrder(req.params.id);
-    // The workflow knows whether an engine is at work; a closed one answers from its last state.
-    const handle = deps.temporal.workflow.getHandle(orderWorkflowId(order.id));
-    const state = await handle.query(statusQuery).catch((): OrderState | undefined => undefined);
-    const engine = state?.workingOn === 'engine' ? await engineProgress(handle) : undefined;
+    // The workflow knows whether an engine is at work; one that does not answer, nobody is.
+    const progress = await orderProgress(deps.temporal, order.id);
     const files = await filesOf(deps.db, order.id);
     const attempts = await callbackAttemptsOf(deps.db, order.id);
     const work = workPlanOfOrder(order);
@@ -202,8 +188,8 @@ export function opsRouter(deps: ApiDeps): Router {
       ...summary(order),
       finished_at: order.finishedAt && formatUtc(order.finishedAt),
       quality_check: order.qcStatus,
-      working_on: state?.workingOn ?? 'nobody',
-      ...(engine ? { engine_progress: engine } : {}),
+      working_on: progress?.workingOn ?? 'nobody',
+      ...(progress?.engine ? { engine_progress: progress.engine } : {}),
       files: files.map((f) => ({ kind: f.kind, key: f.blobKey, file_name: f.fileName, version: f.version })),
       callback_attempts: attempts.length,
       last_callback: lastCallback(attempts),
