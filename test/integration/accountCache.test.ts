@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { rotateApiToken } from '../../src/db/accounts.js';
 
 describe('authentication with remembered accounts', () => {
@@ -21,8 +22,7 @@ describe('authentication with remembered accounts', () => {
     expect((await quote(token)).body.in_wallet).toBe(10);
     expect((await service.ops('POST', `/ops/accounts/${accountId}/topup`, { amount: 5 })).status).toBe(200);
     expect((await quote(token)).body.in_wallet).toBe(15);
-    const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    const live = await placeOrder(service, { token, fields: englishAudio(media) });
     expect((await quote(token)).body.in_wallet).toBe(live.body.in_wallet);
 
     // As the account area rotates it: through the same database handle as the API's.
@@ -54,8 +54,7 @@ describe('authentication with remembered accounts', () => {
       sql`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents) VALUES (${accountId}, 'topup', 1900, 2000)`,
     );
     expect((await quote(token)).body.in_wallet).toBe(1);
-    const live = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(live.status, JSON.stringify(live.body)).toBe(200);
+    const live = await placeOrder(service, { token, fields: englishAudio(media) });
     expect(live.body.in_wallet).toBe(18.75);
   });
 

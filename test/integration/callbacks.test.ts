@@ -5,6 +5,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 
@@ -25,24 +26,12 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
     await Promise.all([service?.close(), media?.close(), receiver?.close()]);
   });
 
-  const placeOrder = async (token: string, callbackUrl: string) => {
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: callbackUrl,
-    });
-    expect(placed.status).toBe(200);
-    return placed.body.order_id as number;
-  };
-
   it('a receiver that never answers ok gets exactly 10 attempts, each recorded', async () => {
     const stubborn = await startCallbackReceiver();
     stubborn.answer = { status: 200, body: 'received' };
     try {
       const { token } = await service.createAccount(10);
-      const orderId = await placeOrder(token, stubborn.url);
+      const { orderId } = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl: stubborn.url });
       await service.complete(orderId, 'a.txt', 'Text.');
       const attempts = await waitFor(async () => {
         const rows = await callbackAttemptsOf(service.database.db, orderId);
@@ -74,7 +63,7 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
     flaky.answer = { status: 503, body: 'busy' };
     try {
       const { token } = await service.createAccount(10);
-      const orderId = await placeOrder(token, flaky.url);
+      const { orderId } = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl: flaky.url });
       await service.complete(orderId, 'a.txt', 'Text.');
       await waitFor(() => flaky.received.length >= 2, 'two failed attempts');
       flaky.answer = { status: 200, body: 'ok' };
@@ -95,7 +84,7 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
 
   it('qc --fix replaces the file and sends a further callback of the same shape', async () => {
     const { token } = await service.createAccount(10);
-    const orderId = await placeOrder(token, receiver.url);
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl: receiver.url });
     const done = await service.complete(orderId, 'a.txt', 'Speaker 1: teh first version.');
     expect(done.body).toEqual({ order_id: orderId, status: 'finished', quality_check: 'pending' });
     const mine = () => receiver.received.filter((c) => c.fields.order_id === String(orderId));

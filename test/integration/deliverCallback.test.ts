@@ -10,6 +10,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import {
   classifyAnswer,
   resendLastCallback,
@@ -126,17 +127,6 @@ describeOnEachDatabase('callback services', (engine) => {
     expect(created.status).toBe(200);
     return created.body as { account_id: number; api_token: string; webhook_secret: string };
   };
-  const placeOrder = async (token: string, callbackUrl?: string) => {
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: callbackUrl,
-    });
-    expect(placed.status).toBe(200);
-    return placed.body.order_id as number;
-  };
   const attemptsOf = (orderId: number) => callbackAttemptsOf(service.database.db, orderId);
   /** The order's callback attempts once `n` are recorded. */
   const recorded = (orderId: number, n: number) =>
@@ -158,7 +148,7 @@ describeOnEachDatabase('callback services', (engine) => {
   it("resends a finished order's callback with the same webhook-id and shape, recorded as the next attempt", () =>
     withReceiver(async (receiver) => {
       const account = await newAccount();
-      const orderId = await placeOrder(account.api_token, receiver.url);
+      const { orderId } = await placeOrder(service, { token: account.api_token, fields: englishAudio(media), callbackUrl: receiver.url });
       expect((await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.')).status).toBe(200);
       const [first] = await recorded(orderId, 1);
       const original = receiver.received[0]!;
@@ -208,7 +198,7 @@ describeOnEachDatabase('callback services', (engine) => {
     withReceiver(async (receiver) => {
       const owner = await newAccount();
       const stranger = await newAccount();
-      const orderId = await placeOrder(owner.api_token, receiver.url);
+      const { orderId } = await placeOrder(service, { token: owner.api_token, fields: englishAudio(media), callbackUrl: receiver.url });
       // Paid, not settled: no callback yet.
       const none = await refusal(resendLastCallback(deps, owner.account_id, orderId));
       expect(none.status).toBe(400);
@@ -226,7 +216,7 @@ describeOnEachDatabase('callback services', (engine) => {
 
       // The account-wide URL delivered the callback; once it is cleared there is nowhere to resend to.
       const viaAccount = await newAccount({ callback_url: receiver.url });
-      const accountOrder = await placeOrder(viaAccount.api_token);
+      const { orderId: accountOrder } = await placeOrder(service, { token: viaAccount.api_token, fields: englishAudio(media) });
       await service.complete(accountOrder, 'a.txt', 'Speaker 1: Hello.');
       await recorded(accountOrder, 1);
       await setCallbackSettings(service.database.db, viaAccount.account_id, { callbackUrl: null, canceledCallbacks: true });
@@ -288,9 +278,10 @@ describeOnEachDatabase('callback services', (engine) => {
     withReceiver(async (receiver) => {
       const account = await newAccount({ canceled_callbacks: true });
       const row = (await getAccount(service.database.db, account.account_id))!;
-      const finished = await placeOrder(account.api_token, `${receiver.url}/real/finished`);
-      const refunded = await placeOrder(account.api_token, `${receiver.url}/real/refunded`);
-      const canceled = await placeOrder(account.api_token, `${receiver.url}/real/canceled`);
+      const order = { token: account.api_token, fields: englishAudio(media) };
+      const { orderId: finished } = await placeOrder(service, { ...order, callbackUrl: `${receiver.url}/real/finished` });
+      const { orderId: refunded } = await placeOrder(service, { ...order, callbackUrl: `${receiver.url}/real/refunded` });
+      const { orderId: canceled } = await placeOrder(service, { ...order, callbackUrl: `${receiver.url}/real/canceled` });
       await service.complete(finished, 'a.txt', 'Speaker 1: Hello.');
       expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, {})).status).toBe(200);
       expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).status).toBe(200);
@@ -337,7 +328,7 @@ describeOnEachDatabase('callback services', (engine) => {
   it('rotateApiToken: result URLs of later callbacks carry the new token', () =>
     withReceiver(async (receiver) => {
       const account = await newAccount();
-      const orderId = await placeOrder(account.api_token, receiver.url);
+      const { orderId } = await placeOrder(service, { token: account.api_token, fields: englishAudio(media), callbackUrl: receiver.url });
       await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.');
       await recorded(orderId, 1);
       const { token: fresh } = await rotateApiToken(service.database.db, service.secretKey, account.account_id);

@@ -12,6 +12,7 @@ import { Runtime } from '@temporalio/worker';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { getOrder, markOrderLate } from '../../src/db/orders.js';
 import { nextOrderId } from '../../src/db/wallet.js';
 import { createOrderActivities } from '../../src/activities/orders.js';
@@ -52,11 +53,7 @@ describeOnEachDatabase('late orders', (engine) => {
     await Promise.all([service?.close(), media?.close()]);
   });
 
-  const place = async (token: string) => {
-    const res = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(res.status).toBe(200);
-    return res.body.order_id as number;
-  };
+  const place = async (token: string) => (await placeOrder(service, { token, fields: englishAudio(media) })).orderId;
 
   it('marks a paid order once, lists late orders first, never marks a settled one', async () => {
     const { token } = await service.createAccount(50);

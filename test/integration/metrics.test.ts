@@ -8,6 +8,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { freePort, waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { installTemporalRuntime } from '../../src/temporal/runtime.js';
 import { createLogger } from '../../src/log.js';
 
@@ -68,15 +69,7 @@ describe('Prometheus metrics', () => {
   it('counts an order placed, finished and called back, by product and outcome', async () => {
     const before = await scrape();
     const { token } = await service.createAccount(50);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(120),
-      language: 'english',
-      callback_url: receiver.url,
-    });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id as number;
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media, 120), callbackUrl: receiver.url });
     const delta = (text: string, name: string, labels: Record<string, string> = {}) => sample(text, name, labels) - sample(before, name, labels);
 
     const afterPlacing = await scrape();
@@ -109,12 +102,10 @@ describe('Prometheus metrics', () => {
     const before = await scrape();
     const delta = (text: string, name: string, labels: Record<string, string> = {}) => sample(text, name, labels) - sample(before, name, labels);
     const { token } = await service.createAccount(20);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(placed.status).toBe(200);
-    expect((await service.ops('POST', `/ops/orders/${placed.body.order_id}/refund`, { reason: 'test' })).status).toBe(200);
+    const placed = await placeOrder(service, { token, fields: englishAudio(media) });
+    expect((await service.ops('POST', `/ops/orders/${placed.orderId}/refund`, { reason: 'test' })).status).toBe(200);
     const poor = await service.createAccount(1);
-    const refused = await service.post('/api/v4/transcriptions', { api_token: poor.token, mode: 'live', url: media.audio(300), language: 'english' });
-    expect(refused.status).toBe(400);
+    const refused = await placeOrder(service, { token: poor.token, fields: englishAudio(media, 300), expectStatus: 400 });
     expect(refused.body.error).toMatch(/^insufficient funds/);
 
     const text = await waitFor(async () => {
@@ -129,9 +120,7 @@ describe('Prometheus metrics', () => {
   it('counts and logs the characters of a PDF result no font covers (drawn as U+FFFD), once per rendering', async () => {
     const before = await scrape();
     const { token } = await service.createAccount(20);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id as number;
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media) });
     // A private-use character: no font has it.
     expect((await service.complete(orderId, 'transcript.txt', 'A sign \u{F0041} no font has.')).status).toBe(200);
     const pdf = await waitFor(async () => {

@@ -18,6 +18,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { close, listen } from '../helpers/net.js';
 import { loadHistory } from '../helpers/histories.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 import { codecRouter } from '../../src/api/routes/codec.js';
 import { errorHandler } from '../../src/api/errors.js';
@@ -72,16 +73,11 @@ describe('encrypted workflow payloads', () => {
   beforeAll(async () => {
     [service, media, receiver] = await Promise.all([startService(), startMediaServer(), startCallbackReceiver()]);
     const { token } = await service.createAccount(20);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(137),
-      language: 'english',
-      comment: COMMENT,
-      callback_url: receiver.url + CALLBACK_PATH,
+    const { orderId } = await placeOrder(service, {
+      token,
+      fields: { ...englishAudio(media, 137), comment: COMMENT },
+      callbackUrl: receiver.url + CALLBACK_PATH,
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    const orderId = placed.body.order_id as number;
     expect((await service.complete(orderId, FILE_NAME, 'Ann: Hello there.')).status).toBe(200);
     workflowId = orderWorkflowId(orderId);
     await service.temporal.workflow.getHandle(workflowId).result();

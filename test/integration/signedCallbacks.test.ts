@@ -11,6 +11,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, withReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { freePort, waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 import { retryAfterMs } from '../../src/activities/callbacks.js';
@@ -56,19 +57,8 @@ describeOnEachDatabase('signed callbacks', (engine) => {
     expect(created.body.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     return created.body as { account_id: number; api_token: string; webhook_secret: string };
   };
-  const placeOrder = async (token: string, callbackUrl: string) => {
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: callbackUrl,
-    });
-    expect(placed.status).toBe(200);
-    return placed.body.order_id as number;
-  };
   const finishedOrder = async (token: string, callbackUrl: string) => {
-    const orderId = await placeOrder(token, callbackUrl);
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl });
     expect((await service.complete(orderId, 'a.txt', 'Speaker 1: Hello.')).status).toBe(200);
     return orderId;
   };
@@ -129,8 +119,9 @@ describeOnEachDatabase('signed callbacks', (engine) => {
 
       const account = await newAccount({ canceled_callbacks: true });
       const finished = await finishedOrder(account.api_token, `${receiver.url}/finished`);
-      const refunded = await placeOrder(account.api_token, `${receiver.url}/refunded`);
-      const canceled = await placeOrder(account.api_token, `${receiver.url}/canceled`);
+      const order = { token: account.api_token, fields: englishAudio(media) };
+      const { orderId: refunded } = await placeOrder(service, { ...order, callbackUrl: `${receiver.url}/refunded` });
+      const { orderId: canceled } = await placeOrder(service, { ...order, callbackUrl: `${receiver.url}/canceled` });
       expect((await service.ops('POST', `/ops/orders/${refunded}/refund`, {})).status).toBe(200);
       expect((await service.ops('POST', `/ops/orders/${canceled}/cancel`, {})).status).toBe(200);
       const arrived = (path: string) => waitFor(() => receiver.received.find((c) => c.path === path), `the ${path} callback`);

@@ -1,0 +1,33 @@
+// Placing an order as a customer does: a form POST to /api/v4/<path> with api_token and mode, its
+// status checked (the answer's body is the failure message). Tests about the raw HTTP answer itself
+// (a refusal's wording, headers, idempotency bytes) post with `service.post` instead.
+import { expect } from 'vitest';
+import type { MediaServer } from './mediaServer.js';
+import type { TestService } from './service.js';
+
+export interface OrderRequest {
+  token: string;
+  /** The product's path under /api/v4/; default `transcriptions`. */
+  path?: string;
+  /** Default `live`. */
+  mode?: 'live' | 'test';
+  /** The product's fields (url, language, comment, ...), sent after api_token and mode. */
+  fields?: Record<string, unknown>;
+  /** Sent as `callback_url` when given. */
+  callbackUrl?: string;
+  /** Default 200. */
+  expectStatus?: number;
+}
+
+/** Places the order; `orderId` is the answer's `order_id` (undefined on a refusal). */
+export async function placeOrder(
+  service: Pick<TestService, 'post'>,
+  { token, path = 'transcriptions', mode = 'live', fields = {}, callbackUrl, expectStatus = 200 }: OrderRequest,
+): Promise<{ orderId: number; body: any }> {
+  const res = await service.post(`/api/v4/${path}`, { api_token: token, mode, ...fields, ...(callbackUrl !== undefined && { callback_url: callbackUrl }) });
+  expect(res.status, JSON.stringify(res.body)).toBe(expectStatus);
+  return { orderId: res.body.order_id as number, body: res.body };
+}
+
+/** The fields of a transcription of the media server's English audio, `seconds` long. */
+export const englishAudio = (media: MediaServer, seconds = 60) => ({ url: media.audio(seconds), language: 'english' });
