@@ -28,8 +28,9 @@ const USAGE = `usage:
   order-ops release TASK_ID [--reason TEXT]                          (a claimed task back to the queue; its draft is kept)
   order-ops reassign TASK_ID WORKER_ID                               (the task to another worker with the skill)
   order-ops earnings [--since ISO_DATE]                              (workers' approved earnings as CSV)
-  order-ops patches                                                  (JSON lines: each workflow patch, and the open workflows
-                                                                      started before it; none left: it may be deprecated)
+  order-ops patches                                                  (JSON lines: each workflow patch, the open workflows started
+                                                                      before it (none: may_deprecate) and those with its marker
+                                                                      (none of either: may_remove))
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
 
 class UsageError extends Error {}

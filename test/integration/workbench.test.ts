@@ -11,7 +11,7 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { recordHistory } from '../helpers/histories.js';
-import { PATCH_MARKERS } from '../../src/workflows/patches.js';
+import { BASELINE, PATCH_MARKERS } from '../../src/workflows/patches.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
 const LEASE_MS = 2_500;
@@ -151,6 +151,26 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   it('operators list tasks, release and reassign claims, and export earnings', async () => {
     const { orderId, taskId } = await placeOrder();
+    // Every workflow patch and the baseline, with the open workflows started before each (none
+    // before one shipped before today: this run's all started today; one that ships later counts
+    // them) and those that recorded its marker: this open order recorded the baseline's, so the
+    // baseline may not be removed while it runs.
+    const patches = await waitFor(async () => {
+      const listed = (await orderOps('patches'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      return listed.find((p) => p.patch === BASELINE.id)?.open_workflows_with_marker > 0 ? listed : undefined;
+    }, "the open order under the baseline's marker");
+    expect(patches.map((p) => p.patch)).toEqual(PATCH_MARKERS.map((p) => p.id));
+    const today = new Date().toISOString().slice(0, 10);
+    for (const p of patches) {
+      expect(p.since).toMatch(/^2026-\d\d-\d\d$/);
+      expect(p.may_deprecate).toBe(p.open_workflows_started_before === 0);
+      expect(p.may_remove).toBe(p.open_workflows_started_before === 0 && p.open_workflows_with_marker === 0);
+      if (p.since <= today) expect(p.open_workflows_started_before, p.patch).toBe(0);
+    }
+    expect(patches.find((p) => p.patch === BASELINE.id)).toMatchObject({ may_deprecate: true, may_remove: false });
     const waiting = (await orderOps('tasks', '--status', 'waiting'))
       .trim()
       .split('\n')
@@ -185,19 +205,6 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect(csv).toContain(`,${workers.bob!.worker_id},bob,${orderId},${taskId},`);
     expect(csv).toContain(`,${workers.rita!.worker_id},rita,${orderId},${reviewId},`);
 
-    // Every workflow patch and the baseline, with the open workflows started before each: none before
-    // one shipped before today (this run's all started today); one that ships later counts them.
-    const patches = (await orderOps('patches'))
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(patches.map((p) => p.patch)).toEqual(PATCH_MARKERS.map((p) => p.id));
-    const today = new Date().toISOString().slice(0, 10);
-    for (const p of patches) {
-      expect(p.since).toMatch(/^2026-\d\d-\d\d$/);
-      expect(p.may_deprecate).toBe(p.open_workflows_started_before === 0);
-      if (p.since <= today) expect(p.open_workflows_started_before, p.patch).toBe(0);
-    }
     expect((await json('show', String(orderId))).tasks.map((t: { status: string }) => t.status)).toEqual(['submitted', 'approved']);
     for (const id of [taskId, reviewId]) {
       expect((await getTask(service.database.db, id))!.workflowId).toBe(`order-${orderId}`);

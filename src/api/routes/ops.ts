@@ -151,14 +151,24 @@ export function opsRouter(deps: ApiDeps): Router {
   });
 
   // Per patch (and the baseline that stands for them in orders started since), the open workflows
-  // (orders and their tasks) that started before it shipped: where none is left, no workflow can
-  // still need the old branch, and the patch may be deprecated.
+  // (orders and their tasks) that started before it shipped, and those that recorded its marker
+  // (TemporalChangeVersion): none of the first, no workflow can still take the old branch and it
+  // may be deprecated; none of either, the patch may be removed (docs/decisions.md, One owner per
+  // concept: the removal procedure).
   router.get('/ops/patches', async (_req, res) => {
+    const running = async (condition: string) => (await deps.temporal.workflow.count(`ExecutionStatus = "Running" AND ${condition}`)).count;
     const patches = await Promise.all(
       PATCH_MARKERS.map(async (patch) => {
-        const query = `ExecutionStatus = "Running" AND StartTime < "${patch.since}T00:00:00Z"`;
-        const { count } = await deps.temporal.workflow.count(query);
-        return { patch: patch.id, since: patch.since, change: patch.change, open_workflows_started_before: count, may_deprecate: count === 0 };
+        const [before, withMarker] = await Promise.all([running(`StartTime < "${patch.since}T00:00:00Z"`), running(`TemporalChangeVersion = "${patch.id}"`)]);
+        return {
+          patch: patch.id,
+          since: patch.since,
+          change: patch.change,
+          open_workflows_started_before: before,
+          open_workflows_with_marker: withMarker,
+          may_deprecate: before === 0,
+          may_remove: before === 0 && withMarker === 0,
+        };
       }),
     );
     res.json({ patches });
