@@ -12,6 +12,7 @@ import { getOrder } from '../../src/db/orders.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { recordHistory } from '../helpers/histories.js';
 import { startLibreTranslate } from '../helpers/libreTranslate.js';
@@ -57,9 +58,8 @@ describe('with an OpenAI-compatible engine', () => {
 
   const balance = async (accountId: number) => (await service.database.db.select().from(accounts).where(eq(accounts.id, accountId)))[0]!;
   const aiOrder = async (token: string, language = 'english') => {
-    const res = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language, callback_url: receiver.url });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.order_id as number;
+    const { orderId } = await placeOrder(service, { token, path: 'ai-transcriptions', fields: { url: media.audio(60), language }, callbackUrl: receiver.url });
+    return orderId;
   };
 
   it("speech in another language than the one ordered: English is the engine's translation; any other pair goes to a translator, never a forced transcript", async () => {
@@ -151,20 +151,18 @@ describe('with an OpenAI-compatible engine', () => {
         ),
       };
       const { token } = await withMt.createAccount(10);
-      const placed = await withMt.post('/api/v4/ai-transcriptions', {
-        api_token: token,
-        mode: 'live',
-        url: media.audio(60),
-        language: 'german',
-        callback_url: receiver.url,
+      const { orderId } = await placeOrder(withMt, {
+        token,
+        path: 'ai-transcriptions',
+        fields: { url: media.audio(60), language: 'german' },
+        callbackUrl: receiver.url,
       });
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      const callback = await firstCallback(placed.body.order_id);
+      const callback = await firstCallback(orderId);
       expect(callback.fields).toMatchObject({ status: 'finished', language: 'german' });
       expect(mt.requests.find((r) => r.path === '/translate')?.body).toMatchObject({ q: ['Hola a todos.'], source: 'es', target: 'de', format: 'text' });
       const text = await withMt.get(callback.fields.transcription_url!.replace(withMt.baseUrl, '') + '&format=text');
       expect(text.body).toContain('[de] Hola a todos.');
-      expect((await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note).toMatch(
+      expect((await withMt.ops('GET', `/ops/orders/${orderId}`)).body.engine_note).toMatch(
         /^The file is spoken in spanish, the order asked for german: delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's spanish transcript\.$/,
       );
 
@@ -223,16 +221,14 @@ describe('with an OpenAI-compatible engine', () => {
     });
     try {
       const { token } = await withMt.createAccount(10);
-      const order = () =>
-        withMt.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english', callback_url: receiver.url });
+      const order = () => placeOrder(withMt, { token, path: 'ai-transcriptions', fields: englishAudio(media), callbackUrl: receiver.url });
       const placed = await order();
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      const callback = await firstCallback(placed.body.order_id);
+      const callback = await firstCallback(placed.orderId);
       expect(callback.fields).toMatchObject({ status: 'finished', language: 'english' });
       const text = await withMt.get(callback.fields.transcription_url!.replace(withMt.baseUrl, '') + '&format=text');
       expect(text.body).toContain('[en] Heute ist ein guter Tag.');
       expect(text.body).not.toContain('good thing');
-      const note = (await withMt.ops('GET', `/ops/orders/${placed.body.order_id}`)).body.engine_note as string;
+      const note = (await withMt.ops('GET', `/ops/orders/${placed.orderId}`)).body.engine_note as string;
       expect(note).toMatch(/^The engine's English translation failed the transcript gate \(.*mean confidence is 0\.3 \(under 0\.6\).*\)\. /);
       expect(note).toMatch(/delivered as libretranslate:127\.0\.0\.1:\d+'s machine translation of the engine's german transcript\.$/);
 
@@ -242,13 +238,10 @@ describe('with an OpenAI-compatible engine', () => {
         body: JSON.stringify({ translatedText: ['the day the day the day the day.', 'the day the day the day the day the day the day.'] }),
       };
       const looping = await order();
-      expect(looping.status, JSON.stringify(looping.body)).toBe(200);
-      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, looping.body.order_id))[0], "the translator's task", 30_000);
+      const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, looping.orderId))[0], "the translator's task", 30_000);
       expect(task).toMatchObject({ skill: 'translation:german>english', stage: 'work' });
-      expect((await withMt.ops('GET', `/ops/orders/${looping.body.order_id}`)).body.engine_note).toMatch(
-        /machine translation failed the transcript gate \(.*repeat/,
-      );
-      expect(callbacksFor(looping.body.order_id)).toHaveLength(0);
+      expect((await withMt.ops('GET', `/ops/orders/${looping.orderId}`)).body.engine_note).toMatch(/machine translation failed the transcript gate \(.*repeat/);
+      expect(callbacksFor(looping.orderId)).toHaveLength(0);
     } finally {
       await Promise.all([withMt.close(), mt.close()]);
     }
@@ -276,15 +269,8 @@ describe('with an OpenAI-compatible engine', () => {
     try {
       const { token } = await withDiarizer.createAccount(10);
       const draftOf = async (fields: Record<string, string>) => {
-        const placed = await withDiarizer.post('/api/v4/transcriptions', {
-          api_token: token,
-          mode: 'live',
-          url: media.audio(60),
-          language: 'english',
-          ...fields,
-        });
-        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-        return (await waitFor(async () => (await tasksOfOrder(withDiarizer.database.db, placed.body.order_id))[0], 'the work task', 30_000)).draft;
+        const { orderId } = await placeOrder(withDiarizer, { token, fields: { ...englishAudio(media), ...fields } });
+        return (await waitFor(async () => (await tasksOfOrder(withDiarizer.database.db, orderId))[0], 'the work task', 30_000)).draft;
       };
       const before = engine.requests.length;
       expect(await draftOf({})).toBe('[00:00:00] Speaker 1: Hello there.\n\n[00:00:02] Speaker 2: Good morning.\n\n[00:00:04] Speaker 1: Bye.');
@@ -335,17 +321,18 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { token } = await service.createAccount(20);
     const proofread = async (name: string, paragraphs: string[], autoRetranscribe: boolean) => {
-      const res = await service.post('/api/v4/transcription-proofreadings', {
-        api_token: token,
-        mode: 'live',
-        audio_url: media.audio(60),
-        transcription_url: docs.serve(`/${name}.docx`, await docxOf(paragraphs)),
-        language: 'english',
-        auto_retranscribe: autoRetranscribe,
-        callback_url: receiver.url,
+      const { orderId } = await placeOrder(service, {
+        token,
+        path: 'transcription-proofreadings',
+        fields: {
+          audio_url: media.audio(60),
+          transcription_url: docs.serve(`/${name}.docx`, await docxOf(paragraphs)),
+          language: 'english',
+          auto_retranscribe: autoRetranscribe,
+        },
+        callbackUrl: receiver.url,
       });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.order_id as number;
+      return orderId;
     };
     const good = await proofread('good', ['Welcome to the show.', 'Today we talk about wales.'], false);
     const task = await waitFor(async () => (await tasksOfOrder(service.database.db, good))[0], "the proofreader's task", 30_000);

@@ -6,6 +6,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
@@ -30,26 +31,17 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('test mode prices the order and changes nothing', async () => {
     const { accountId, token } = await service.createAccount(50);
-    const res = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: media.audio(120), language: 'english' });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ mode: 'test', status: 'success', order_total: 2.5, seconds: 120, in_wallet: 50 });
-    expect(res.body).not.toHaveProperty('order_id');
-    expect(res.body.delivery_estimate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const { body } = await placeOrder(service, { token, mode: 'test', fields: englishAudio(media, 120) });
+    expect(body).toMatchObject({ mode: 'test', status: 'success', order_total: 2.5, seconds: 120, in_wallet: 50 });
+    expect(body).not.toHaveProperty('order_id');
+    expect(body.delivery_estimate).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(await balanceOf(accountId)).toBe(5000);
     expect(await service.database.db.select().from(orders).where(eq(orders.accountId, accountId))).toHaveLength(0);
   });
 
   it('live mode charges once and answers with the order id and the new balance', async () => {
     const { accountId, token } = await service.createAccount(20);
-    const res = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(600),
-      language: 'english',
-      turnaround_time: '1_days',
-      comment: 'two speakers: Ann, Bo',
-    });
-    expect(res.status).toBe(200);
+    const res = await placeOrder(service, { token, fields: { ...englishAudio(media, 600), turnaround_time: '1_days', comment: 'two speakers: Ann, Bo' } });
     expect(res.body).toMatchObject({ mode: 'live', status: 'success', order_total: 20, seconds: 600, in_wallet: 0 });
     expect(res.body.order_id).toEqual(expect.any(Number));
     expect(await balanceOf(accountId)).toBe(0);
@@ -92,16 +84,11 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('complete → finished, and the receiver gets exactly the spec fields once it answers ok', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'french',
-      turnaround_time: '12_hours',
-      callback_url: `${receiver.url}/hook`,
+    const { orderId } = await placeOrder(service, {
+      token,
+      fields: { url: media.audio(60), language: 'french', turnaround_time: '12_hours' },
+      callbackUrl: `${receiver.url}/hook`,
     });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id as number;
     const done = await service.complete(orderId, 'transcript.txt', 'Ann: Bonjour à tous.\n\nBo: Merci.');
     expect(done.body).toEqual({ order_id: orderId, status: 'finished' });
     const [callback] = await waitFor(() => callbacksFor(orderId).length > 0 && callbacksFor(orderId), 'the callback');

@@ -10,6 +10,7 @@ import { startDocumentServer, type DocumentServer } from '../helpers/documents.j
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { startLibreTranslate } from '../helpers/libreTranslate.js';
 import { waitFor } from '../helpers/net.js';
+import { placeOrder } from '../helpers/orders.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { getTask } from '../../src/db/tasks.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
@@ -74,13 +75,12 @@ describe('a subtitle file translated, cue by cue', () => {
   });
 
   async function place(name: string, body: string, translateTo: string): Promise<number> {
-    const fields = { api_token: token, url: docs.serve(`/${name}`, body, 'application/octet-stream'), translate_from: 'english', translate_to: translateTo };
-    const quoted = await service.post('/api/v4/translations', { ...fields, mode: 'test' });
+    const fields = { url: docs.serve(`/${name}`, body, 'application/octet-stream'), translate_from: 'english', translate_to: translateTo };
+    const quoted = await service.post('/api/v4/translations', { api_token: token, ...fields, mode: 'test' });
     expect(quoted.body).toMatchObject({ status: 'success', words: CUE_WORDS, seconds: 0 });
-    const placed = await service.post('/api/v4/translations', { ...fields, mode: 'live', callback_url: `${receiver.url}/${name}` });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const placed = await placeOrder(service, { token, path: 'translations', fields, callbackUrl: `${receiver.url}/${name}` });
     expect(placed.body.words).toBe(CUE_WORDS);
-    return placed.body.order_id as number;
+    return placed.orderId;
   }
   const taskOf = (orderId: number, name: string) => waitFor(async () => getTask(service.database.db, `task-${orderId}-${name}`), `task-${orderId}-${name}`);
   const translationUrl = async (name: string) =>

@@ -7,6 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { convert } from '../helpers/libreoffice.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { docxOf, pdfOf, rtfOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { documentFileName } from '../../src/documents/measure.js';
 import { RESULT_KIND_DEFINITIONS } from '../../src/domain/resultKinds.js';
@@ -83,9 +84,7 @@ describe.each([['transcription-proofreadings'], ['forced-alignments']])('%s: tra
 
 describe('every output format of a finished transcription, back as a proofreading transcript', () => {
   it('is accepted, and its text survives', async () => {
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id as number;
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media) });
     expect((await service.complete(orderId, 'transcript.json', JSON.stringify(SEGMENTS))).status).toBe(200);
     for (const format of RESULT_KIND_DEFINITIONS.transcription.formats) {
       const file = await service.get(`/api/v4/orders/${orderId}/files/transcription?api_token=${token}&format=${format}`);
@@ -110,18 +109,19 @@ describe('a JSON transcript with fields of its own', () => {
     const res = await quote('transcription-proofreadings', docs.serve('/whisperx.json', JSON.stringify(whisperX), 'application/json'));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', seconds: 60 });
-    const placed = await service.post('/api/v4/transcription-proofreadings', {
-      api_token: token,
-      mode: 'live',
-      audio_url: media.audio(60),
-      transcription_url: docs.serve('/whisperx-live.json', JSON.stringify(whisperX), 'application/json'),
-      language: 'english',
+    const { orderId } = await placeOrder(service, {
+      token,
+      path: 'transcription-proofreadings',
+      fields: {
+        audio_url: media.audio(60),
+        transcription_url: docs.serve('/whisperx-live.json', JSON.stringify(whisperX), 'application/json'),
+        language: 'english',
+      },
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     // What the order keeps for its proofreader, read as its workers read it: text, speakers and
     // segment times; word times only where every word of a segment is timed (WhisperX left "20"
     // untimed), so no word is placed at a guessed time.
-    const [kept] = await service.database.db.select().from(orders).where(eq(orders.id, placed.body.order_id));
+    const [kept] = await service.database.db.select().from(orders).where(eq(orders.id, orderId));
     const file = kept!.inputFiles.transcription!;
     const read = await service.documentReader.importDocument(await localFileStore(join(service.dataDir, 'files')).get(file.key), file.fileName);
     expect(read.segments.map(({ text, speaker, start, end }) => ({ text, speaker, start, end }))).toEqual([

@@ -7,6 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
@@ -36,18 +37,10 @@ describe('a worker replaced in the middle of an order (in process, PGlite)', () 
     const { token } = await service.createAccount(10);
     await service.stopWorker();
     // Placed while no worker runs: the API waits for the charge.
-    const placing = service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: receiver.url,
-    });
+    const placing = placeOrder(service, { token, fields: englishAudio(media), callbackUrl: receiver.url });
     await new Promise((r) => setTimeout(r, 500));
     await service.startWorker();
-    const placed = await placing;
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id;
+    const { orderId } = await placing;
 
     await service.stopWorker();
     const completing = service.complete(orderId, 'a.txt', 'Finished after a restart.');
@@ -77,15 +70,7 @@ describeNeeding('workerProcess', 'a worker process killed with SIGKILL (PostgreS
   it('the order finishes on the next worker and is charged exactly once', async () => {
     const first = await startWorkerProcess();
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: receiver.url,
-    });
-    expect(placed.status).toBe(200);
-    const orderId = placed.body.order_id;
+    const { orderId } = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl: receiver.url });
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
