@@ -55,6 +55,11 @@ export const PATCHES = {
     since: '2026-11-26',
     change: "the order's workflow holds its tasks (no child workflow per task), and the draft's activity opens the work's tasks",
   },
+  lockedQualityCheckClose: {
+    id: 'locked-quality-check-close',
+    since: '2026-11-28',
+    change: "the window closing an undecided quality check holds the order's lock: a decision sent meanwhile is refused, not applied and overwritten",
+  },
 } as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;

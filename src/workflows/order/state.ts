@@ -26,6 +26,7 @@ import { TaskDesk } from '../heldTask.js';
 import { chargeWallet, records } from '../activities.js';
 import { stateFailure, updateFailure } from './failures.js';
 import { StateLock } from './lock.js';
+import { patched } from '../patches.js';
 
 const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
 
@@ -243,6 +244,12 @@ export class OrderRun {
 
   /** The window closed with nobody's decision (the workflow saw no change running): passed, and the reviewer's task withdrawn. */
   async closeUndecidedQualityCheck(): Promise<void> {
+    // Runs before the patch closed the check outside the lock, as they did (a decision in between was applied, then passed over).
+    if (!patched('lockedQualityCheckClose')) {
+      await this.passQualityCheck();
+      this.scopes.get('qualityCheck')?.cancel();
+      return;
+    }
     await this.transition(async () => {
       if (this.check !== 'pending') return; // an update decided it first
       await this.passQualityCheck();
