@@ -11,7 +11,7 @@ import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
-import { keptSourceOf, productOf, workPlanOfOrder } from '../products/registry.js';
+import { keptSourceOf, orderResultKinds, productOf, workPlanOfOrder } from '../products/registry.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
@@ -170,7 +170,7 @@ export function createEngineActivities(deps: ActivityDeps) {
       const engine = job.task === 'align' ? engines.alignment : engines.speech;
       if (!engine) return { outcome: 'unavailable' };
       // The engine's file serves every result kind the order delivers.
-      const resultFiles = (blobKey: string, fileName: string) => product.results(order.params).map(({ kind }) => ({ kind, blobKey, fileName }));
+      const resultFiles = (blobKey: string, fileName: string) => orderResultKinds(order).map((kind) => ({ kind, blobKey, fileName }));
       const request = () => engineRequest(order, engine.name, params.language!);
       // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
       // order refunded or canceled) to the engine call.

@@ -14,7 +14,7 @@ import { onSourceCues, transcriptFromEditor } from '../domain/workbench/editorTe
 import { textInSpan } from '../domain/workbench/parts.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
-import { keptSourceOf, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
+import { keptSourceOf, orderResultKinds, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate as draftEditRateMetric, draftWordsChanged, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
 import { changedShares, doubtsIn, draftWithDoubts } from '../domain/doubts.js';
 import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
@@ -164,8 +164,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
           log.info('draft words changed, doubtful and confident', { orderId, accountId: order.accountId, ...shares });
         }
       }
-      const results = productOf(order.product).results(order.params);
-      const filesOf = (blobKey: string, fileName: string) => results.map(({ kind }) => ({ kind, blobKey, fileName }));
+      const filesOf = (blobKey: string, fileName: string) => orderResultKinds(order).map((kind) => ({ kind, blobKey, fileName }));
       if (timedKey) return filesOf(timedKey, 'work.json');
       const source = keptSourceOf(order);
       if (rules.cues && source) {

@@ -27,6 +27,8 @@ export interface OrderToPlace {
   fulfilment: Fulfilment;
   /** Result kinds the order delivers (from its product and parameters). */
   resultKinds: string[];
+  /** The results with their record fields and formats; absent on orders placed before it (worked out from the product). */
+  results?: PlannedResult[];
   /** AI subscription minutes the order may use before the wallet pays (AI transcription only). */
   subscription?: { centsPerMinute: number };
   /** Input files kept for the order by claim-check (file store keys), by name. */
@@ -43,11 +45,19 @@ export interface OrderToPlace {
  * (`orders.plan`, migration 0012) for the activities, the web and the CLI, and carried in the
  * workflow's input. Rows from before it have none: their plan is worked out from the product.
  */
-export type OrderPlan = Pick<OrderToPlace, 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'>;
+export type OrderPlan = Pick<OrderToPlace, 'fulfilment' | 'resultKinds' | 'results' | 'turnaroundHours' | 'work' | 'onReject'>;
 
-export const fixedPlanOf = ({ fulfilment, resultKinds, turnaroundHours, work, onReject }: OrderToPlace): OrderPlan => ({
+/** A result file the order delivers: its kind, its record and callback field, and its formats (the first by default). */
+export interface PlannedResult {
+  kind: string;
+  field: string;
+  formats: readonly string[];
+}
+
+export const fixedPlanOf = ({ fulfilment, resultKinds, results, turnaroundHours, work, onReject }: OrderToPlace): OrderPlan => ({
   fulfilment,
   resultKinds,
+  ...(results ? { results } : {}),
   turnaroundHours,
   ...(work ? { work } : {}),
   ...(onReject ? { onReject } : {}),

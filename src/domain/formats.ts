@@ -17,3 +17,5 @@ export const FILE_TYPES = {
 } as const;
 
 export type ResultFormat = keyof typeof FILE_TYPES;
+
+export const isResultFormat = (value: string): value is ResultFormat => Object.hasOwn(FILE_TYPES, value);

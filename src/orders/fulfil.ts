@@ -21,7 +21,7 @@ import type { DocumentReader } from '../documents/sandbox/index.js';
 import { TimingError } from '../domain/render/index.js';
 import { resultKindsProblem, resultNeeds, type ResultKind } from '../domain/resultKinds.js';
 import { TranscriptImportError } from '../domain/transcript.js';
-import { orderResult, productOf } from '../products/registry.js';
+import { orderResult, orderResultKinds, productOf } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 
 export interface FulfilmentDeps {
@@ -31,11 +31,6 @@ export interface FulfilmentDeps {
   documentReader: DocumentReader;
   log: (message: string, meta: object) => void;
 }
-
-export const resultKindsOf = (order: OrderRow) =>
-  productOf(order.product)
-    .results(order.params)
-    .map((r) => r.kind);
 
 export function createFulfilment(deps: FulfilmentDeps) {
   async function requireOrder(orderId: number): Promise<OrderRow> {
@@ -47,7 +42,7 @@ export function createFulfilment(deps: FulfilmentDeps) {
   /** Refuses result files the order does not take, or that cannot be served in every format of their kind. */
   async function checkFiles(order: OrderRow, files: ResultFile[], completing: boolean): Promise<void> {
     const problem = resultKindsProblem(
-      resultKindsOf(order),
+      orderResultKinds(order),
       files.map((f) => f.kind),
       completing,
     );

@@ -1,9 +1,9 @@
 // The order record of operations 9 and 10 and the callback body of each event, both shaped by
 // the order's product definition.
-import type { CallbackEvent } from '../contracts/orders.js';
+import type { CallbackEvent, OrderPlan } from '../contracts/orders.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import { formatUtc } from '../domain/time.js';
-import { productOf } from './registry.js';
+import { orderResultKinds, orderResults, productOf } from './registry.js';
 
 export interface RecordSource {
   id: number;
@@ -13,6 +13,8 @@ export interface RecordSource {
   seconds: number;
   words: number;
   params: Record<string, unknown>;
+  /** What placement fixed (the results among it); null on rows placed before it. */
+  plan?: OrderPlan | null;
   paidAt: Date | null;
   deliveryEstimate: Date | null;
   finishedAt: Date | null;
@@ -44,13 +46,13 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
     ...(order.mediaNote ? { media_note: order.mediaNote } : {}),
   };
   // Result URLs are served once the order is finished; null until then.
-  for (const { kind, field } of product.results(order.params)) record[field] = order.status === 'finished' ? fileUrl(kind) : null;
+  for (const { kind, field } of orderResults(order)) record[field] = order.status === 'finished' ? fileUrl(kind) : null;
   return record;
 }
 
 export function callbackFields(order: RecordSource, event: CallbackEvent, fileUrl: (kind: ResultKind) => string): Record<string, string> {
   const product = productOf(order.product);
-  const delivered = new Set(product.results(order.params).map((r) => r.kind));
+  const delivered = new Set<string>(orderResultKinds(order));
   const fields = product.callbackFields({
     event,
     order: facts(order),

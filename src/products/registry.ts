@@ -15,7 +15,8 @@ import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
 import type { ProductDefinition, ResultField } from './types.js';
 import { parameterNames } from './requestFields.js';
-import { workPlanOf } from './shared.js';
+import { productResults, workPlanOf } from './shared.js';
+import { isResultFormat } from '../domain/formats.js';
 import type { OrderPlan, WorkPlan } from '../contracts/orders.js';
 
 export type { ProductDefinition } from './types.js';
@@ -69,27 +70,24 @@ export function mediaUrlOf(order: PlannedOrder): string | undefined {
   return typeof url === 'string' ? url : undefined;
 }
 
-type ProductOrder = { product: string; params: Record<string, unknown> };
-
-/** The order's results, each with the formats it is served in (the first by default). */
-export function orderResults(order: ProductOrder): Required<ResultField>[] {
-  return productOf(order.product)
-    .results(order.params)
-    .map((r) => ({ ...r, formats: r.formats ?? RESULT_KIND_DEFINITIONS[r.kind].formats }));
+/**
+ * The order's results, each with the formats it is served in (the first by default): the ones its
+ * plan fixed at placement; for rows placed before plans kept them, worked out from the product.
+ */
+export function orderResults(order: PlannedOrder): Required<ResultField>[] {
+  const planned = order.plan?.results;
+  if (!planned) return productResults(productOf(order.product), order.params);
+  return planned.filter((r): r is Required<ResultField> => isResultKind(r.kind) && r.formats.every(isResultFormat));
 }
 
 /** The order's result of `kind`; undefined when the order has none of that kind. */
-export const orderResult = (order: ProductOrder, kind: ResultKind) => orderResults(order).find((r) => r.kind === kind);
+export const orderResult = (order: PlannedOrder, kind: ResultKind) => orderResults(order).find((r) => r.kind === kind);
+
+/** The kinds of the order's results. */
+export const orderResultKinds = (order: PlannedOrder): ResultKind[] => orderResults(order).map((r) => r.kind);
 
 /** Whether the order's results include cues (captions, subtitles), which need times to render. */
-export function resultsNeedCues(order: PlannedOrder): boolean {
-  const kinds =
-    order.plan?.resultKinds ??
-    productOf(order.product)
-      .results(order.params)
-      .map((r) => r.kind);
-  return kinds.some((kind) => isResultKind(kind) && RESULT_KIND_DEFINITIONS[kind].needs === 'cues');
-}
+export const resultsNeedCues = (order: PlannedOrder): boolean => orderResultKinds(order).some((kind) => RESULT_KIND_DEFINITIONS[kind].needs === 'cues');
 
 /** The price table: a section per product, each validated by its product's own schema. */
 export const priceTableSchema = z.strictObject(Object.fromEntries(PRODUCT_LIST.map((p) => [p.key, p.prices])) as Record<ProductKey, z.ZodType>);

@@ -5,7 +5,8 @@ import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
 import { languageTag, writingDirection } from '../domain/languages.js';
-import type { CallbackContext, HumanWork, ProductDefinition } from './types.js';
+import type { CallbackContext, HumanWork, ProductDefinition, ResultField } from './types.js';
+import { RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
 import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
 export const cents = z.number().int().nonnegative();
@@ -134,16 +135,23 @@ export function translationWork(editor: 'transcript' | 'translation', pay: 'minu
 export function orderPlan(
   product: ProductDefinition,
   params: Record<string, unknown>,
-): Pick<OrderToPlace, 'product' | 'fulfilment' | 'resultKinds' | 'turnaroundHours' | 'work' | 'onReject'> {
+): Pick<OrderToPlace, 'product' | 'fulfilment' | 'resultKinds' | 'results' | 'turnaroundHours' | 'work' | 'onReject'> {
   const work = workPlanOf(product.work, params);
+  const results = productResults(product, params);
   return {
     product: product.key,
     fulfilment: product.fulfilment,
-    resultKinds: product.results(params).map((r) => r.kind),
+    resultKinds: results.map((r) => r.kind),
+    results,
     turnaroundHours: product.turnaroundHours(params),
     ...(work ? { work } : {}),
     ...(product.onReject ? { onReject: product.onReject(params) } : {}),
   };
+}
+
+/** The product's results for these parameters, each with the formats it is served in (the first by default). */
+export function productResults(product: ProductDefinition, params: Record<string, unknown>): Required<ResultField>[] {
+  return product.results(params).map((r) => ({ ...r, formats: r.formats ?? RESULT_KIND_DEFINITIONS[r.kind].formats }));
 }
 
 /** The order's workbench plan from its product and parameters (measured ones included). */

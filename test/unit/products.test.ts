@@ -2,8 +2,18 @@
 // body of every event, exactly as the spec lists them (no more and no fewer).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_LIST, PRODUCTS, priceTableSchema, resultsNeedCues, workPlanOfOrder, type ProductKey } from '../../src/products/registry.js';
-import { languagesOf, resultLanguage } from '../../src/products/shared.js';
+import {
+  orderResult,
+  orderResultKinds,
+  orderResults,
+  PRODUCT_LIST,
+  PRODUCTS,
+  priceTableSchema,
+  resultsNeedCues,
+  workPlanOfOrder,
+  type ProductKey,
+} from '../../src/products/registry.js';
+import { languagesOf, orderPlan, resultLanguage } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
 import type { CallbackEvent } from '../../src/contracts/orders.js';
 import { SAMPLE_ORDERS } from '../../src/products/samples.js';
@@ -291,6 +301,39 @@ describe("an order's languages and its plan, one definition each", () => {
       workPlanOfOrder({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144, work: kept } }),
     ).toBe(kept);
     expect(resultsNeedCues({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144 } })).toBe(true);
+  });
+
+  it('reads the results, their fields and formats from the plan; the record, the callback and the files follow it', () => {
+    const params = { url: 'http://media/a.wav', language: 'english', output_format: 'text' };
+    const placed = orderPlan(PRODUCTS.transcription, params);
+    expect(placed.results).toEqual(orderResults({ product: 'transcription', params }));
+    // A plan that differs from what the product would work out today (as a product's rules change
+    // after placement): every reader follows the plan, not the product.
+    const plan = {
+      fulfilment: 'operator' as const,
+      resultKinds: ['transcription'],
+      turnaroundHours: 120,
+      results: [{ kind: 'transcription', field: 'transcription_url', formats: ['pdf'] }],
+    };
+    const order = { product: 'transcription', params, plan };
+    expect(orderResult(order, 'transcription')?.formats).toEqual(['pdf']);
+    expect(orderResultKinds({ ...order, plan: { ...plan, results: [] } })).toEqual([]);
+    const source: RecordSource = {
+      id: 7,
+      product: 'transcription',
+      status: 'finished',
+      priceCents: 100,
+      seconds: 60,
+      words: 0,
+      params,
+      plan,
+      paidAt: null,
+      deliveryEstimate: null,
+      finishedAt: null,
+      retranscribedOrderId: null,
+    };
+    expect(orderRecord(source, (kind) => `file:${kind}`).transcription_url).toBe('file:transcription');
+    expect(orderRecord({ ...source, plan: { ...plan, results: [] } }, (kind) => `file:${kind}`)).not.toHaveProperty('transcription_url');
   });
 
   it("declares each product's stages: the work first, a review, a second one for additional_review, the aligner for captions", () => {

@@ -13,13 +13,13 @@ import { createAccount, rotateWebhookSecret, topUpWallet, webhookSecretsOf, type
 import { grantAiMinutes } from '../../db/wallet.js';
 import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
-import { isProductKey, workPlanOfOrder } from '../../products/registry.js';
+import { isProductKey, orderResultKinds, workPlanOfOrder } from '../../products/registry.js';
 import { PATCH_MARKERS } from '../../workflows/patches.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
 import { stagesOf } from '../../contracts/orders.js';
-import { createFulfilment, resultKindsOf } from '../../orders/fulfil.js';
+import { createFulfilment } from '../../orders/fulfil.js';
 import { orderProgress } from '../../orders/progress.js';
 
 const usd = z.coerce
@@ -91,7 +91,7 @@ function summary(o: OrderRow) {
     product: o.product,
     status: o.status,
     assignee: o.assignee,
-    result_kinds: resultKindsOf(o),
+    result_kinds: orderResultKinds(o),
     seconds: o.seconds,
     words: o.words,
     price: centsToUsd(o.priceCents),
