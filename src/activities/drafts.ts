@@ -92,8 +92,7 @@ export function createDraftActivities(deps: ActivityDeps): {
 
   /** The source (a document, or the media's speech) machine-translated segment by segment, times and speakers kept. */
   async function translationDraft(order: OrderRow): Promise<string> {
-    const params = order.params as Record<string, string>;
-    const languages = languagesOf(params);
+    const languages = languagesOf(order.params);
     const [from, to] = [languageCodeOf(languages.source), languageCodeOf(languages.result)];
     const translator = from && to ? engines.translators?.covering(from, to) : undefined;
     const pair = `${languages.source} to ${languages.result}`;
@@ -101,7 +100,7 @@ export function createDraftActivities(deps: ActivityDeps): {
       await noteEngineFinding(db, order.id, `No machine translation draft: no engine translates ${pair}.`);
       return '';
     }
-    const source = params.source === 'document' ? await sourceText(order) : await speechDraft(order);
+    const source = order.params.source === 'document' ? await sourceText(order) : await speechDraft(order);
     if (!source?.segments.length) return '';
     const texts = await heartbeating(order, translator.name, 'translating', () =>
       translator.translate({
@@ -123,11 +122,10 @@ export function createDraftActivities(deps: ActivityDeps): {
    * engine covers the work.
    */
   async function machineDraft(order: OrderRow): Promise<Draft> {
-    const params = order.params as Record<string, unknown>;
     const plain = (text: string): Draft => ({ text, doubts: [] });
     try {
       if (workPlanOfOrder(order)?.editor === 'ocr') return plain(await ocrDraft(order));
-      if (params.translate_to) return plain(await translationDraft(order));
+      if (order.params.translate_to) return plain(await translationDraft(order));
       const speech = await speechDraft(order);
       return speech ? draftWithDoubts(speech) : plain('');
     } catch (err) {

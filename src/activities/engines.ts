@@ -12,6 +12,7 @@ import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { keptSourceOf, orderResultKinds, productOf, workPlanOfOrder } from '../products/registry.js';
+import { languagesOf } from '../products/shared.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
@@ -163,15 +164,16 @@ export function createEngineActivities(deps: ActivityDeps) {
   return {
     async fulfilByEngine({ orderId }: { orderId: number }): Promise<EngineOutcome> {
       const order = await requireOrder(orderId);
-      const params = order.params as Record<string, string>;
-      const product = productOf(order.product);
-      const job = product.engineJob;
+      const job = productOf(order.product).engineJob;
       if (!job) throw ApplicationFailure.nonRetryable(`order ${orderId}: ${order.product} has no engine job`);
+      // The language the result is ordered in: what the engine is asked to deliver.
+      const language = languagesOf(order.params).result;
+      if (!language) throw ApplicationFailure.nonRetryable(`order ${orderId} names no language`);
       const engine = job.task === 'align' ? engines.alignment : engines.speech;
       if (!engine) return { outcome: 'unavailable' };
       // The engine's file serves every result kind the order delivers.
       const resultFiles = (blobKey: string, fileName: string) => orderResultKinds(order).map((kind) => ({ kind, blobKey, fileName }));
-      const request = () => engineRequest(order, engine.name, params.language!);
+      const request = () => engineRequest(order, engine.name, language);
       // Heartbeats report progress (order-ops show) and carry the workflow's cancellation (the
       // order refunded or canceled) to the engine call.
       const started = Date.now();

@@ -4,6 +4,7 @@ import type { ActivityDeps } from './deps.js';
 import { chargeWalletForOrder, refundOrder as refundInDb } from '../db/wallet.js';
 import { applyQualityFix as applyFixInDb, finishOrder as finishInDb, getOrder, markOrderLate as markLateInDb, setQualityCheck } from '../db/orders.js';
 import { FAILURE_TYPES, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
+import type { OrderParams } from '../products/registry.js';
 import type { OrderToPlace, PlacedOrder, ResultFile } from '../contracts/orders.js';
 import { handOrderOn } from '../orders/handOff.js';
 import { crashPoint } from '../runtime/crashPoints.js';
@@ -32,7 +33,7 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
 
   return {
     /** Creates the order as paid and charges the wallet in one transaction (idempotent). */
-    async chargeWallet(order: OrderToPlace): Promise<PlacedOrder> {
+    async chargeWallet(order: OrderToPlace<OrderParams>): Promise<PlacedOrder> {
       const paid = await typed(() => chargeWalletForOrder(db, order, () => crashPoint('before-charge-commit')));
       crashPoint('after-charge-commit');
       log.info('order paid', { orderId: order.id, accountId: order.accountId, priceCents: paid.chargedCents });

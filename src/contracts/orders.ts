@@ -13,7 +13,16 @@ export type OrderStatus = 'awaiting_payment' | 'payment_failed' | 'paid' | 'fini
 /** Who fulfils a paid order: a person with order-ops, a speech engine, or a proofreader who may reject the transcript. */
 export type Fulfilment = 'operator' | 'engine' | 'proofreading';
 
-export interface OrderToPlace {
+/**
+ * The parameters the workflow reads of an order. Past placement an order's parameters are its
+ * product's parsed request (`OrderParams`, src/products/registry.ts), of which this is a part.
+ */
+export interface WorkflowParams {
+  readonly additional_review?: boolean;
+  readonly auto_retranscribe?: boolean;
+}
+
+export interface OrderToPlace<Params extends WorkflowParams = WorkflowParams> {
   id: number;
   accountId: number;
   product: string;
@@ -21,7 +30,7 @@ export interface OrderToPlace {
   priceCents: number;
   seconds: number;
   words: number;
-  params: Record<string, unknown>;
+  params: Params;
   callbackUrl: string | null;
   turnaroundHours: number;
   fulfilment: Fulfilment;
@@ -63,6 +72,9 @@ export const fixedPlanOf = ({ fulfilment, resultKinds, results, turnaroundHours,
   ...(onReject ? { onReject } : {}),
 });
 
+/** The request parameter that names an order's media. */
+export type MediaParam = 'url' | 'audio_url';
+
 /** The workbench pipeline of one order, as its product declares it for the order's parameters. */
 export interface WorkPlan {
   /** The skill a worker needs (`transcription:english`, `translation:english>french`, `ocr:english`). */
@@ -71,7 +83,7 @@ export interface WorkPlan {
   /** transcript: audio with a timed text; translation: the source beside the target; ocr: the page beside the text. */
   editor: 'transcript' | 'translation' | 'ocr';
   /** The request parameter holding the media to hear; long media is split into parts. */
-  mediaParam?: string;
+  mediaParam?: MediaParam;
   /** The kept input file shown beside the editor, or the draft (`draft: 'source'`). */
   sourceFile?: string;
   /** engine: the speech engine's transcript; source: the kept input file's text; none: an empty editor. */
@@ -102,7 +114,7 @@ export type WorkStage = 'work' | ReviewStage | 'aligner_timing';
  * An order's stages: its plan's, or for plans from before they were declared, the work, the
  * reviews (one, or the second `additional_review` paid for) and the aligner's timing.
  */
-export function stagesOf(work: WorkPlan, params: Record<string, unknown>): WorkStage[] {
+export function stagesOf(work: WorkPlan, params: WorkflowParams): WorkStage[] {
   if (work.stages) return work.stages;
   const reviews = work.reviews ?? (params.additional_review === true ? ['review', 'second_review'] : ['review']);
   return ['work', ...reviews, ...(work.timing === 'aligner' ? ['aligner_timing' as const] : [])];
@@ -119,8 +131,8 @@ export interface WorkbenchSettings {
   partSeconds: number;
 }
 
-export interface OrderWorkflowInput {
-  order: OrderToPlace;
+export interface OrderWorkflowInput<Params extends WorkflowParams = WorkflowParams> {
+  order: OrderToPlace<Params>;
   /**
    * `customer`: the API charges through the placeOrder update and stops waiting at `payBy`,
    * after which no charge may start. `parent`: a parent order's workflow already charged the

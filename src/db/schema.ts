@@ -1,5 +1,6 @@
 // Drizzle mirror of src/db/migrations/*.sql (the SQL files are what runs).
 import type { TaskStage } from '../contracts/tasks.js';
+import type { OrderParams } from '../products/registry.js';
 import type { OrderPlan } from '../contracts/orders.js';
 import type { DoubtfulParagraph } from '../domain/doubts.js';
 import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
@@ -30,7 +31,7 @@ export const orders = pgTable('orders', {
   priceCents: cents('price_cents').notNull(),
   seconds: integer('seconds').notNull().default(0),
   words: integer('words').notNull().default(0),
-  params: jsonb('params').$type<Record<string, unknown>>().notNull(),
+  params: jsonb('params').$type<OrderParams>().notNull(),
   callbackUrl: text('callback_url'),
   paidAt: ts('paid_at'),
   deliveryEstimate: ts('delivery_estimate'),

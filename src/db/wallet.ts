@@ -6,6 +6,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { accounts, ledgerEntries, orders, type OrderRow } from './schema.js';
 import { fixedPlanOf, type OrderToPlace } from '../contracts/orders.js';
+import type { OrderParams } from '../products/registry.js';
 import { AccountNotFoundError, InsufficientFundsError, OrderStateError } from '../contracts/failures.js';
 import { splitSubscription } from '../domain/pricing.js';
 import { forgetAccount } from './accountCache.js';
@@ -28,7 +29,7 @@ async function lockAccount(tx: Tx, accountId: number) {
 }
 
 /** Charges the wallet (and subscription minutes) and inserts the order as paid; the account row is locked. */
-async function chargeInTx(tx: Tx, input: OrderToPlace): Promise<PaidOrder> {
+async function chargeInTx(tx: Tx, input: OrderToPlace<OrderParams>): Promise<PaidOrder> {
   const account = await lockAccount(tx, input.accountId);
   const { minutesUsed, cents } = input.subscription
     ? splitSubscription(input.seconds, input.priceCents, account.aiMinutes, input.subscription.centsPerMinute)
@@ -61,7 +62,7 @@ const paidOrder = (order: OrderRow, balanceCents: number, aiMinutesLeft: number)
 });
 
 /** The order's row as the charge inserts it: paid now, for `cents`. */
-function newOrderRow(input: OrderToPlace, cents: number) {
+function newOrderRow(input: OrderToPlace<OrderParams>, cents: number) {
   const paidAt = new Date();
   return {
     id: input.id,
@@ -116,7 +117,7 @@ function insertColumns<T extends PgTable>(table: T, values: Partial<T['$inferIns
  * then on the main thread's, 13 ms at the median and 34 at p99 for the charge's seven under load
  * (docs/benchmarks.md); this is one.
  */
-async function chargeInOneStatement(db: Db, input: OrderToPlace): Promise<PaidOrder | undefined> {
+async function chargeInOneStatement(db: Db, input: OrderToPlace<OrderParams>): Promise<PaidOrder | undefined> {
   const cents = input.priceCents;
   const row = newOrderRow(input, cents);
   const order = insertColumns(orders, row);
@@ -151,7 +152,7 @@ async function chargeInOneStatement(db: Db, input: OrderToPlace): Promise<PaidOr
  * An order paid from the wallet alone is charged in one statement; one that uses the account's
  * minutes, is already there, or cannot be paid, in a transaction that reads the account.
  */
-export async function chargeWalletForOrder(db: Db, input: OrderToPlace, beforeCommit?: () => void): Promise<PaidOrder> {
+export async function chargeWalletForOrder(db: Db, input: OrderToPlace<OrderParams>, beforeCommit?: () => void): Promise<PaidOrder> {
   let quick: PaidOrder | undefined;
   if (!input.subscription) {
     beforeCommit?.();
@@ -238,7 +239,7 @@ export async function refundOrder(db: Db, orderId: number, status: 'refunded' | 
  * to the wallet with `refundNote`, then `child` is charged and created. When the wallet cannot pay
  * for it the parent simply stays refunded (child null). Idempotent for a retried activity.
  */
-export async function retranscribe(db: Db, parentId: number, child: OrderToPlace, refundNote: string): Promise<{ childOrderId: number | null }> {
+export async function retranscribe(db: Db, parentId: number, child: OrderToPlace<OrderParams>, refundNote: string): Promise<{ childOrderId: number | null }> {
   const handedOn = await db.transaction(async (tx) => {
     const parent = await lockOrder(tx, parentId);
     if (parent.retranscribedOrderId !== null) return { childOrderId: parent.retranscribedOrderId };

@@ -12,7 +12,6 @@ import type { OrderRow } from '../db/schema.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import { DocumentRefusedError } from '../documents/limits.js';
 import type { ResultFormat } from '../domain/formats.js';
-import type { Timestamping } from '../domain/render/layout.js';
 import { RENDERER_VERSION, TimingError, type RenderedFile } from '../domain/render/index.js';
 import { TranscriptImportError } from '../domain/transcript.js';
 import { installedFontFamilies } from '../documents/fonts.js';
@@ -112,7 +111,7 @@ export async function sendResultFile(
   const file = order.status === 'finished' ? await getOrderFile(deps.db, id, kind) : undefined;
   if (!file) throw new RequestError(`order ${id} has no ${kind} file yet (the order is ${order.status})`);
 
-  const timestamping = (definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
+  const timestamping = definition.timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required';
   const title = `Order ${id} ${kind.replace(/_/g, ' ')}`;
   const { language, direction } = resultLanguage(order.params);
   // Everything the rendering depends on: a quality fix changes the content key, a new renderer its

@@ -8,7 +8,7 @@ import { closeOpenTasks } from '../db/tasks.js';
 import { nextOrderId, retranscribe } from '../db/wallet.js';
 import { OrderStateError } from '../contracts/failures.js';
 import type { OrderToPlace, PeopleWork } from '../contracts/orders.js';
-import { PRODUCTS, productOf, type PriceTable, type ProductDefinition } from '../products/registry.js';
+import { PRODUCTS, productOf, type OrderParams, type PriceTable, type ProductDefinition } from '../products/registry.js';
 import { orderPlan } from '../products/shared.js';
 import { translationTurnaroundHours } from '../products/translation/index.js';
 import { TURNAROUND_HOURS } from '../domain/turnaround.js';
@@ -17,7 +17,7 @@ export interface HandedOn {
   parent: { id: number; accountId: number; product: string };
   target: ProductDefinition;
   /** The replacing order, or null when the wallet could not pay for it (the parent is refunded all the same). */
-  child: OrderToPlace | null;
+  child: OrderToPlace<OrderParams> | null;
 }
 
 /** Refunds the order and places the one that replaces it, in one transaction; repeatable. */
@@ -28,7 +28,7 @@ export async function handOrderOn(db: Db, priceTable: PriceTable, orderId: numbe
   if (!handOff) throw new OrderStateError(`order ${parent.id}: ${parent.product} hands off to no product`);
   const target = PRODUCTS[handOff.to];
   const params = target.request.parse(handOff.params(parent.params));
-  const child: OrderToPlace = {
+  const child: OrderToPlace<OrderParams> = {
     // A repeat (the activity retried) finds the id the first round reserved.
     id: parent.retranscribedOrderId ?? (await nextOrderId(db)),
     accountId: parent.accountId,

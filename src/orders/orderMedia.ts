@@ -96,7 +96,7 @@ export const workedTolerance = (paidSeconds: number) => 2 + paidSeconds * 0.005;
  * Where the paid part of an order's media ends: its `seconds` from `from` on (a `till` past the
  * media's end was taken as its end at placement). Every product that takes media is priced so.
  */
-export const paidEnd = (order: Pick<OrderRow, 'seconds' | 'params'>) => (typeof order.params.from === 'number' ? order.params.from : 0) + order.seconds;
+export const paidEnd = (order: Pick<OrderRow, 'seconds' | 'params'>) => (order.params.from ?? 0) + order.seconds;
 
 /**
  * What of the customer's file is worked: the file itself where the player and the engines take it

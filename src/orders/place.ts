@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { measureTools, type ProbePolicy } from './measureTools.js';
 import { startAndPayOrder } from './startOrder.js';
 import { modeParam } from '../products/params.js';
-import type { PriceTable, ProductDefinition } from '../products/registry.js';
+import type { OrderParams, PriceTable, ProductDefinition } from '../products/registry.js';
 import type { Measured } from '../products/types.js';
 import { centsToUsd, splitSubscription } from '../domain/pricing.js';
 import { addHours, formatUtc } from '../domain/time.js';
@@ -154,7 +154,7 @@ export function createPlacement(deps: PlacementDeps) {
       priceCents: number;
       seconds: number;
       words: number;
-      params: Record<string, unknown>;
+      params: OrderParams;
       rate?: number;
       inputFiles: OrderToPlace['inputFiles'];
     },

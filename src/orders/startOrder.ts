@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import type { OrderParams } from '../products/registry.js';
 import { orderWorkflowId, placeOrderUpdate, startSearchAttributes, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
 import { PaymentUnconfirmedError } from '../contracts/failures.js';
 import { log } from '../log.js';
@@ -13,7 +14,7 @@ const RETRY_NOT_READY_MS = 500;
  * Starts the order workflow and charges the wallet through its update. Waits at most
  * `waitMs`; the workflow refuses to charge after its `payBy`, which lies before that.
  */
-export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput, waitMs: number): Promise<PlacedOrder> {
+export async function startAndPayOrder(client: Client, taskQueue: string, input: OrderWorkflowInput<OrderParams>, waitMs: number): Promise<PlacedOrder> {
   const { order } = input;
   // The update names this request's placement, so it can only ever charge the workflow started here.
   const placement = randomUUID();

@@ -6,6 +6,7 @@ import { wordEditRate } from '../domain/workbench/diff.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { payForTask, type PayRates } from '../products/payRates.js';
 import { languagesOf } from '../products/shared.js';
+import type { OrderParams } from '../products/registry.js';
 
 /**
  * What a task earns once approved. A task sent back is the same work again: paid once, with the
@@ -14,16 +15,16 @@ import { languagesOf } from '../products/shared.js';
  */
 export function payForOpenedTask(
   rates: PayRates,
-  order: { product: string; params: Record<string, unknown>; words: number },
+  order: { product: string; params: OrderParams; words: number },
   task: Pick<TaskInput, 'stage' | 'assignedTo' | 'span' | 'partNo'>,
 ): number {
   if (task.assignedTo !== undefined) return 0;
-  const turnaround = order.params.turnaround_time;
+  const { turnaround_time: turnaround } = order.params;
   return payForTask(rates, {
     product: order.product,
     stage: task.stage,
     language: languagesOf(order.params).result ?? '',
-    ...(typeof turnaround === 'string' ? { turnaround } : {}),
+    ...(turnaround ? { turnaround } : {}),
     seconds: task.span.end - task.span.start,
     words: task.partNo > 0 ? 0 : order.words,
   });

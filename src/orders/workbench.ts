@@ -158,7 +158,7 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   const problems = submissionProblems(text, plan.rules);
   // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
   if (
-    !stagesOf(plan, order.params as Record<string, unknown>).includes('aligner_timing') &&
+    !stagesOf(plan, order.params).includes('aligner_timing') &&
     resultsNeedCues(order) &&
     problems.length === 0 &&
     transcriptFromEditor(text).segments.some((s) => s.start === undefined)

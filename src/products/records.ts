@@ -3,7 +3,7 @@
 import type { CallbackEvent, OrderPlan } from '../contracts/orders.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import { formatUtc } from '../domain/time.js';
-import { orderResultKinds, orderResults, productOf } from './registry.js';
+import { orderResultKinds, orderResults, productOf, type OrderParams } from './registry.js';
 
 export interface RecordSource {
   id: number;
@@ -12,7 +12,7 @@ export interface RecordSource {
   priceCents: number;
   seconds: number;
   words: number;
-  params: Record<string, unknown>;
+  params: OrderParams;
   /** What placement fixed (the results among it); null on rows placed before it. */
   plan?: OrderPlan | null;
   paidAt: Date | null;
@@ -38,7 +38,7 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
     paid_at: order.paidAt ? formatUtc(order.paidAt) : null,
     delivery_estimate: order.deliveryEstimate ? formatUtc(order.deliveryEstimate) : null,
     finished_at: order.finishedAt ? formatUtc(order.finishedAt) : null,
-    comment: typeof order.params.comment === 'string' ? order.params.comment : '',
+    comment: order.params.comment ?? '',
     seconds: order.seconds,
     words: order.words,
     ...product.recordFields(order.params, facts(order)),

@@ -13,7 +13,7 @@ import { translation } from './translation/index.js';
 import { captions } from './captions/index.js';
 import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
-import type { ProductDefinition, ResultField } from './types.js';
+import type { LearntParams, ProductDefinition, ResultField } from './types.js';
 import { parameterNames } from './requestFields.js';
 import { productResults, workPlanOf } from './shared.js';
 import { isResultFormat } from '../domain/formats.js';
@@ -26,6 +26,16 @@ const DEFINITIONS = [transcription, aiTranscription, proofreading, forcedAlignme
 
 /** A product's key: 'transcription', 'ai_transcription', … (each definition's `key`). */
 export type ProductKey = (typeof DEFINITIONS)[number]['key'];
+
+type Requests = z.output<(typeof DEFINITIONS)[number]['request']>;
+type KeyOfAny<T> = T extends unknown ? keyof T & string : never;
+type ValueOfAny<T, K extends string> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+
+/**
+ * An order's parameters as placement kept them: its product's parsed request (each name typed as
+ * the products declare it) and what was learnt since. Read past placement as this, never re-parsed.
+ */
+export type OrderParams = { readonly [K in KeyOfAny<Requests>]?: ValueOfAny<Requests, K> } & Readonly<LearntParams>;
 
 // Typed as a product with any key a hand-off may name: a hand-off to no product here fails tsc.
 export const PRODUCT_LIST: readonly ProductDefinition[] = DEFINITIONS;
@@ -45,7 +55,7 @@ export function productOf(key: string): ProductDefinition {
 }
 
 /** An order as the plan's readers need it: a row of `orders`, or what is being placed. */
-type PlannedOrder = { product: string; params: Record<string, unknown>; plan?: OrderPlan | null };
+type PlannedOrder = { product: string; params: OrderParams; plan?: OrderPlan | null };
 
 /**
  * An order's workbench plan: the one fixed at placement (or at an engine's hand-off to a translator),
@@ -66,8 +76,7 @@ export function keptSourceOf<F>(order: PlannedOrder & { inputFiles: Record<strin
 /** The URL of the media an order's engines and workers hear: its engine job's audio, or its work plan's media. */
 export function mediaUrlOf(order: PlannedOrder): string | undefined {
   const param = productOf(order.product).engineJob?.audioParam ?? workPlanOfOrder(order)?.mediaParam;
-  const url = param ? order.params[param] : undefined;
-  return typeof url === 'string' ? url : undefined;
+  return param ? order.params[param] : undefined;
 }
 
 /**

@@ -5,9 +5,9 @@ import { ENUMS, type TurnaroundTime } from '../domain/catalog.js';
 import { recordTurnaround, resolveTurnaround, TURNAROUND_HOURS } from '../domain/turnaround.js';
 import { RequestError } from '../contracts/failures.js';
 import { languageTag, writingDirection } from '../domain/languages.js';
-import type { CallbackContext, HumanWork, ProductDefinition, ResultField } from './types.js';
+import type { CallbackContext, HumanWork, LearntParams, ProductDefinition, ResultField } from './types.js';
 import { RESULT_KIND_DEFINITIONS } from '../domain/resultKinds.js';
-import type { OrderToPlace, WorkPlan } from '../contracts/orders.js';
+import type { MediaParam, OrderToPlace, WorkPlan } from '../contracts/orders.js';
 
 export const cents = z.number().int().nonnegative();
 export const perMinuteByTurnaround = z.object(Object.fromEntries(ENUMS.turnaround_time.map((t) => [t, cents])) as Record<TurnaroundTime, typeof cents>);
@@ -46,7 +46,7 @@ export const turnaroundHours = (request: { turnaround_time: TurnaroundTime }): n
  * file): the order covers what exists, records that end as its `till` and keeps the one asked for
  * as `requested_till`; its `seconds` (in the answer, the record and the price) are what it covers.
  */
-export function mediaSpan(duration: number, request: { from?: number; till?: number }): { seconds: number; params?: Record<string, unknown> } {
+export function mediaSpan(duration: number, request: { from?: number; till?: number }): { seconds: number; params?: LearntParams } {
   const { from, till } = request;
   if (from !== undefined && from >= duration)
     throw new RequestError(`from: ${from} is not within the media (${duration} seconds long), which leaves nothing to transcribe`);
@@ -89,7 +89,7 @@ interface TranscriptParams {
 }
 
 /** People type what they hear (transcription, captions, proofreading): a transcript editor on the media. */
-export function transcriptWork(mediaParam: string, draft: 'engine' | 'source' = 'engine', sourceFile?: string): HumanWork<TranscriptParams> {
+export function transcriptWork(mediaParam: MediaParam, draft: 'engine' | 'source' = 'engine', sourceFile?: string): HumanWork<TranscriptParams> {
   return {
     skill: (p) => `transcription:${p.language}`,
     reviewSkill: (p) => `review:${p.language}`,
@@ -180,13 +180,21 @@ export interface OrderLanguages {
   result: string | undefined;
 }
 
-export function languagesOf(params: Record<string, unknown>): OrderLanguages {
-  const named = (...keys: string[]) => keys.map((key) => params[key]).find((value): value is string => typeof value === 'string' && value !== '');
-  return { source: named('spoken_language', 'translate_from', 'language'), result: named('translate_to', 'language') };
+/** The parameters that name an order's languages (a part of OrderParams). */
+export interface LanguageParams {
+  readonly language?: string | undefined;
+  readonly translate_from?: string | undefined;
+  readonly translate_to?: string | undefined;
+  readonly spoken_language?: string | undefined;
+}
+
+export function languagesOf(params: LanguageParams): OrderLanguages {
+  const named = (...names: (string | undefined)[]) => names.find((name) => name !== undefined && name !== '');
+  return { source: named(params.spoken_language, params.translate_from, params.language), result: named(params.translate_to, params.language) };
 }
 
 /** The language of an order's result text: its BCP 47 tag ('' when none is known) and its writing direction. */
-export function resultLanguage(params: Record<string, unknown>): { language: string; direction: 'ltr' | 'rtl' } {
+export function resultLanguage(params: LanguageParams): { language: string; direction: 'ltr' | 'rtl' } {
   const name = languagesOf(params).result;
   return { language: languageTag(name), direction: writingDirection(name) };
 }

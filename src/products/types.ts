@@ -1,7 +1,7 @@
 // The shape of a product: one definition that the API, the workflow's inputs, records and
 // callbacks all read. A product is a folder holding one of these and a line in registry.ts.
 import type { z } from 'zod';
-import type { CallbackEvent, Fulfilment, WorkPlan, WorkStage } from '../contracts/orders.js';
+import type { CallbackEvent, Fulfilment, MediaParam, WorkPlan, WorkStage } from '../contracts/orders.js';
 import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultFormat } from '../domain/formats.js';
 import type { ResultKind } from '../domain/resultKinds.js';
@@ -41,7 +41,22 @@ export interface Measured {
   /** Input files the order keeps for the people and engines that fulfil it (claim-check). */
   keep?: Record<string, FetchedFile>;
   /** What measuring learnt that the order records, e.g. whether a translation's file is media. */
-  params?: Record<string, unknown>;
+  params?: LearntParams;
+}
+
+/** What an order's parameters gain after its request was parsed: by measuring, an engine or a hand-off. */
+export interface LearntParams {
+  /** A `till` past the media's end: the end it covers, and the one asked for (mediaSpan). */
+  till?: number;
+  requested_till?: number;
+  /** A translation's file: a document or media; a subtitle file's format and its number of cues. */
+  source?: 'document' | 'media';
+  subtitles?: string;
+  cues?: number;
+  /** An AI order whose speech is in another language than ordered: the language heard. */
+  spoken_language?: string;
+  /** A human transcription placed by a proofreading order's hand-off: that order. */
+  retranscription_of?: number;
 }
 
 /** A result URL field of records and callbacks, and the kind of file it serves. */
@@ -74,7 +89,7 @@ export type CreationField = 'seconds' | 'words' | 'ai_transcripts_minutes_left';
  * the order), or align a known text (word timings). `audioParam` names the request parameter
  * holding the audio URL; `textInput` the order's input file holding the known text.
  */
-export type EngineJob = { task: 'transcribe'; audioParam: string } | { task: 'align'; audioParam: string; textInput: string };
+export type EngineJob = { task: 'transcribe'; audioParam: MediaParam } | { task: 'align'; audioParam: MediaParam; textInput: string };
 
 /**
  * A hand-off to another product (proofreading → human transcription): the order is refunded with
@@ -102,7 +117,7 @@ export interface HumanWork<P = Record<string, unknown>> {
   reviewSkill(params: P): string;
   editor: WorkPlan['editor'];
   /** The request parameter holding the media the worker hears; long media is split into parts. */
-  mediaParam?: string;
+  mediaParam?: MediaParam;
   /** The kept input file the editor shows beside the text (a document, a page image) or drafts from. */
   sourceFile?: string;
   draft: WorkPlan['draft'];
@@ -203,6 +218,6 @@ export function defineProduct<Key extends string, Req extends Record<string, unk
     NoInfer<Key>,
     NoInfer<To>
   >,
-): ProductDefinition<Record<string, unknown>, unknown, Key, To> {
-  return definition as unknown as ProductDefinition<Record<string, unknown>, unknown, Key, To>;
+): Omit<ProductDefinition<Record<string, unknown>, unknown, Key, To>, 'request'> & { readonly request: z.ZodType<Req, any> } {
+  return definition as unknown as Omit<ProductDefinition<Record<string, unknown>, unknown, Key, To>, 'request'> & { readonly request: z.ZodType<Req, any> };
 }

@@ -1,7 +1,7 @@
 // Table-driven over the product registry: price, result kinds, record fields and the callback
 // body of every event, exactly as the spec lists them (no more and no fewer).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   orderResult,
   orderResultKinds,
@@ -11,11 +11,13 @@ import {
   priceTableSchema,
   resultsNeedCues,
   workPlanOfOrder,
+  type OrderParams,
   type ProductKey,
 } from '../../src/products/registry.js';
 import { languagesOf, orderPlan, resultLanguage } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
 import type { CallbackEvent } from '../../src/contracts/orders.js';
+import { ENUMS } from '../../src/domain/catalog.js';
 import { SAMPLE_ORDERS } from '../../src/products/samples.js';
 import { EXAMPLE_MEDIA_ORIGIN } from '../../src/products/examples.js';
 
@@ -263,7 +265,7 @@ describe('product specifics', () => {
   });
 
   it('translation of media is priced by the minute', () => {
-    const media = { seconds: 120, words: 0, params: { source: 'media' } };
+    const media = { seconds: 120, words: 0, params: { source: 'media' as const } };
     expect(PRODUCTS.translation.price(prices.translation, { additional_review: false }, media)).toBe(1400);
     expect(PRODUCTS.translation.price(prices.translation, { additional_review: true }, media)).toBe(1800);
   });
@@ -334,6 +336,16 @@ describe("an order's languages and its plan, one definition each", () => {
     };
     expect(orderRecord(source, (kind) => `file:${kind}`).transcription_url).toBe('file:transcription');
     expect(orderRecord({ ...source, plan: { ...plan, results: [] } }, (kind) => `file:${kind}`)).not.toHaveProperty('transcription_url');
+  });
+
+  it("types an order's parameters past placement by what the products declare, and what was learnt since", () => {
+    const params: OrderParams = { language: 'english', timestamping: 'every_30_seconds', from: 5, spoken_language: 'spanish' };
+    expectTypeOf(params.timestamping).toEqualTypeOf<(typeof ENUMS.timestamping)[number] | undefined>();
+    expectTypeOf(params.from).toEqualTypeOf<number | undefined>();
+    expectTypeOf(params.retranscription_of).toEqualTypeOf<number | undefined>();
+    // @ts-expect-error no product declares such a parameter
+    expect(params.no_such_parameter).toBeUndefined();
+    expect(languagesOf(params)).toEqual({ source: 'spanish', result: 'english' });
   });
 
   it("declares each product's stages: the work first, a review, a second one for additional_review, the aligner for captions", () => {

@@ -34,6 +34,7 @@ import {
   type PlacedOrder,
   type ResultFile,
 } from '../../src/contracts/orders.js';
+import type { OrderParams } from '../../src/products/registry.js';
 import { waitFor } from '../helpers/net.js';
 import { startTimeSkipping } from '../helpers/timeSkipping.js';
 import { decodePayloads, ENCRYPTED_ENCODING, payloadDataConverter } from '../../src/temporal/payloadCodec.js';
@@ -59,10 +60,10 @@ let nextOrderId = 7_000;
  * measured from the test server's clock, which runs far ahead of the real one once time was skipped.
  */
 async function newInput(
-  order: Partial<OrderToPlace> = {},
+  order: Partial<OrderToPlace<OrderParams>> = {},
   rest: Partial<Omit<OrderWorkflowInput, 'order'>> = {},
   payByInMs = HOUR,
-): Promise<OrderWorkflowInput> {
+): Promise<OrderWorkflowInput<OrderParams>> {
   nextOrderId += 10;
   const payBy = new Date((await env.currentTimeMs()) + payByInMs).toISOString();
   return {
@@ -766,7 +767,7 @@ describe('order workflow on the time-skipping test server', () => {
         fulfilment: 'proofreading',
         params: { language: 'english', auto_retranscribe: autoRetranscribe },
       });
-    const childOf = (parent: OrderToPlace): OrderToPlace => ({
+    const childOf = (parent: OrderToPlace): OrderToPlace<OrderParams> => ({
       ...parent,
       id: parent.id + 1,
       product: 'transcription',

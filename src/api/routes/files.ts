@@ -13,7 +13,6 @@ import { getAccountOrder } from '../../db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../domain/resultKinds.js';
 import { orderResult } from '../../products/registry.js';
 import { resultLanguage } from '../../products/shared.js';
-import type { Timestamping } from '../../domain/render/layout.js';
 import { renderResult } from '../../domain/render/index.js';
 import { fontLibrary } from '../../documents/fonts.js';
 import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
@@ -25,7 +24,7 @@ async function sendSampleFile(req: Request, res: Response, id: number, kind: Res
   const result = order.status === 'finished' ? orderResult(order, kind) : undefined;
   if (!result) throw new RequestError(`kind: sample order ${id} has no ${kind} file (a ${order.status} ${order.product} order)`);
   const format = checkFormat(kind, req.query.format, result.formats);
-  const timestamping = (RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required') as Timestamping;
+  const timestamping = RESULT_KIND_DEFINITIONS[kind].timestamped ? (order.params.timestamping ?? 'not_required') : 'not_required';
   // Our own fixed transcript, not a customer's file: rendered here, as the renderers are pure.
   const options = { title: `Sample order ${id} ${kind.replace(/_/g, ' ')}`, timestamping, ...resultLanguage(order.params) };
   sendRendered(res, await renderResult(kind, SAMPLE_TRANSCRIPT, format, options, fontLibrary()), id, kind);

@@ -209,7 +209,7 @@ export function opsRouter(deps: ApiDeps): Router {
             work: {
               skill: work.skill,
               review_skill: work.reviewSkill,
-              stages: stagesOf(work, order.params as Record<string, unknown>),
+              stages: stagesOf(work, order.params),
               pay_unit: work.payUnit,
             },
           }
