@@ -5,7 +5,8 @@ import { engineWork, MEDIA_REFUSED } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
 import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, reestimateForPeople, setPlannedWork } from '../db/orders.js';
 import { peopleTurnaroundHours } from '../orders/handOff.js';
-import type { EngineProgress, PeopleWork, ResultFile, WorkPlan } from '../contracts/orders.js';
+import type { EngineProgress, PeopleWork, WorkPlan } from '../contracts/orders.js';
+import { peopleWorkFor, type EngineOutcome } from '../contracts/handOver.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
@@ -18,16 +19,6 @@ import { withWordTimes } from '../domain/timing.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
 import { checkTranscript, describeFigures } from '../engines/gate.js';
-
-/**
- * `unavailable`: no engine is configured, or the work needs a person (`reason`): the order waits for
- * an operator, or runs `translator`'s plan in the workbench (`people`: a transcriber's work when
- * the speech is in the ordered language; absent, a translator's).
- */
-export type EngineOutcome =
-  | { outcome: 'finished'; files: ResultFile[] }
-  | { outcome: 'rejected'; reason: string }
-  | { outcome: 'unavailable'; reason?: string; translator?: WorkPlan | undefined; people?: PeopleWork };
 
 /** What the engine delivers in the ordered language, or what a person needs to do it. */
 type Delivery = EngineTranscript | { needsPerson: string; heard: EngineTranscript; spoken: string };
@@ -190,8 +181,8 @@ export function createEngineActivities(deps: ActivityDeps) {
           beat();
           const result = await transcribeInOrderedLanguage(orderId, audio, ordered);
           if ('needsPerson' in result) {
-            const people: PeopleWork = result.spoken === ordered ? 'transcriber' : 'translator';
-            return { outcome: 'unavailable', reason: result.needsPerson, translator: await translatorWork(order, result), people };
+            const translator = await translatorWork(order, result);
+            return { outcome: 'unavailable', reason: result.needsPerson, translator, people: peopleWorkFor(result.spoken, ordered) };
           }
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
           const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));

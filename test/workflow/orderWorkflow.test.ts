@@ -15,7 +15,7 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import type { createActivities } from '../../src/activities/index.js';
-import type { EngineOutcome } from '../../src/activities/engines.js';
+import type { EngineOutcome } from '../../src/contracts/handOver.js';
 import type { orderWorkflow } from '../../src/workflows/order.js';
 import { callbackPauseMs, callbackWindowMs } from '../../src/domain/callbackSchedule.js';
 import {

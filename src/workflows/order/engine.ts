@@ -1,9 +1,9 @@
 // Fulfilment by a speech engine: its outcome settles the order, unless a person settled it first.
 // Faults past the retry budget hand the order to a person; speech no engine can deliver in the
-// ordered language goes to a translator in the workbench.
+// ordered language goes to a translator in the workbench. Who takes it: src/contracts/handOver.ts.
 import * as wf from '@temporalio/workflow';
 import { isCancellation } from '@temporalio/workflow';
-import type { EngineOutcome } from '../../activities/engines.js';
+import { faultHandOver, handOverOf, OPERATOR_WORK, type EngineOutcome, type HandOver } from '../../contracts/handOver.js';
 import type { PeopleWork } from '../../contracts/orders.js';
 import { patched } from '../patches.js';
 import { engineFor, persistent } from '../activities.js';
@@ -17,32 +17,30 @@ export async function runEngine(run: OrderRun): Promise<void> {
     outcome = await run.atWork('engine', () => engineFor(order).fulfilByEngine({ orderId: order.id }));
   } catch (err) {
     if (isCancellation(err) || !run.is('paid')) return;
-    // Faults past the retry budget: the order is not lost, a person takes it over.
-    run.handToPeople();
-    const reason = String((err as Error).cause ?? err);
-    await persistent.handToOperator({ orderId: order.id, reason });
-    await reestimateForPeople(run, 'transcriber', `the speech engine failed: ${reason}`);
-    return;
+    return handToPeople(run, faultHandOver(String((err as Error).cause ?? err)));
   }
   if (!run.is('paid')) return;
-  if (outcome.outcome === 'unavailable') {
-    // Takes completions at once; the database (order-ops pending) learns it next, so an order
-    // is never listed for a person before the workflow accepts their work.
-    run.handToPeople();
-    // Speech no engine translates, or a transcript the gate held back: a person in the workbench,
-    // from the engine's transcript. (`people` is absent from outcomes recorded before the gate.)
-    if (outcome.translator && run.input.workbench && patched('aiTranslationInWorkbench')) {
-      await reestimateForPeople(run, outcome.people ?? 'translator', outcome.reason ?? 'no engine translates this speech into the language ordered');
-      const job = run.assignWorkbench(outcome.translator);
-      if (job) await runWork(run, job);
-      return;
-    }
-    const reason = outcome.reason ?? 'no engine is configured';
-    if (patched('handOverFromWorkflow')) await persistent.handToOperator({ orderId: order.id, reason });
-    await reestimateForPeople(run, 'transcriber', reason);
+  if (outcome.outcome === 'unavailable') return handToPeople(run, handOverOf(outcome));
+  await run.settleByEngine(outcome).catch((err) => wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }));
+}
+
+/**
+ * The order goes to people: completions are taken at once, and the database (order-ops pending)
+ * learns it next, so an order is never listed for a person before the workflow accepts their work.
+ * A plan runs in the workbench (orders handed over before it: an operator); else an operator takes it.
+ */
+async function handToPeople(run: OrderRun, handOver: HandOver): Promise<void> {
+  const { reason } = handOver;
+  run.handToPeople();
+  if (handOver.plan && run.input.workbench && patched('aiTranslationInWorkbench')) {
+    await reestimateForPeople(run, handOver.people, reason);
+    const job = run.assignWorkbench(handOver.plan);
+    if (job) await runWork(run, job);
     return;
   }
-  await run.settleByEngine(outcome).catch((err) => wf.log.error('engine outcome could not be applied', { orderId: order.id, error: String(err) }));
+  // Orders handed over before this patch were handed to the operator by the activity itself.
+  if (handOver.fault || patched('handOverFromWorkflow')) await persistent.handToOperator({ orderId: run.order.id, reason });
+  await reestimateForPeople(run, OPERATOR_WORK, handOver.fault ? `the speech engine failed: ${reason}` : reason);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type TransitionResult,
   type WorkPlan,
 } from '../../contracts/orders.js';
-import type { EngineOutcome } from '../../activities/engines.js';
+import type { EngineOutcome } from '../../contracts/handOver.js';
 import type { WorkbenchOrder } from '../workbench.js';
 import { TaskDesk } from '../heldTask.js';
 import { chargeWallet, records } from '../activities.js';
