@@ -9,6 +9,9 @@ import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
+/** Why an activity failed, as logs and notes read it: the failure's cause (the activity's own error), else the failure. */
+export const failureReason = (err: unknown): string => String(err instanceof Error && err.cause !== undefined ? err.cause : err);
+
 /** The order's own records (finish, refund, quality check, lateness): a typed refusal ends them, a fault is tried 5 times. */
 export const records = wf.proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -65,6 +68,6 @@ export async function deliverCallback(orderId: number, event: CallbackEvent): Pr
     await callbacks.deliverCallback({ orderId, event, ...(patched('callbackBackoff') ? { schedule: 'backoff' as const } : {}) });
   } catch (err) {
     // Every attempt is recorded by the activity; the order itself stays settled.
-    wf.log.warn('callback delivery gave up', { orderId, event, error: String((err as Error).cause ?? err) });
+    wf.log.warn('callback delivery gave up', { orderId, event, error: failureReason(err) });
   }
 }

@@ -92,8 +92,10 @@ export const BASELINE = {
     'openTaskLocally',
     'reestimateForPeople',
     'tasksHeldByOrder',
-  ] satisfies PatchName[] as readonly PatchName[],
+  ],
 } as const satisfies PatchInfo & { covers: readonly PatchName[] };
+
+const COVERED: ReadonlySet<PatchName> = new Set(BASELINE.covers);
 
 /** Every marker a workflow may record: the patches, then the baseline (what `order-ops patches` counts). */
 export const PATCH_MARKERS: readonly PatchInfo[] = [...Object.values(PATCHES), BASELINE];
@@ -114,7 +116,7 @@ export function askForBaseline(): void {
 }
 
 /** Whether this workflow runs the code of `name`: under the baseline, or by Temporal's `patched` with the patch's listed id. */
-export const patched = (name: PatchName): boolean => (onBaseline && BASELINE.covers.includes(name)) || wf.patched(PATCHES[name].id);
+export const patched = (name: PatchName): boolean => (onBaseline && COVERED.has(name)) || wf.patched(PATCHES[name].id);
 
 /** Whether this run has a stage of the workbench: one shipped by a patch (its STAGES row names it) only where the run has the patch. */
 export function stageShipped(stage: TaskStage): boolean {

@@ -13,7 +13,7 @@ import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/work
 import { draftOf, taskAsChild } from './legacy/tasksAsChildren.js';
 import { patched, stageShipped } from './patches.js';
 import type { TaskDesk } from './heldTask.js';
-import { engineFor, opening, persistent as records } from './activities.js';
+import { engineFor, failureReason, opening, persistent as records } from './activities.js';
 
 export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
@@ -32,7 +32,7 @@ async function openWork({ order }: WorkbenchOrder, tasks: TaskInput[]): Promise<
     if (order.work.draft === 'source') return await records.openWork({ tasks, draft: 'source' });
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
-    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: failureReason(err) });
   }
   return opening.openWork({ tasks, draft: 'none' });
 }
@@ -145,7 +145,7 @@ export async function alignerTiming({ order }: WorkbenchOrder, text: string): Pr
     return timedKey ? { timedKey } : {};
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
-    wf.log.warn('the aligner did not time the approved text: its marks serve', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    wf.log.warn('the aligner did not time the approved text: its marks serve', { orderId: order.id, error: failureReason(err) });
     return {};
   }
 }

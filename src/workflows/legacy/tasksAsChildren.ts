@@ -7,7 +7,7 @@ import * as wf from '@temporalio/workflow';
 import { taskStateQuery, type TaskInput, type TaskOutcome } from '../../contracts/tasks.js';
 import { HeldTask, wireTaskUpdates } from '../heldTask.js';
 import { patched } from '../patches.js';
-import { engineFor, opening, persistent as records } from '../activities.js';
+import { engineFor, failureReason, opening, persistent as records } from '../activities.js';
 import type { WorkbenchOrder } from '../workbench.js';
 
 /**
@@ -34,7 +34,7 @@ export async function draftOf({ order }: WorkbenchOrder): Promise<string> {
     return await engineFor(order).draftTranscript({ orderId: order.id });
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
-    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: String((err as Error).cause ?? err) });
+    wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: failureReason(err) });
     return '';
   }
 }

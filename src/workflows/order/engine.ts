@@ -6,7 +6,7 @@ import { isCancellation } from '@temporalio/workflow';
 import { faultHandOver, handOverOf, OPERATOR_WORK, type EngineOutcome, type HandOver } from '../../contracts/handOver.js';
 import type { PeopleWork } from '../../contracts/orders.js';
 import { patched } from '../patches.js';
-import { engineFor, persistent } from '../activities.js';
+import { engineFor, failureReason, persistent } from '../activities.js';
 import { runWork } from './people.js';
 import type { OrderRun } from './state.js';
 
@@ -17,7 +17,7 @@ export async function runEngine(run: OrderRun): Promise<void> {
     outcome = await run.atWork('engine', () => engineFor(order).fulfilByEngine({ orderId: order.id }));
   } catch (err) {
     if (isCancellation(err) || !run.is('paid')) return;
-    return handToPeople(run, faultHandOver(String((err as Error).cause ?? err)));
+    return handToPeople(run, faultHandOver(failureReason(err)));
   }
   if (!run.is('paid')) return;
   if (outcome.outcome === 'unavailable') return handToPeople(run, handOverOf(outcome));

@@ -2,7 +2,7 @@
 // speech engine's. One that fails never reaches a person.
 import * as wf from '@temporalio/workflow';
 import { patched } from '../patches.js';
-import { engineFor } from '../activities.js';
+import { engineFor, failureReason } from '../activities.js';
 import type { WorkbenchOrder } from '../workbench.js';
 import type { OrderRun } from './state.js';
 
@@ -23,7 +23,7 @@ async function suppliedTranscriptPasses({ order }: WorkbenchOrder): Promise<bool
     if (wf.isCancellation(err)) throw err;
     wf.log.warn('the supplied transcript could not be checked automatically: the people decide', {
       orderId: order.id,
-      error: String((err as Error).cause ?? err),
+      error: failureReason(err),
     });
     return true;
   }
