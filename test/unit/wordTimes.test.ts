@@ -1,0 +1,94 @@
+// Word times kept across edits (src/domain/workbench/wordTimes.ts): kept words keep their times
+// exactly; typed and changed words are interpolated between their kept neighbours.
+import { describe, expect, it } from 'vitest';
+import { keepParagraphTimes, keepWordTimes, type TimedWord } from '../../src/domain/workbench/wordTimes.js';
+
+/** "the quick brown fox jumps over the lazy dog", a word every 0.5 s, 0.4 s long. */
+const words = (...texts: string[]): TimedWord[] => texts.map((text, i) => ({ text, start: i * 0.5, end: i * 0.5 + 0.4, confidence: 0.9 - i * 0.05 }));
+const SENTENCE = words('the', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog');
+const split = (text: string) => text.split(' ');
+
+describe('keeping word times across edits', () => {
+  it('keeps every time and confidence of a text left as it was', () => {
+    expect(keepWordTimes(SENTENCE, split('the quick brown fox jumps over the lazy dog'))).toEqual(SENTENCE);
+  });
+
+  it('places an inserted word in the gap between its neighbours, the others untouched', () => {
+    const out = keepWordTimes(SENTENCE, split('the quick brown fox really jumps over the lazy dog'));
+    expect(out.filter((w) => w.text !== 'really')).toEqual(SENTENCE);
+    const inserted = out[4]!;
+    expect(inserted.text).toBe('really');
+    expect(inserted.start).toBeGreaterThanOrEqual(SENTENCE[3]!.end);
+    expect(inserted.end).toBeLessThanOrEqual(SENTENCE[4]!.start);
+    expect(inserted).not.toHaveProperty('confidence');
+  });
+
+  it('drops a deleted word and keeps the rest exactly', () => {
+    const out = keepWordTimes(SENTENCE, split('the quick fox jumps over the lazy dog'));
+    expect(out).toEqual(SENTENCE.filter((w) => w.text !== 'brown'));
+  });
+
+  it('gives a replacement the span of the words it replaced, and no confidence', () => {
+    const out = keepWordTimes(SENTENCE, split('the quick red fax jumps over the lazy dog'));
+    expect(out[2]).toMatchObject({ text: 'red', start: SENTENCE[2]!.start });
+    expect(out[3]).toMatchObject({ text: 'fax', end: SENTENCE[3]!.end });
+    expect(out[2]!.end).toBeLessThanOrEqual(out[3]!.start);
+    expect(out[2]).not.toHaveProperty('confidence');
+    expect([out[0], out[1], ...out.slice(4)]).toEqual([SENTENCE[0], SENTENCE[1], ...SENTENCE.slice(4)]);
+  });
+
+  it('keeps the times of a word whose case or punctuation changed, which is no longer doubted', () => {
+    const out = keepWordTimes(SENTENCE, split('The quick brown fox jumps over the lazy dog.'));
+    expect(out[0]).toEqual({ text: 'The', start: 0, end: 0.4 });
+    expect(out[8]).toEqual({ text: 'dog.', start: SENTENCE[8]!.start, end: SENTENCE[8]!.end });
+  });
+
+  it('times words typed before the first and after the last within the media spoken', () => {
+    const out = keepWordTimes(SENTENCE, split('so the quick brown fox jumps over the lazy dog again'));
+    expect(out[0]!.start).toBe(0);
+    expect(out.at(-1)!.end).toBeGreaterThanOrEqual(SENTENCE.at(-1)!.end);
+    expect(out.slice(1, -1)).toEqual(SENTENCE);
+  });
+
+  it('widens a word typed between touching words into their halves rather than no time', () => {
+    const touching: TimedWord[] = [
+      { text: 'a', start: 0, end: 1 },
+      { text: 'b', start: 1, end: 2 },
+    ];
+    const [, typed] = keepWordTimes(touching, ['a', 'new', 'b']);
+    expect(typed).toEqual({ text: 'new', start: 0.5, end: 1.5 });
+  });
+
+  it('keeps the times of the words of a two-hour document around one edit, quickly', () => {
+    const long = Array.from({ length: 18_000 }, (_, i) => ({ text: `w${i}`, start: i * 0.4, end: i * 0.4 + 0.3 }));
+    const edited = long.map((w) => w.text);
+    edited.splice(9_000, 1, 'changed', 'words');
+    const out = keepWordTimes(long, edited);
+    expect(out).toHaveLength(18_001);
+    expect(out.slice(0, 9_000)).toEqual(long.slice(0, 9_000));
+    expect(out.slice(9_002)).toEqual(long.slice(9_001));
+    expect(out[9_000]!.start).toBe(long[9_000]!.start);
+  });
+});
+
+describe('keeping word times across paragraphs', () => {
+  const before = [
+    { speaker: 'Speaker 1', words: SENTENCE.slice(0, 4) },
+    { speaker: 'Speaker 2', words: SENTENCE.slice(4) },
+  ];
+
+  it('keeps every time when a paragraph is split', () => {
+    const out = keepParagraphTimes(before, [
+      { speaker: 'Speaker 1', text: 'the quick' },
+      { speaker: 'Speaker 1', text: 'brown fox' },
+      { speaker: 'Speaker 2', text: 'jumps over the lazy dog' },
+    ]);
+    expect(out.map((p) => p.words.length)).toEqual([2, 2, 5]);
+    expect(out.flatMap((p) => p.words)).toEqual(SENTENCE);
+  });
+
+  it('keeps every time when two paragraphs are merged, under the speaker chosen', () => {
+    const out = keepParagraphTimes(before, [{ speaker: 'Ada', text: 'the quick brown fox jumps over the lazy dog' }]);
+    expect(out).toEqual([{ speaker: 'Ada', words: SENTENCE }]);
+  });
+});
