@@ -13,6 +13,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { placeOrder as placeOrderOf } from '../helpers/orders.js';
 import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { getAccount } from '../../src/db/accounts.js';
 import { finishOrder, getOrder } from '../../src/db/orders.js';
@@ -58,15 +59,13 @@ describeNeeding('chromium', 'account area in Chromium', () => {
   });
 
   async function placeOrder(account: Account, opts: { product?: string; seconds?: number; callbackUrl?: string } = {}): Promise<number> {
-    const placed = await service.post(`/api/v4/${opts.product ?? 'transcriptions'}`, {
-      api_token: account.token,
-      mode: 'live',
-      url: media.audio(opts.seconds ?? 60),
-      language: 'english',
-      callback_url: opts.callbackUrl,
+    const { orderId } = await placeOrderOf(service, {
+      token: account.token,
+      path: opts.product ?? 'transcriptions',
+      fields: { url: media.audio(opts.seconds ?? 60), language: 'english' },
+      callbackUrl: opts.callbackUrl,
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    return placed.body.order_id as number;
+    return orderId;
   }
 
   /** Completes an order the way `order-ops complete` does: the same /ops upload and complete endpoints. */
@@ -196,14 +195,10 @@ describeNeeding('chromium', 'account area in Chromium', () => {
   it("shows a customer's right-to-left text right to left: an Arabic comment on the order's page", async () => {
     // An account of its own: the tests after this one count the main account's orders.
     const account = await service.createAccount(5);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: account.token,
-      mode: 'live',
-      url: media.audio(30),
-      language: 'arabic',
-      comment: 'يرجى كتابة أسماء المتحدثين.',
+    const placed = await placeOrderOf(service, {
+      token: account.token,
+      fields: { url: media.audio(30), language: 'arabic', comment: 'يرجى كتابة أسماء المتحدثين.' },
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
     const { page } = await signedIn(account);
     await page.goto(`/account/orders/${placed.body.order_id}`);
     const comment = page.locator('#parameters dd', { hasText: 'يرجى كتابة' });

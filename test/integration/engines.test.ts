@@ -168,12 +168,11 @@ describe('with an OpenAI-compatible engine', () => {
 
       // A translation the server refuses: a translator takes the order; it is not refunded.
       mt.behaviour = { kind: 'status', status: 400, body: '{"error":"text too long"}' };
-      const refused = await withMt.post('/api/v4/ai-transcriptions', {
-        api_token: token,
-        mode: 'live',
-        url: media.audio(60),
-        language: 'german',
-        callback_url: receiver.url,
+      const refused = await placeOrder(withMt, {
+        token,
+        path: 'ai-transcriptions',
+        fields: { url: media.audio(60), language: 'german' },
+        callbackUrl: receiver.url,
       });
       const task = await waitFor(async () => (await tasksOfOrder(withMt.database.db, refused.body.order_id))[0], "the translator's task", 30_000);
       expect(task).toMatchObject({ skill: 'translation:spanish>german', draft: '[00:00:00] Hola a todos.' });
@@ -430,15 +429,9 @@ describe('with an OpenAI-compatible engine', () => {
       account_id: accountId,
       ai_transcripts_minutes_left: 5,
     });
-    const quote = await service.post('/api/v4/ai-transcriptions', { api_token: token, mode: 'test', url: media.audio(150), language: 'english' });
+    const quote = await placeOrder(service, { token, path: 'ai-transcriptions', mode: 'test', fields: englishAudio(media, 150) });
     expect(quote.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 5, seconds: 150, in_wallet: 10 });
-    const live = await service.post('/api/v4/ai-transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(150),
-      language: 'english',
-      callback_url: receiver.url,
-    });
+    const live = await placeOrder(service, { token, path: 'ai-transcriptions', fields: englishAudio(media, 150), callbackUrl: receiver.url });
     expect(live.body).toMatchObject({ order_total: 0, ai_transcripts_minutes_left: 2, in_wallet: 10 });
     await firstCallback(live.body.order_id);
     expect(await balance(accountId)).toMatchObject({ aiMinutes: 5, balanceCents: 1000 });
@@ -448,13 +441,11 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { token } = await service.createAccount(10);
     const text = docs.serve('/spoken.txt', 'Welcome to the show. Today we talk about whales.', 'text/plain');
-    const placed = await service.post('/api/v4/forced-alignments', {
-      api_token: token,
-      mode: 'live',
-      audio_url: media.audio(60),
-      transcription_url: text,
-      language: 'english',
-      callback_url: receiver.url,
+    const placed = await placeOrder(service, {
+      token,
+      path: 'forced-alignments',
+      fields: { audio_url: media.audio(60), transcription_url: text, language: 'english' },
+      callbackUrl: receiver.url,
     });
     expect(placed.body).toMatchObject({ seconds: 60 });
     const callback = await firstCallback(placed.body.order_id);
@@ -469,13 +460,11 @@ describe('with an OpenAI-compatible engine', () => {
     engine.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
     const { accountId, token } = await service.createAccount(10);
     const text = docs.serve('/other.txt', 'An entirely different passage about mountains and rivers and snow.', 'text/plain');
-    const placed = await service.post('/api/v4/forced-alignments', {
-      api_token: token,
-      mode: 'live',
-      audio_url: media.audio(60),
-      transcription_url: text,
-      language: 'english',
-      callback_url: receiver.url,
+    const placed = await placeOrder(service, {
+      token,
+      path: 'forced-alignments',
+      fields: { audio_url: media.audio(60), transcription_url: text, language: 'english' },
+      callbackUrl: receiver.url,
     });
     expect((await firstCallback(placed.body.order_id)).fields).toEqual({
       mode: 'live',
@@ -514,14 +503,7 @@ describe('without an engine', () => {
 
   it('AI and alignment orders wait for a person, who completes them with order-ops', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/ai-transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(30),
-      language: 'english',
-      callback_url: receiver.url,
-    });
-    const id = placed.body.order_id as number;
+    const { orderId: id } = await placeOrder(service, { token, path: 'ai-transcriptions', fields: englishAudio(media, 30), callbackUrl: receiver.url });
     const pending = await waitFor(async () => {
       const orders = (await service.ops('GET', '/ops/orders/pending?product=ai_transcription')).body.orders as Array<{ order_id: number }>;
       return orders.find((o) => o.order_id === id);

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { HOSTILE_DOCUMENTS, HOSTILE_MEDIA, honestTextPdf, honestTextPdfWords, pdfWithMillionsOfWords, rtfDeeplyNested } from '../helpers/hostileFiles.js';
+import { placeOrder } from '../helpers/orders.js';
 import { accounts, orders } from '../../src/db/schema.js';
 
 /**
@@ -152,8 +153,7 @@ describe('a hostile result file uploaded by a worker', () => {
     const { wavFile } = await import('../helpers/mediaServer.js');
     const { token: customer } = await service.createAccount(100);
     const audio = docs.serve('/order-audio.wav', wavFile(30), 'audio/wav');
-    const placed = await service.post('/api/v4/transcriptions', { api_token: customer, mode: 'live', url: audio, language: 'english' });
-    expect(placed.status).toBe(200);
+    const placed = await placeOrder(service, { token: customer, fields: { url: audio, language: 'english' } });
     const bomb = await service.complete(
       placed.body.order_id,
       'transcript.docx',

@@ -8,6 +8,7 @@ import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { describeNeeding } from '../helpers/legs.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { pdfLines } from '../helpers/pdfReaders.js';
 import { AFTER, BEFORE, HOSTILE_TRANSCRIPTS, hostileTranscriptText } from '../helpers/hostileTranscripts.js';
 import { documentsRefused } from '../../src/documents/sandbox/index.js';
@@ -17,11 +18,10 @@ const ORDINARY = 'Speaker 1: An ordinary paragraph of an ordinary order.\n\nSpea
 
 /** A finished human transcription whose transcript file is `text`. */
 async function finishedOrder(service: TestService, media: MediaServer, token: string, text: string): Promise<number> {
-  const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(20), language: 'english' });
-  expect(placed.status).toBe(200);
-  const done = await service.complete(placed.body.order_id, 'transcript.txt', text);
+  const { orderId } = await placeOrder(service, { token, fields: englishAudio(media, 20) });
+  const done = await service.complete(orderId, 'transcript.txt', text);
   expect(done.body.status).toBe('finished');
-  return placed.body.order_id;
+  return orderId;
 }
 
 describeNeeding('scripts', 'hostile result transcripts: their PDFs are drawn within the caps', () => {

@@ -8,6 +8,7 @@ import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startHeldMediaServer } from '../helpers/heldMediaServer.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { startRoleProcess } from '../helpers/workerProcess.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { accounts, idempotencyKeys, ledgerEntries } from '../../src/db/schema.js';
 import { topUpWallet } from '../../src/db/accounts.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES } from '../../src/contracts/orders.js';
@@ -146,8 +147,8 @@ describeOnEachDatabase('idempotency keys', (engine) => {
 
   it('a live order the wallet clearly cannot pay starts no workflow; one refused by the charge closes payment_failed', async () => {
     const { accountId, token } = await service.createAccount(1.25);
-    const refused = await Promise.all(Array.from({ length: 5 }, () => service.post('/api/v4/transcriptions', order(token, { url: media.audio(600) }))));
-    expect(refused.every((r) => r.status === 400 && /^insufficient funds/.test(r.body.error))).toBe(true);
+    const refused = await Promise.all(Array.from({ length: 5 }, () => placeOrder(service, { token, fields: englishAudio(media, 600), expectStatus: 400 })));
+    expect(refused.every((r) => /^insufficient funds/.test(r.body.error))).toBe(true);
     // Two orders race for a wallet that pays one: both pass the early check, the charge refuses one.
     const raced = await Promise.all([service.post('/api/v4/transcriptions', order(token)), service.post('/api/v4/transcriptions', order(token))]);
     expect(raced.map((r) => r.status).sort()).toEqual([200, 400]);

@@ -11,6 +11,7 @@ import { freePort, waitFor } from '../helpers/net.js';
 import { speak, speakDialogue, wordErrorRate } from '../helpers/speech.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { recordHistory } from '../helpers/histories.js';
+import { placeOrder } from '../helpers/orders.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
 import { parseSync } from 'subtitle';
 import { ledgerEntries } from '../../src/db/schema.js';
@@ -53,9 +54,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
 
   const order = async (path: string, fields: Record<string, unknown>) => {
     const { accountId, token } = await service.createAccount(10);
-    const res = await service.post(`/api/v4/${path}`, { api_token: token, mode: 'live', callback_url: receiver.url, ...fields });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return { accountId, token, id: res.body.order_id as number };
+    const { orderId } = await placeOrder(service, { token, path, fields, callbackUrl: receiver.url });
+    return { accountId, token, id: orderId };
   };
 
   it('runs below the API and the workers in CPU priority: an order is placed and answered while it works', () => {

@@ -24,6 +24,7 @@ afterAll(async () => {
   await Promise.all([service?.close(), media?.close(), docs?.close(), receiver?.close()]);
 });
 
+// Raw, not placeOrder: the tests below read refusal texts as well as quotes.
 const quote = (path: string, fields: Record<string, unknown>) => service.post(`/api/v4/${path}`, { api_token: token, mode: 'test', ...fields });
 
 describe('translation', () => {

@@ -15,6 +15,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { superviseWorker, type SupervisedWorker } from '../helpers/workerProcess.js';
 import { waitFor } from '../helpers/net.js';
 import { auditLedger } from '../helpers/ledgerAudit.js';
+import { placeOrder } from '../helpers/orders.js';
 import { accounts, orders } from '../../src/db/schema.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
@@ -43,21 +44,19 @@ class CreateOrder implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real) {
     const price = this.minutes * PRICE_PER_MINUTE_CENTS;
-    const res = await real.service.post('/api/v4/transcriptions', {
-      api_token: real.token,
-      mode: 'live',
-      url: real.media.audio(this.minutes * 60),
-      language: 'english',
-      callback_url: `${real.receiver.url}/model`,
+    const affordable = model.balanceCents >= price;
+    const { orderId, body } = await placeOrder(real.service, {
+      token: real.token,
+      fields: { url: real.media.audio(this.minutes * 60), language: 'english' },
+      callbackUrl: `${real.receiver.url}/model`,
+      expectStatus: affordable ? 200 : 400,
     });
-    if (model.balanceCents >= price) {
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    if (affordable) {
       model.balanceCents -= price;
-      model.orders.push({ id: res.body.order_id, priceCents: price, status: 'paid' });
-      expect(res.body.in_wallet * 100).toBeCloseTo(model.balanceCents);
+      model.orders.push({ id: orderId, priceCents: price, status: 'paid' });
+      expect(body.in_wallet * 100).toBeCloseTo(model.balanceCents);
     } else {
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/^insufficient funds/);
+      expect(body.error).toMatch(/^insufficient funds/);
     }
   }
   toString = () => `create(${this.minutes} min)`;

@@ -113,13 +113,13 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('uses the account-wide callback URL when the order has none, and sends none when neither exists', async () => {
     const withHook = await service.createAccount(10, { callbackUrl: `${receiver.url}/account-hook` });
-    const a = await service.post('/api/v4/transcriptions', { api_token: withHook.token, mode: 'live', url: media.audio(30), language: 'english' });
+    const a = await placeOrder(service, { token: withHook.token, fields: englishAudio(media, 30) });
     await service.complete(a.body.order_id, 't.txt', 'Hello.');
     const [callback] = await waitFor(() => callbacksFor(a.body.order_id).length > 0 && callbacksFor(a.body.order_id), 'the account-wide callback');
     expect(callback!.path).toBe('/account-hook');
 
     const without = await service.createAccount(10);
-    const b = await service.post('/api/v4/transcriptions', { api_token: without.token, mode: 'live', url: media.audio(30), language: 'english' });
+    const b = await placeOrder(service, { token: without.token, fields: englishAudio(media, 30) });
     await service.complete(b.body.order_id, 't.txt', 'Hello.');
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(b.body.order_id));
     expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: 'none' });
@@ -128,7 +128,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it("keeps no stack traces in a waiting order's workflow (src/temporal/workflowBundle.ts)", async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media, 30) });
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(placed.body.order_id));
     expect((await handle.query(statusQuery)).status).toBe('paid');
     // With the SDK's stack traces on, this lists each waiting promise's frames ("at orderWorkflow (…)").
@@ -137,7 +137,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('records one patch marker for a new order, the baseline standing for every patch it names (src/workflows/patches.ts)', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(30), language: 'english' });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media, 30) });
     const orderId = placed.body.order_id as number;
     await waitFor(async () => (await getTask(service.database.db, `task-${orderId}-work`))?.status === 'waiting', 'the work task');
     const history = await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
@@ -149,13 +149,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('refund restores the wallet and tells the receiver', async () => {
     const { accountId, token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(120),
-      language: 'english',
-      callback_url: receiver.url,
-    });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media, 120), callbackUrl: receiver.url });
     expect(await balanceOf(accountId)).toBe(750);
     const refund = await service.ops('POST', `/ops/orders/${placed.body.order_id}/refund`, { reason: 'audio is silent' });
     expect(refund.body).toEqual({ order_id: placed.body.order_id, status: 'refunded' });
@@ -170,20 +164,8 @@ describeOnEachDatabase('human transcription orders', (engine) => {
   it('cancel sends the canceled callback only to accounts that have it enabled', async () => {
     const recent = await service.createAccount(10, { createdAt: new Date('2026-03-30T00:00:00Z') });
     const old = await service.createAccount(10, { createdAt: new Date('2026-03-29T23:59:59Z') });
-    const placedRecent = await service.post('/api/v4/transcriptions', {
-      api_token: recent.token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: receiver.url,
-    });
-    const placedOld = await service.post('/api/v4/transcriptions', {
-      api_token: old.token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: receiver.url,
-    });
+    const placedRecent = await placeOrder(service, { token: recent.token, fields: englishAudio(media), callbackUrl: receiver.url });
+    const placedOld = await placeOrder(service, { token: old.token, fields: englishAudio(media), callbackUrl: receiver.url });
     for (const placed of [placedRecent, placedOld]) {
       const res = await service.ops('POST', `/ops/orders/${placed.body.order_id}/cancel`);
       expect(res.body).toEqual({ order_id: placed.body.order_id, status: 'canceled' });
@@ -202,7 +184,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('operator mistakes are clear errors: completing twice, unknown orders, wrong kinds', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media) });
     const orderId = placed.body.order_id;
     const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from('text'));
     const wrongKind = await service.ops('POST', `/ops/orders/${orderId}/complete`, {
@@ -222,13 +204,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('pending lists paid orders awaiting work', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      comment: 'pending one',
-    });
+    const placed = await placeOrder(service, { token, fields: { ...englishAudio(media), comment: 'pending one' } });
     const pending = await service.ops('GET', '/ops/orders/pending?product=transcription');
     const mine = pending.body.orders.find((o: { order_id: number }) => o.order_id === placed.body.order_id);
     expect(mine).toMatchObject({ product: 'transcription', seconds: 60, params: { url: media.audio(60), comment: 'pending one', language: 'english' } });
@@ -239,13 +215,7 @@ describeOnEachDatabase('human transcription orders', (engine) => {
 
   it('the workflow answers its status query and keeps the API token out of its history', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(60),
-      language: 'english',
-      callback_url: receiver.url,
-    });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media), callbackUrl: receiver.url });
     const handle = service.temporal.workflow.getHandle(orderWorkflowId(placed.body.order_id));
     expect(await handle.query(statusQuery)).toEqual({ status: 'paid', qualityCheck: 'none', workingOn: 'operator' });
     await service.complete(placed.body.order_id, 'a.txt', 'Done.');

@@ -12,6 +12,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { waitFor } from '../helpers/net.js';
 import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { recordHistory } from '../helpers/histories.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { orderWorkflowId, statusQuery } from '../../src/contracts/orders.js';
 
@@ -43,19 +44,20 @@ function helpers(get: () => TestService) {
         e.amountCents,
       ]),
     place: async (token: string, autoRetranscribe: boolean) => {
-      const res = await get().post('/api/v4/transcription-proofreadings', {
-        api_token: token,
-        mode: 'live',
-        audio_url: media.audio(120),
-        transcription_url: transcriptUrl,
-        language: 'english',
-        auto_retranscribe: autoRetranscribe,
-        comment: 'names: Ann',
-        callback_url: `${receiver.url}/proofreading`,
+      const { orderId, body } = await placeOrder(get(), {
+        token,
+        path: 'transcription-proofreadings',
+        fields: {
+          audio_url: media.audio(120),
+          transcription_url: transcriptUrl,
+          language: 'english',
+          auto_retranscribe: autoRetranscribe,
+          comment: 'names: Ann',
+        },
+        callbackUrl: `${receiver.url}/proofreading`,
       });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.order_total).toBe(PROOFREADING_CENTS / 100);
-      return res.body.order_id as number;
+      expect(body.order_total).toBe(PROOFREADING_CENTS / 100);
+      return orderId;
     },
     firstCallback: (orderId: number) => waitFor(() => callbacksFor(orderId)[0], `the callback of order ${orderId}`),
   };
@@ -168,7 +170,7 @@ describeOnEachDatabase('proofreading hand-off', (engine) => {
 
   it('refuses reject-transcript for other products and settled orders', async () => {
     const { token } = await service.createAccount(10);
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(60), language: 'english' });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media) });
     expect((await service.ops('POST', `/ops/orders/${placed.body.order_id}/reject-transcript`, {})).body.error).toBe(
       `order ${placed.body.order_id} is not a proofreading order`,
     );

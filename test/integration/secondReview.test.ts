@@ -9,6 +9,7 @@ import { startDocumentServer, type DocumentServer } from '../helpers/documents.j
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
 import { recordHistory } from '../helpers/histories.js';
+import { placeOrder } from '../helpers/orders.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
@@ -44,17 +45,18 @@ describeOnEachDatabase('the second review an order with additional_review pays f
   });
 
   async function placeTranslation(token: string, additionalReview: boolean, name: string): Promise<number> {
-    const placed = await service.post('/api/v4/translations', {
-      api_token: token,
-      mode: 'live',
-      url: docs.serve(`/${name}.txt`, LETTER, 'text/plain'),
-      translate_from: 'english',
-      translate_to: 'french',
-      additional_review: String(additionalReview),
-      callback_url: `${receiver.url}/${name}`,
+    const { orderId } = await placeOrder(service, {
+      token,
+      path: 'translations',
+      fields: {
+        url: docs.serve(`/${name}.txt`, LETTER, 'text/plain'),
+        translate_from: 'english',
+        translate_to: 'french',
+        additional_review: String(additionalReview),
+      },
+      callbackUrl: `${receiver.url}/${name}`,
     });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    return placed.body.order_id as number;
+    return orderId;
   }
   const taskOf = (orderId: number, name: string) => waitFor(async () => getTask(service.database.db, `task-${orderId}-${name}`), `task-${orderId}-${name}`);
   const callbacksTo = (name: string) => receiver.received.filter((c) => c.path === `/${name}`);

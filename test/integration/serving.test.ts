@@ -4,6 +4,7 @@ import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { finishOrder } from '../../src/db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
@@ -49,14 +50,7 @@ describe('serving result files', () => {
   beforeAll(async () => {
     [service, media] = await Promise.all([startService({ qualityCheckProbability: 1 }), startMediaServer()]);
     ({ token, accountId } = await service.createAccount(100));
-    const placed = await service.post('/api/v4/transcriptions', {
-      api_token: token,
-      mode: 'live',
-      url: media.audio(20),
-      language: 'english',
-      timestamping: 'every_10_seconds',
-    });
-    orderId = placed.body.order_id;
+    ({ orderId } = await placeOrder(service, { token, fields: { url: media.audio(20), language: 'english', timestamping: 'every_10_seconds' } }));
     const done = await service.complete(orderId, 'transcript.json', renderJson2(TRANSCRIPT));
     expect(done.body.status).toBe('finished');
   });
@@ -134,7 +128,7 @@ describe('serving result files', () => {
   });
 
   it('refuses an unreadable or unfit result file when the operator submits it', async () => {
-    const placed = await service.post('/api/v4/transcriptions', { api_token: token, mode: 'live', url: media.audio(20), language: 'english' });
+    const placed = await placeOrder(service, { token, fields: englishAudio(media, 20) });
     const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from('this is not a zip'));
     const res = await service.ops('POST', `/ops/orders/${placed.body.order_id}/complete`, {
       files: [{ kind: 'transcription', key: upload.body.key, file_name: 'broken.docx' }],

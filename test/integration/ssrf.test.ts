@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
 import { wavFile } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
+import { placeOrder } from '../helpers/orders.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { createOutboundClient, FetchError, type OutboundClient, type Resolve } from '../../src/net/outbound.js';
 
@@ -271,7 +272,7 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     service = await startService({ outboundAllowCidrs: ['127.0.0.3/32'], probes: { quote: { timeoutMs: QUOTE_MS }, waitMs: 300 } });
     ({ token } = await service.createAccount(100));
     // A first request pays for loading and connecting; the timed refusals below should not.
-    await service.post('/api/v4/transcriptions', { api_token: token, mode: 'test', url: `${site.url}/audio-30.wav`, language: 'english' });
+    await placeOrder(service, { token, mode: 'test', fields: { url: `${site.url}/audio-30.wav`, language: 'english' } });
   });
   afterAll(async () => {
     await service?.close();
@@ -337,15 +338,8 @@ describe('the service with OUTBOUND_ALLOW_CIDRS covering none of the baits', () 
     // Placed one after another: this service lets an account's probes wait only 300 ms for a slot.
     const orderIds: number[] = [];
     for (const callbackUrl of urls) {
-      const placed = await service.post('/api/v4/transcriptions', {
-        api_token: payer.token,
-        mode: 'live',
-        url: `${site.url}/audio-60.wav`,
-        language: 'english',
-        callback_url: callbackUrl,
-      });
-      expect(placed.status, callbackUrl).toBe(200);
-      orderIds.push(placed.body.order_id as number);
+      const { orderId } = await placeOrder(service, { token: payer.token, fields: { url: `${site.url}/audio-60.wav`, language: 'english' }, callbackUrl });
+      orderIds.push(orderId);
     }
     await Promise.all(
       orderIds.map(async (orderId, i) => {

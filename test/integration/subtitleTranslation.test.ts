@@ -76,7 +76,7 @@ describe('a subtitle file translated, cue by cue', () => {
 
   async function place(name: string, body: string, translateTo: string): Promise<number> {
     const fields = { url: docs.serve(`/${name}`, body, 'application/octet-stream'), translate_from: 'english', translate_to: translateTo };
-    const quoted = await service.post('/api/v4/translations', { api_token: token, ...fields, mode: 'test' });
+    const quoted = await placeOrder(service, { token, path: 'translations', mode: 'test', fields });
     expect(quoted.body).toMatchObject({ status: 'success', words: CUE_WORDS, seconds: 0 });
     const placed = await placeOrder(service, { token, path: 'translations', fields, callbackUrl: `${receiver.url}/${name}` });
     expect(placed.body.words).toBe(CUE_WORDS);
@@ -154,8 +154,7 @@ describe('a subtitle file translated, cue by cue', () => {
 
   it("a document's translation has no times to make subtitles of: srt is not offered", async () => {
     const url = docs.serve('/letter.txt', 'Dear customer, your order is ready.', 'text/plain');
-    const placed = await service.post('/api/v4/translations', { api_token: token, mode: 'live', url, translate_from: 'english', translate_to: 'french' });
-    const orderId = placed.body.order_id as number;
+    const { orderId } = await placeOrder(service, { token, path: 'translations', fields: { url, translate_from: 'english', translate_to: 'french' } });
     const file = await fetch(`${service.baseUrl}/api/v4/orders/${orderId}/files/translation?api_token=${token}&format=srt`);
     expect(file.status).toBe(400);
     expect(await file.json()).toMatchObject({ error: 'format: must be one of docx, pdf, text for a translation file, got "srt"' });

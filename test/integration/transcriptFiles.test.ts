@@ -47,6 +47,7 @@ async function transcripts(): Promise<Array<[string, Buffer]>> {
   ];
 }
 
+// Raw, not placeOrder: a transcript may be read (200) or refused, and a refusal's text is checked.
 const quote = (path: string, transcriptUrl: string) =>
   service.post(`/api/v4/${path}`, {
     api_token: token,

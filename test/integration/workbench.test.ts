@@ -11,6 +11,7 @@ import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaSer
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { recordHistory } from '../helpers/histories.js';
+import { englishAudio, placeOrder as placeOrderOf } from '../helpers/orders.js';
 import { BASELINE, PATCH_MARKERS } from '../../src/workflows/patches.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
@@ -46,9 +47,7 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   async function placeOrder(seconds = 30, on = service): Promise<{ orderId: number; taskId: string }> {
     const account = await on.createAccount(20);
-    const placed = await on.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(seconds), language: 'english' });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-    const orderId = placed.body.order_id as number;
+    const { orderId } = await placeOrderOf(on, { token: account.token, fields: englishAudio(media, seconds) });
     const taskId = await waitFor(async () => (await tasksOfOrder(on.database.db, orderId))[0]?.id, 'the work task');
     return { orderId, taskId };
   }

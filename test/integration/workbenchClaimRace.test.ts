@@ -9,6 +9,7 @@ import { describeOnEachDatabase } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
+import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { dropClaim, getTask, reserveClaim, tasksOfOrder } from '../../src/db/tasks.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { tasks } from '../../src/db/schema.js';
@@ -32,9 +33,7 @@ describeOnEachDatabase('claims racing for the workbench', (engine) => {
     return Promise.all(
       Array.from({ length: n }, async () => {
         const account = await service.createAccount(20);
-        const placed = await service.post('/api/v4/transcriptions', { api_token: account.token, mode: 'live', url: media.audio(30), language: 'english' });
-        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-        const orderId = placed.body.order_id as number;
+        const { orderId } = await placeOrder(service, { token: account.token, fields: englishAudio(media, 30) });
         return waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
       }),
     );
