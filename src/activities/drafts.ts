@@ -1,6 +1,7 @@
 // Machine drafts of the work people do, made before the first claim on the engine queue: speech
 // transcribed with its speakers, pages read by OCR, a source machine-translated. Best effort: what
 // no engine covers starts from an empty editor, and the order's note says why.
+import { timedParagraphsOf, type TimedParagraph } from '../domain/workbench/wordTimes.js';
 import { log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { engineWork, spokenLanguageOf } from './engineWork.js';
@@ -24,7 +25,12 @@ const cannotDraft = (err: unknown) => err instanceof EngineRejectedError || err 
 export interface Draft {
   text: string;
   doubts: DoubtfulParagraph[];
+  /** The text's words with their times, where the draft is timed (speech; a kept json2 transcript). */
+  timed?: TimedParagraph[] | undefined;
 }
+
+/** A timed transcript as a draft: its editor text, its doubtful words and its timed words. */
+export const timedDraft = (t: Transcript): Draft => ({ ...draftWithDoubts(t), timed: timedParagraphsOf(t) });
 
 /** The machine draft of an order already read: what `draftTranscript` answers, and what opening the work starts from. */
 export type MachineDraft = (order: OrderRow) => Promise<Draft>;
@@ -127,7 +133,7 @@ export function createDraftActivities(deps: ActivityDeps): {
       if (workPlanOfOrder(order)?.editor === 'ocr') return plain(await ocrDraft(order));
       if (order.params.translate_to) return plain(await translationDraft(order));
       const speech = await speechDraft(order);
-      return speech ? draftWithDoubts(speech) : plain('');
+      return speech ? timedDraft(speech) : plain('');
     } catch (err) {
       if (cannotDraft(err)) return plain('');
       throw err;

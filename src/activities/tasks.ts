@@ -4,10 +4,10 @@ import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import type { ResultFile, WorkPlan } from '../contracts/orders.js';
 import type { TaskInput, TaskStatus } from '../contracts/tasks.js';
-import { getOrder, setDraftDoubts, setDraftEditRate } from '../db/orders.js';
+import { getOrder, setDraftDoubts, setDraftEditRate, setDraftWords } from '../db/orders.js';
 import type { OrderRow } from '../db/schema.js';
 import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome, recordRelease, tasksOfOrder, type NewTask } from '../db/tasks.js';
-import type { Draft, MachineDraft } from './drafts.js';
+import { timedDraft, type Draft, type MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
 import { onSourceCues, transcriptFromEditor } from '../domain/workbench/editorText.js';
@@ -16,8 +16,9 @@ import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, orderResultKinds, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import { draftEditRate as draftEditRateMetric, draftWordsChanged, paidToFirstClaim, taskClaims, taskLeaseExpiries } from '../metrics.js';
-import { changedShares, doubtsIn, draftWithDoubts } from '../domain/doubts.js';
+import { changedShares, doubtsIn } from '../domain/doubts.js';
 import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
+import { timedWork } from '../orders/workWords.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
   const order = await getOrder(deps.db, orderId);
@@ -68,7 +69,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
   const keptSourceDraft = async (order: OrderRow): Promise<Draft> => {
     const input = keptSourceOf(order);
     if (!input) return { text: '', doubts: [] };
-    return draftWithDoubts(await documentReader.importDocument(await files.get(input.key), input.fileName));
+    return timedDraft(await documentReader.importDocument(await files.get(input.key), input.fileName));
   };
   return {
     /** Opens the task's row; answers the lease it runs with: this worker's TASK_LEASE_MINUTES, not the placing API's. */
@@ -88,6 +89,11 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
       const text = made.text;
       // Kept for the editor's marks and the delivery's measure (a repeat writes the same).
       if (made.doubts.length) await setDraftDoubts(db, order.id, made.doubts);
+      // The draft's word times serve the result only where its words are the result's: a transcript
+      // in the result's language (not the source a translator works from).
+      const languages = languagesOf(order.params);
+      if (made.timed && planOf(order).editor === 'transcript' && languages.source === languages.result)
+        await setDraftWords(db, order.id, await files.put(Buffer.from(JSON.stringify(made.timed))));
       await openRows(
         order,
         tasks.map((task) => ({ ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) })),
@@ -144,8 +150,9 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
 
     /**
      * The approved text as the order's result files: for media a timed transcript (the aligner's,
-     * `timedKey`, when it timed the words; else the text's marks, and for cues every paragraph
-     * given its share of the time around it), text for documents.
+     * `timedKey`, when it timed the words; else the draft's word times kept across the edits; else
+     * the text's marks, and for cues every paragraph given its share of the time around it), text
+     * for documents.
      */
     async deliverWork({ orderId, text, draft, timedKey }: { orderId: number; text: string; draft?: string; timedKey?: string }): Promise<ResultFile[]> {
       const order = await orderOf(deps, orderId);
@@ -173,7 +180,8 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
         return filesOf(await files.put(Buffer.from(renderJson2(onSourceCues(transcriptFromEditor(text), cues)))), 'work.json');
       }
       if (!isTranscript) return filesOf(await files.put(Buffer.from(text)), 'work.txt');
-      const transcript = transcriptFromEditor(text, order.seconds || undefined);
+      // Every word timed: the draft's times kept across the people's edits, typed words between their neighbours.
+      const transcript = (await timedWork(files, order, text)) ?? transcriptFromEditor(text, order.seconds || undefined);
       return filesOf(await files.put(Buffer.from(renderJson2(resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
     },
 

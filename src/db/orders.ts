@@ -74,6 +74,10 @@ export async function setDraftDoubts(db: Db, orderId: number, doubts: DoubtfulPa
   await db.update(orders).set({ draftDoubts: doubts }).where(eq(orders.id, orderId));
 }
 
+export async function setDraftWords(db: Db, orderId: number, key: string): Promise<void> {
+  await db.update(orders).set({ draftWordsKey: key }).where(eq(orders.id, orderId));
+}
+
 export async function setDraftEditRate(db: Db, orderId: number, rate: number): Promise<void> {
   await db.update(orders).set({ draftEditRate: rate }).where(eq(orders.id, orderId));
 }

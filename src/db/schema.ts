@@ -53,6 +53,8 @@ export const orders = pgTable('orders', {
   draftEditRate: doublePrecision('draft_edit_rate'),
   /** The machine draft's paragraphs with doubtful words (migration 0015). */
   draftDoubts: jsonb('draft_doubts').$type<DoubtfulParagraph[]>(),
+  /** The draft's timed words in the file store (migration 0018; wordTimes.ts). */
+  draftWordsKey: text('draft_words_key'),
   /** The kept media was longer than paid for, and only the paid part is worked (migration 0017). */
   mediaNote: text('media_note'),
   mediaNotedAt: ts('media_noted_at'),

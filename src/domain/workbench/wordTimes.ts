@@ -2,7 +2,7 @@
 // against the timed words they came from; a word left as it was keeps its times exactly, and a word
 // typed or changed gets times between its kept neighbours (the span of the words it replaced, else
 // the gap between them), until the aligner gives true ones. Pure: callers do the I/O.
-import type { Word } from '../transcript.js';
+import { importTextTranscript, type Segment, type Transcript, type Word } from '../transcript.js';
 
 /** A word as the editor keeps it: its times, and the engine's confidence until a person touches it. */
 export type TimedWord = Word;
@@ -142,4 +142,41 @@ export function keepParagraphTimes(before: readonly TimedParagraph[], after: rea
     const words = timed.slice(at, (at += texts[n]!.length));
     return { ...(p.speaker ? { speaker: p.speaker } : {}), words };
   });
+}
+
+/**
+ * A draft's paragraphs with their words timed: the engine's word times where a segment has one per
+ * word of its text, else the segment's time spread over its words; undefined when a segment has no
+ * times at all (a document's text), which leaves nothing to keep.
+ */
+export function timedParagraphsOf(t: Transcript): TimedParagraph[] | undefined {
+  const paragraphs: TimedParagraph[] = [];
+  for (const segment of t.segments) {
+    const texts = wordsOf(segment.text);
+    const words =
+      segment.words?.length === texts.length
+        ? segment.words.map((w, i) => ({ ...w, text: texts[i]! }))
+        : segment.start !== undefined && segment.end !== undefined
+          ? spread(texts, segment.start, Math.max(segment.start, segment.end))
+          : undefined;
+    if (!words) return undefined;
+    paragraphs.push({ ...(segment.speaker ? { speaker: segment.speaker } : {}), words });
+  }
+  return paragraphs;
+}
+
+/**
+ * The editor's text as a transcript whose every word is timed from the draft's timed paragraphs (kept
+ * words exactly, typed ones interpolated); each paragraph spans its words.
+ */
+export function timedTranscript(draft: readonly TimedParagraph[], text: string): Transcript {
+  const { segments } = importTextTranscript(text);
+  const timed = keepParagraphTimes(draft, segments);
+  return {
+    segments: segments.map((segment, n): Segment => {
+      const words = timed[n]!.words;
+      if (!words.length) return segment;
+      return { ...segment, start: words[0]!.start, end: words.at(-1)!.end, words };
+    }),
+  };
 }

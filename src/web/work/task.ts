@@ -21,6 +21,7 @@ import { DocumentRefusedError } from '../../documents/limits.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
 import { editorText } from '../../domain/workbench/editorText.js';
 import { workPlanOfOrder } from '../../products/registry.js';
+import { timedWork } from '../../orders/workWords.js';
 import { PageError, sendPage } from '../errors.js';
 import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
@@ -65,6 +66,14 @@ export function taskRouter(deps: WebDeps): Router {
 
   router.get('/tasks/:id', async (req, res) => {
     sendPage(res, 200, taskPage(await pageOf(req, res)));
+  });
+
+  // The words of the task's text with their times, for the editor to mark: the draft's, kept across the saved edits.
+  router.get('/tasks/:id/words', async (req, res) => {
+    const { task, order } = await taskForWorker(deps.db, signedWorker(res).worker, String(req.params.id));
+    const span = task.partNo > 0 ? { start: task.spanStart, end: task.spanEnd } : undefined;
+    const timed = await timedWork(deps.files, order, task.draft, span);
+    res.set('Cache-Control', 'no-store').json({ segments: timed?.segments ?? [] });
   });
 
   // Autosave: 204, or 409 when the claim is gone (the page tells the worker to keep their text).
