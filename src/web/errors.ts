@@ -1,4 +1,5 @@
 // Failures of the account area are HTML pages (the API's JSON error mapper is for /api/ only).
+import { randomBytes } from 'node:crypto';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from 'zod';
 import { RequestError } from '../contracts/failures.js';
@@ -20,14 +21,23 @@ export class PageError extends Error {
 /** The same answer for another account's order and for no order at all. */
 export const orderNotFound = () => new PageError(404, 'There is no such order in this account.');
 
+/** A nonce for this response's style sheets (CSP `style-src`), kept for pageHeaders; the page hands it to the script that writes them. */
+export function styleNonce(res: Response): string {
+  res.locals.styleNonce ??= randomBytes(18).toString('base64');
+  return String(res.locals.styleNonce);
+}
+
 /**
  * Security and caching headers of every page of the account area and the workbench: private, no
  * framing, scripts, styles, images and the workbench's player from here only.
  */
 export function pageHeaders(res: Response): Response {
+  // A page whose script writes its own style sheet (the transcript editor's) names it by this response's nonce.
+  const nonce: unknown = res.locals.styleNonce;
+  const styles = typeof nonce === 'string' ? `'self' 'nonce-${nonce}'` : "'self'";
   return res.set({
     'Content-Security-Policy':
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; connect-src 'self'; " +
+      `default-src 'none'; script-src 'self'; style-src ${styles}; img-src 'self'; media-src 'self'; connect-src 'self'; ` +
       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',

@@ -93,6 +93,8 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
   }
 
   const textBox = (page: Page) => page.getByLabel('Transcript');
+  /** The text the form sends: the word-level editor writes it into the form's field as the worker types. */
+  const formText = (page: Page) => () => page.locator('#work-text').inputValue();
   const playerTime = (page: Page) => () => page.locator('#player').evaluate((a: HTMLAudioElement) => a.currentTime);
 
   /** The player plays (its time advances) and the hotkeys move it: pause, 5 s on and back, faster. Leaves it paused at 1.25×. */
@@ -137,8 +139,8 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await axeCheck(ann);
 
     // The machine draft with its times, and segments that seek the player.
-    await expect.poll(() => textBox(ann).inputValue()).toContain('[00:00:01] Hello from the machine.');
-    expect(await textBox(ann).inputValue()).toContain('[00:00:12] Second sentence.');
+    await expect.poll(formText(ann)).toContain('[00:00:01] Hello from the machine.');
+    expect(await formText(ann)()).toContain('[00:00:12] Second sentence.');
     await ann.getByRole('button', { name: /Second sentence/ }).click();
     await expect.poll(playerTime(ann)).toBeGreaterThanOrEqual(11.9);
 
@@ -148,7 +150,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await ann.keyboard.press('Alt+t');
     await ann.keyboard.press('Alt+2');
     await ann.keyboard.press('Alt+i');
-    expect(await textBox(ann).inputValue()).toMatch(/\[00:00:1\d\] Speaker 2: \[inaudible 00:00:1\d\] $/);
+    await expect.poll(formText(ann)).toMatch(/\[00:00:1\d\] Speaker 2: \[inaudible 00:00:1\d\] $/);
     expect(await ann.locator('#hotkeys').textContent()).toContain('Insert a timestamp');
     await screenshot(ann, 'workbench-editor');
 
@@ -158,7 +160,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     // The database has it before the page reads the answer: the status follows a moment later.
     await expect.poll(() => ann.locator('#save-status').textContent()).toContain('Saved at');
     await ann.reload();
-    expect(await textBox(ann).inputValue()).toBe("[00:00:01] Hello, here are the worker's own words.");
+    await expect.poll(formText(ann)).toBe("[00:00:01] Hello, here are the worker's own words.");
 
     // Submit names what the order asked for and is missing (speaker labels), then takes the fix.
     await ann.getByRole('button', { name: 'Submit' }).click();
@@ -215,6 +217,86 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await axeCheck(ann);
     expect(await ann.locator('#total-earned').textContent()).not.toBe('$0.00');
     await screenshot(ann, 'workbench-earnings');
+  });
+
+  it("edits word by word: each word carries its times, a click plays from it, the word heard is marked, edits keep the others' times, speakers are named once", async () => {
+    const account = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, { token: account.token, fields: { url: media.audio(40), language: 'english' }, callbackUrl: receiver.url });
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const hana = await signIn('Hana');
+    await hana.goto(`/work/tasks/${taskId}`);
+    await hana.getByRole('button', { name: 'Claim' }).click();
+    await hana.waitForURL(`**/work/tasks/${taskId}`);
+    const box = textBox(hana);
+    const word = (text: string) => box.locator('[data-start]', { hasText: new RegExp(`^${text.replace('.', '\\.')}$`) });
+    const times = (text: string) => word(text).evaluate((w: HTMLElement) => [Number(w.dataset.start), Number(w.dataset.end)]);
+
+    // Each word of the draft is an element with the engine's times.
+    await expect.poll(() => box.locator('[data-start]').allTextContents()).toEqual(DRAFT_WORDS.map(([w]) => w));
+    for (const [text, start, end] of DRAFT_WORDS) expect(await times(text)).toEqual([start, end]);
+
+    // A click on a word plays from it.
+    await word('Second').click();
+    await expect.poll(playerTime(hana)).toBeCloseTo(12, 1);
+    // While the media plays, the word heard carries aria-current, one at a time.
+    await hana.keyboard.press('Escape');
+    await expect.poll(() => box.locator('[aria-current="true"]').allTextContents(), { timeout: 5_000 }).toEqual(['sentence.']);
+    await hana.keyboard.press('Escape');
+    expect(await box.locator('[aria-current]').count()).toBe(1);
+    await axeCheck(hana);
+
+    // A word typed over gets times between its neighbours at once; the others keep theirs, through a save and a reload.
+    await word('machine.').dblclick();
+    await hana.keyboard.type('computer');
+    const typed = await times('computer.');
+    expect(typed[0]).toBeGreaterThanOrEqual(2.1);
+    expect(typed[1]).toBeLessThanOrEqual(2.6);
+    expect(await word('computer.').getAttribute('data-confidence')).toBeNull();
+    await expect.poll(async () => (await getTask(service.database.db, taskId))!.draft, { timeout: 10_000 }).toContain('the computer.');
+    await hana.reload();
+    await expect.poll(() => box.locator('[data-start]').count()).toBe(6);
+    for (const [text, start, end] of DRAFT_WORDS.filter(([w]) => w !== 'machine.')) expect(await times(text)).toEqual([start, end]);
+
+    // Speakers are data: labels typed once, named once in the list, chosen per paragraph.
+    await box.click();
+    await box.press('Control+Home');
+    for (let i = 0; i < '[00:00:01] '.length; i++) await hana.keyboard.press('ArrowRight');
+    await hana.keyboard.press('Alt+1');
+    await box.press('Control+End');
+    await hana.keyboard.press('Home');
+    for (let i = 0; i < '[00:00:12] '.length; i++) await hana.keyboard.press('ArrowRight');
+    await hana.keyboard.press('Alt+2');
+    await expect.poll(formText(hana)).toBe('[00:00:01] Speaker 1: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
+    await hana.getByLabel('Name of speaker 1').fill('Ada Lovelace');
+    await hana.getByLabel('Name of speaker 1').press('Tab');
+    await expect.poll(formText(hana)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
+    expect(await hana.getByLabel('Speaker of paragraph 1').inputValue()).toBe('Ada Lovelace');
+    // The second paragraph is Ada's too: chosen from the list, which merges the two speakers.
+    await hana.getByLabel('Speaker of paragraph 2').selectOption('Ada Lovelace');
+    await expect.poll(formText(hana)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Ada Lovelace: Second sentence.');
+    await hana.getByRole('button', { name: 'Add a speaker' }).click();
+    await expect.poll(() => hana.getByLabel('Name of speaker 2').inputValue()).toBe('Speaker 2');
+    await axeCheck(hana);
+    await screenshot(hana, 'workbench-word-editor');
+    await hana.getByRole('button', { name: 'Submit' }).click();
+    await hana.waitForURL('**/work/queue');
+
+    const rita = await signIn('Rita');
+    await rita.goto(`/work/tasks/task-${orderId}-review-1`);
+    await rita.getByRole('button', { name: 'Claim' }).click();
+    // The reviewer sees the speaker's name among the changes.
+    expect((await rita.locator('.diff ins').allTextContents()).join(' ')).toContain('Lovelace:');
+    await rita.getByRole('button', { name: 'Approve' }).click();
+    await rita.waitForURL('**/work/queue');
+
+    // Delivered: every word timed, the kept ones at the engine's times, the speaker named in every paragraph.
+    const callback = await waitFor(() => receiver.received.find((c) => c.fields.order_id === String(orderId)), 'the callback', 30_000);
+    const json2 = await fetch(`${callback.fields.transcription_url}&format=json2`).then((r) => r.json());
+    const segments = json2.segments as Array<{ speaker?: string; words: Array<{ text: string; start: number; end: number }> }>;
+    expect(segments.map((s) => s.speaker)).toEqual(['Ada Lovelace', 'Ada Lovelace']);
+    expect(segments.flatMap((s) => s.words.map((w) => [w.text, w.start, w.end]))).toEqual(
+      DRAFT_WORDS.map(([w, start, end]) => (w === 'machine.' ? ['computer.', expect.any(Number), expect.any(Number)] : [w, start, end])),
+    );
   });
 
   it('translation shows the source beside the target; OCR shows the page, with zoom', async () => {
@@ -385,13 +467,13 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     // Claim next task takes the captions; their editor is the transcript editor with the draft.
     await gus.getByRole('button', { name: 'Claim next task' }).click();
     await gus.waitForURL(`**/work/tasks/task-${sooner}-work`);
-    await expect.poll(() => textBox(gus).inputValue()).toContain('[00:00:01] Hello from the machine.');
+    await expect.poll(formText(gus)).toContain('[00:00:01] Hello from the machine.');
     await axeCheck(gus);
 
     // The page's timers stand still (no autosave can run): only the beacon on leaving can save.
     await gus.clock.install();
     await gus.reload();
-    await expect.poll(() => textBox(gus).inputValue()).toContain('Hello from the machine.');
+    await expect.poll(formText(gus)).toContain('Hello from the machine.');
     await textBox(gus).fill('[00:00:01] Speaker 1: Typed a moment before the tab closed.');
     await gus.close({ runBeforeUnload: true });
     await expect
@@ -451,8 +533,9 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
         await dora.goto(`/work/tasks/task-${orderId}-work`);
         await dora.getByRole('button', { name: 'Claim' }).click();
         await dora.waitForURL(`**/work/tasks/task-${orderId}-work`);
-        const box = dora.getByLabel(label, { exact: true });
-        await expect.poll(() => box.inputValue(), { message: `order ${orderId}` }).toMatch(draft);
+        // The text box of the product's editor, by its name.
+        await expect.poll(() => dora.getByLabel(label, { exact: true }).isVisible(), { message: `order ${orderId}` }).toBe(true);
+        await expect.poll(formText(dora), { message: `order ${orderId}` }).toMatch(draft);
         if (note) expect(await dora.locator('#engine-note').textContent()).toMatch(note);
         await dora.getByRole('button', { name: 'Give the task back' }).click();
       }
@@ -485,27 +568,23 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       await dirk.getByRole('button', { name: 'Claim' }).click();
       await dirk.waitForURL(`**/work/tasks/task-${orderId}-work`);
       const box = textBox(dirk);
-      await expect.poll(() => box.inputValue()).toBe('[00:00:01] The copy right notice stays.\n\n[00:00:12] A prominence notice.');
+      await expect.poll(formText(dirk)).toBe('[00:00:01] The copy right notice stays.\n\n[00:00:12] A prominence notice.');
 
-      // Named under the editor and tied to the text box; underlined in the backdrop, not by colour alone.
+      // Named under the editor and tied to the text box; underlined with dots, not by colour alone.
       const help = dirk.locator('#doubt-help');
       expect(await help.textContent()).toContain(
         'The engine was unsure of 3 words of the draft, underlined with dots in the text (Alt+N selects the next): copy, right, prominence.',
       );
       expect(await box.getAttribute('aria-describedby')).toBe('doubt-help');
-      const marks = dirk.locator('#doubt-backdrop mark');
-      expect(await marks.allTextContents()).toEqual(['copy', 'right', 'prominence']);
+      const marks = box.locator('.word.doubtful');
+      await expect.poll(() => marks.allTextContents()).toEqual(['copy', 'right', 'prominence']);
       expect(await marks.first().evaluate((m) => getComputedStyle(m).textDecorationStyle)).toBe('dotted');
-      // The marks lie under their words: the backdrop wraps the text as the box does.
-      const boxRect = await box.boundingBox();
-      const markRect = await marks.nth(2).boundingBox();
-      expect(markRect!.y).toBeGreaterThan(boxRect!.y);
-      expect(markRect!.y + markRect!.height).toBeLessThan(boxRect!.y + boxRect!.height);
+      expect(await marks.first().getAttribute('data-confidence')).toBe('0.31');
       await axeCheck(dirk);
       await screenshot(dirk, 'workbench-doubtful-words');
 
-      // Alt+N selects each in turn, and the status says which.
-      const selected = () => box.evaluate((t: HTMLTextAreaElement) => t.value.slice(t.selectionStart, t.selectionEnd));
+      // Alt+N selects each in turn, plays from just before it, and the status says which.
+      const selected = () => dirk.evaluate(() => String(getSelection()));
       await box.click();
       await box.press('Control+Home');
       for (const [n, word] of [
@@ -515,15 +594,21 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
         [1, 'copy'],
       ] as const) {
         await dirk.keyboard.press('Alt+n');
-        expect(await selected()).toBe(word);
+        await expect.poll(selected).toBe(word);
         expect(await dirk.locator('#doubt-status').textContent()).toBe(`Doubtful word ${n} of 3: ${word}`);
       }
+      await expect.poll(playerTime(dirk)).toBeGreaterThan(0.2);
+      await dirk.locator('#player').evaluate((a: HTMLAudioElement) => a.pause());
       // Typed over, "copy" is no longer doubted; the marks after it move with the text.
       await dirk.keyboard.type('copyright');
-      expect(await marks.allTextContents()).toEqual(['right', 'prominence']);
+      await expect.poll(() => marks.allTextContents()).toEqual(['right', 'prominence']);
       await dirk.keyboard.press('Alt+n');
-      expect(await selected()).toBe('right');
+      await expect.poll(selected).toBe('right');
       expect(await dirk.locator('#doubt-status').textContent()).toBe('Doubtful word 1 of 2: right');
+      // Confirmed as right (Alt+Y), it is no longer doubted either.
+      await dirk.keyboard.press('Alt+y');
+      await expect.poll(() => marks.allTextContents()).toEqual(['prominence']);
+      await dirk.locator('#player').evaluate((a: HTMLAudioElement) => a.pause());
 
       // Delivered: whether the marks pointed at the words people fixed is measured, doubtful and confident apart.
       const fixed = '[00:00:01] Speaker 1: The copyright notice stays.\n\n[00:00:12] Speaker 1: A prominent notice.';
@@ -562,7 +647,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       await amal.waitForURL(`**/work/tasks/task-${orderId}-work`);
     }
     await amal.goto(`/work/tasks/task-${arabic.body.order_id}-work`);
-    const box = amal.locator('#work-text');
+    const box = textBox(amal);
     expect(await direction(box)).toBe('rtl');
     expect(await box.getAttribute('lang')).toBe('ar');
     await amal.goto(`/work/tasks/task-${hebrew.body.order_id}-work`);

@@ -31,6 +31,8 @@ export interface TaskPage {
   /** What Submit found missing, and the text as it was sent. */
   problems?: string[];
   text?: string;
+  /** The response's CSP nonce for the editor's own style sheet. */
+  styleNonce?: string;
 }
 
 export const HOTKEYS: ReadonlyArray<[string, string]> = [
@@ -40,7 +42,10 @@ export const HOTKEYS: ReadonlyArray<[string, string]> = [
   ['Alt+T', 'Insert a timestamp [hh:mm:ss] at the current time'],
   ['Alt+1 … Alt+9', 'Insert “Speaker N: ”'],
   ['Alt+I', 'Mark [inaudible hh:mm:ss] at the current time'],
-  ['Alt+N', 'Select the next word the engine doubted'],
+  ['Alt+N', 'Go to the next word the engine doubted and play from just before it'],
+  ['Alt+Y', 'The doubtful word at the caret is right: no longer doubtful'],
+  ['Alt+J', "Play from the caret's word"],
+  ['Click on a word', 'Play from it'],
 ];
 
 function player(page: TaskPage): Html {
@@ -131,6 +136,8 @@ export function taskPage(page: TaskPage): string {
   const doubtful = doubtfulWords(page, text);
   const reviewing = task.stage !== 'work';
   const label = textLabel(plan);
+  // A transcript heard from media: the word-level editor (assets/work.js), its words timed.
+  const wordLevel = plan.editor === 'transcript' && page.hasMedia;
   const title = `${STAGES[task.stage].label}: ${productLabel(task.product)}, order ${task.orderId}`;
   const problems = page.problems?.length
     ? html`<div class="alert" role="alert"><p>Submit found problems:</p><ul>${page.problems.map((p) => html`<li>${p}</li>`)}</ul></div>`
@@ -143,7 +150,8 @@ ${csrfInput(csrf)}
 ${doubtful.help}
 <div class="text-frame">${doubtful.tokens.length ? html`<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"${textAttributes(languagesOf(page.order.params).result)}></div>` : ''}<textarea id="work-text" name="text" rows="18" spellcheck="true"${textAttributes(languagesOf(page.order.params).result)}${
         doubtful.tokens.length ? html` data-doubtful="${doubtful.tokens.join(',')}" aria-describedby="doubt-help"` : ''
-      }>${text}</textarea></div>
+      }${wordLevel ? html` data-words-url="${base}/words" data-style-nonce="${page.styleNonce ?? ''}"` : ''}>${text}</textarea></div>
+${wordLevel ? html`<fieldset id="speakers" hidden><legend>Speakers</legend><div id="speaker-names"></div><p><button type="button" id="add-speaker" class="secondary">Add a speaker</button></p></fieldset>` : ''}
 <p id="save-status" role="status"></p>
 ${
   reviewing

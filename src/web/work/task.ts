@@ -22,7 +22,7 @@ import { TranscriptImportError } from '../../domain/transcript.js';
 import { editorText } from '../../domain/workbench/editorText.js';
 import { workPlanOfOrder } from '../../products/registry.js';
 import { timedWork } from '../../orders/workWords.js';
-import { PageError, sendPage } from '../errors.js';
+import { PageError, sendPage, styleNonce } from '../errors.js';
 import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
 import { signedWorker, WORK_PATH } from './session.js';
@@ -60,6 +60,7 @@ export function taskRouter(deps: WebDeps): Router {
       hasSourceImage: sourceIsImage,
       ...(sourceText !== undefined ? { sourceText } : {}),
       ...(sourcePages !== undefined ? { sourcePages } : {}),
+      styleNonce: styleNonce(res),
       ...extra,
     };
   }

@@ -1,10 +1,31 @@
 // The workbench editor: the player's hotkeys, seeking from the draft's segments, autosave to the
-// service every few seconds and when the page is left, and zoom for page images. The pages work
-// as plain forms without it.
+// service every few seconds and when the page is left, and zoom for page images; on a transcript
+// with media, the word-level editor (transcriptEditor.js). The pages work as plain forms without it.
+// Bundled into assets/work.js by scripts/bundle-pages.mjs.
+import { transcriptEditor } from './transcriptEditor.js';
+
 (() => {
-  'use strict';
   const player = document.getElementById('player');
   const text = document.getElementById('work-text');
+  // The word-level editor where the page offers the words' times (a transcript with media).
+  const editor =
+    text && text.dataset.wordsUrl
+      ? transcriptEditor({
+          textarea: text,
+          player,
+          wordsUrl: text.dataset.wordsUrl,
+          status: document.getElementById('doubt-status'),
+          speakerList: document.getElementById('speaker-names'),
+          styleNonce: text.dataset.styleNonce,
+        })
+      : null;
+  const valueOf = () => (editor ? editor.text() : text.value);
+  if (editor) {
+    document.getElementById('speakers')?.removeAttribute('hidden');
+    document.getElementById('add-speaker')?.addEventListener('click', () => editor.addSpeaker());
+    const backdrop = document.getElementById('doubt-backdrop');
+    if (backdrop) backdrop.hidden = true;
+  }
   const form = document.getElementById('work-form');
   const status = document.getElementById('save-status');
   const clockOut = document.getElementById('clock');
@@ -54,6 +75,7 @@
     if (speedOut) speedOut.textContent = `${player.playbackRate}×`;
   };
   const insert = (snippet) => {
+    if (editor) return editor.insert(snippet);
     if (!text) return;
     const { selectionStart: a, selectionEnd: b, value } = text;
     text.value = value.slice(0, a) + snippet + value.slice(b);
@@ -72,7 +94,9 @@
     else if (e.altKey && e.code === 'KeyT') insert(`${mark(now())} `);
     else if (e.altKey && e.code === 'KeyI') insert(`[inaudible ${mark(now()).slice(1, -1)}] `);
     else if (e.altKey && /^Digit[1-9]$/.test(e.code)) insert(`Speaker ${e.code.slice(5)}: `);
-    else if (e.altKey && e.code === 'KeyN') nextDoubt();
+    else if (e.altKey && e.code === 'KeyN') editor ? editor.nextDoubt() : nextDoubt();
+    else if (e.altKey && e.code === 'KeyJ' && editor) editor.playCaretWord();
+    else if (e.altKey && e.code === 'KeyY' && editor) editor.confirmDoubt();
     else handled = false;
     if (handled) e.preventDefault();
   });
@@ -83,7 +107,7 @@
   let doubts = [];
   const backdrop = document.getElementById('doubt-backdrop');
   const doubtStatus = document.getElementById('doubt-status');
-  if (text && backdrop && text.dataset.doubtful) {
+  if (text && backdrop && text.dataset.doubtful && !editor) {
     const wanted = new Set(text.dataset.doubtful.split(',').map(Number));
     let index = 0;
     for (const m of text.value.matchAll(/\S+/g)) {
@@ -137,7 +161,8 @@
   for (const button of document.querySelectorAll('[data-seek]')) {
     button.addEventListener('click', () => {
       seek(Number(button.dataset.seek));
-      text?.focus();
+      if (editor) editor.view.focus();
+      else text?.focus();
     });
   }
 
@@ -154,15 +179,15 @@
   if (!form || !text) return;
   const saveUrl = form.dataset.saveUrl;
   const csrf = form.dataset.csrf;
-  let saved = text.value;
+  let saved = valueOf();
   let saving = false;
   const say = (message) => {
     if (status) status.textContent = message;
   };
   async function save() {
-    if (saving || text.value === saved) return;
+    if (saving || valueOf() === saved) return;
     saving = true;
-    const sending = text.value;
+    const sending = valueOf();
     try {
       const response = await fetch(saveUrl, {
         method: 'POST',
@@ -186,15 +211,17 @@
   setInterval(save, 3000);
   // Leaving the page (closing the tab, reloading, navigating): the last words go out with the page.
   const flush = () => {
-    if (text.value === saved) return;
-    navigator.sendBeacon(saveUrl, new Blob([JSON.stringify({ text: text.value, csrf })], { type: 'application/json' }));
-    saved = text.value;
+    const value = valueOf();
+    if (value === saved) return;
+    navigator.sendBeacon(saveUrl, new Blob([JSON.stringify({ text: value, csrf })], { type: 'application/json' }));
+    saved = value;
   };
   addEventListener('pagehide', flush);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flush();
   });
   form.addEventListener('submit', () => {
-    saved = text.value;
+    // The editor's text goes into the form's field before the form is sent.
+    saved = valueOf();
   });
 })();
