@@ -3,6 +3,7 @@ import type { TaskStage } from '../contracts/tasks.js';
 import type { OrderParams } from '../products/registry.js';
 import type { OrderPlan } from '../contracts/orders.js';
 import type { DoubtfulParagraph } from '../domain/doubts.js';
+import type { EditorSettings } from '../domain/workbench/editorSettings.js';
 import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -155,6 +156,8 @@ export const workers = pgTable('workers', {
   tokenHash: text('token_hash').notNull().unique(),
   disabledAt: ts('disabled_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** Migration 0019: back-track, skip length and hotkeys; null, the defaults. */
+  editorSettings: jsonb('editor_settings').$type<EditorSettings>(),
 });
 
 export type WorkerRow = typeof workers.$inferSelect;

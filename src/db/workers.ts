@@ -4,6 +4,7 @@ import { asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { workerEarnings, workers, type WorkerRow } from './schema.js';
 import { newApiToken, tokenHash } from '../domain/tokens.js';
+import type { EditorSettings } from '../domain/workbench/editorSettings.js';
 
 export async function createWorker(db: Db, key: Buffer, input: { name: string; skills: string[] }): Promise<{ workerId: number; signInToken: string }> {
   const signInToken = newApiToken();
@@ -38,6 +39,10 @@ export async function setWorkerSkills(db: Db, workerId: number, skills: string[]
 }
 
 /** A disabled worker cannot sign in or claim; their open claims are released by the caller. */
+export async function setEditorSettings(db: Db, workerId: number, settings: EditorSettings): Promise<void> {
+  await db.update(workers).set({ editorSettings: settings }).where(eq(workers.id, workerId));
+}
+
 export async function disableWorker(db: Db, workerId: number): Promise<WorkerRow | undefined> {
   const [row] = await db
     .update(workers)

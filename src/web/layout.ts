@@ -35,6 +35,7 @@ const AREAS: Record<Area, { base: string; name: string; script: string; nav: Rea
     nav: [
       ['queue', '/work/queue', 'Queue'],
       ['earnings', '/work/earnings', 'Earnings'],
+      ['settings', '/work/settings', 'Settings'],
     ],
   },
 };

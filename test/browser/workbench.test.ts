@@ -68,6 +68,8 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Dirk', 'transcription:dutch'],
       ['Rudi', 'review:dutch'],
       ['Amal', 'transcription:arabic,translation:english>hebrew'],
+      ['Wanda', 'transcription:english'],
+      ['Pedro', 'transcription:english'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -223,11 +225,11 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     const account = await service.createAccount(20);
     const { orderId } = await placeOrder(service, { token: account.token, fields: { url: media.audio(40), language: 'english' }, callbackUrl: receiver.url });
     const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
-    const hana = await signIn('Hana');
-    await hana.goto(`/work/tasks/${taskId}`);
-    await hana.getByRole('button', { name: 'Claim' }).click();
-    await hana.waitForURL(`**/work/tasks/${taskId}`);
-    const box = textBox(hana);
+    const wanda = await signIn('Wanda');
+    await wanda.goto(`/work/tasks/${taskId}`);
+    await wanda.getByRole('button', { name: 'Claim' }).click();
+    await wanda.waitForURL(`**/work/tasks/${taskId}`);
+    const box = textBox(wanda);
     const word = (text: string) => box.locator('[data-start]', { hasText: new RegExp(`^${text.replace('.', '\\.')}$`) });
     const times = (text: string) => word(text).evaluate((w: HTMLElement) => [Number(w.dataset.start), Number(w.dataset.end)]);
 
@@ -237,49 +239,49 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
 
     // A click on a word plays from it.
     await word('Second').click();
-    await expect.poll(playerTime(hana)).toBeCloseTo(12, 1);
+    await expect.poll(playerTime(wanda)).toBeCloseTo(12, 1);
     // While the media plays, the word heard carries aria-current, one at a time.
-    await hana.keyboard.press('Escape');
+    await wanda.keyboard.press('Escape');
     await expect.poll(() => box.locator('[aria-current="true"]').allTextContents(), { timeout: 5_000 }).toEqual(['sentence.']);
-    await hana.keyboard.press('Escape');
+    await wanda.keyboard.press('Escape');
     expect(await box.locator('[aria-current]').count()).toBe(1);
-    await axeCheck(hana);
+    await axeCheck(wanda);
 
     // A word typed over gets times between its neighbours at once; the others keep theirs, through a save and a reload.
     await word('machine.').dblclick();
-    await hana.keyboard.type('computer');
+    await wanda.keyboard.type('computer');
     const typed = await times('computer.');
     expect(typed[0]).toBeGreaterThanOrEqual(2.1);
     expect(typed[1]).toBeLessThanOrEqual(2.6);
     expect(await word('computer.').getAttribute('data-confidence')).toBeNull();
     await expect.poll(async () => (await getTask(service.database.db, taskId))!.draft, { timeout: 10_000 }).toContain('the computer.');
-    await hana.reload();
+    await wanda.reload();
     await expect.poll(() => box.locator('[data-start]').count()).toBe(6);
     for (const [text, start, end] of DRAFT_WORDS.filter(([w]) => w !== 'machine.')) expect(await times(text)).toEqual([start, end]);
 
     // Speakers are data: labels typed once, named once in the list, chosen per paragraph.
     await box.click();
     await box.press('Control+Home');
-    for (let i = 0; i < '[00:00:01] '.length; i++) await hana.keyboard.press('ArrowRight');
-    await hana.keyboard.press('Alt+1');
+    for (let i = 0; i < '[00:00:01] '.length; i++) await wanda.keyboard.press('ArrowRight');
+    await wanda.keyboard.press('Alt+1');
     await box.press('Control+End');
-    await hana.keyboard.press('Home');
-    for (let i = 0; i < '[00:00:12] '.length; i++) await hana.keyboard.press('ArrowRight');
-    await hana.keyboard.press('Alt+2');
-    await expect.poll(formText(hana)).toBe('[00:00:01] Speaker 1: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
-    await hana.getByLabel('Name of speaker 1').fill('Ada Lovelace');
-    await hana.getByLabel('Name of speaker 1').press('Tab');
-    await expect.poll(formText(hana)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
-    expect(await hana.getByLabel('Speaker of paragraph 1').inputValue()).toBe('Ada Lovelace');
+    await wanda.keyboard.press('Home');
+    for (let i = 0; i < '[00:00:12] '.length; i++) await wanda.keyboard.press('ArrowRight');
+    await wanda.keyboard.press('Alt+2');
+    await expect.poll(formText(wanda)).toBe('[00:00:01] Speaker 1: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
+    await wanda.getByLabel('Name of speaker 1').fill('Ada Lovelace');
+    await wanda.getByLabel('Name of speaker 1').press('Tab');
+    await expect.poll(formText(wanda)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Speaker 2: Second sentence.');
+    expect(await wanda.getByLabel('Speaker of paragraph 1').inputValue()).toBe('Ada Lovelace');
     // The second paragraph is Ada's too: chosen from the list, which merges the two speakers.
-    await hana.getByLabel('Speaker of paragraph 2').selectOption('Ada Lovelace');
-    await expect.poll(formText(hana)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Ada Lovelace: Second sentence.');
-    await hana.getByRole('button', { name: 'Add a speaker' }).click();
-    await expect.poll(() => hana.getByLabel('Name of speaker 2').inputValue()).toBe('Speaker 2');
-    await axeCheck(hana);
-    await screenshot(hana, 'workbench-word-editor');
-    await hana.getByRole('button', { name: 'Submit' }).click();
-    await hana.waitForURL('**/work/queue');
+    await wanda.getByLabel('Speaker of paragraph 2').selectOption('Ada Lovelace');
+    await expect.poll(formText(wanda)).toBe('[00:00:01] Ada Lovelace: Hello from the computer.\n\n[00:00:12] Ada Lovelace: Second sentence.');
+    await wanda.getByRole('button', { name: 'Add a speaker' }).click();
+    await expect.poll(() => wanda.getByLabel('Name of speaker 2').inputValue()).toBe('Speaker 2');
+    await axeCheck(wanda);
+    await screenshot(wanda, 'workbench-word-editor');
+    await wanda.getByRole('button', { name: 'Submit' }).click();
+    await wanda.waitForURL('**/work/queue');
 
     const rita = await signIn('Rita');
     await rita.goto(`/work/tasks/task-${orderId}-review-1`);
@@ -297,6 +299,49 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(segments.flatMap((s) => s.words.map((w) => [w.text, w.start, w.end]))).toEqual(
       DRAFT_WORDS.map(([w, start, end]) => (w === 'machine.' ? ['computer.', expect.any(Number), expect.any(Number)] : [w, start, end])),
     );
+  });
+
+  it("keeps each worker's back-track, skip length and keys: a foot pedal's F8 plays, a refused key names its field", async () => {
+    const account = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, { token: account.token, fields: { url: media.audio(60), language: 'english' } });
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const pedro = await signIn('Pedro');
+    await pedro.getByRole('link', { name: 'Settings' }).click();
+    await pedro.waitForURL('**/work/settings');
+    await axeCheck(pedro);
+    // One key for two actions is refused, naming both.
+    await pedro.getByLabel(/^Play or pause/).fill('Alt+KeyN');
+    await pedro.getByRole('button', { name: 'Save settings' }).click();
+    expect(await pedro.getByRole('alert').textContent()).toContain('nextDoubt: Alt+KeyN is already the key of playPause');
+    await pedro.getByLabel(/^Play or pause/).fill('F8');
+    await pedro.getByLabel('Skip length of the back and forward keys (seconds)').fill('10');
+    await pedro.getByLabel('Back-track when playing again (seconds)').fill('3');
+    await pedro.getByRole('button', { name: 'Save settings' }).click();
+    expect(await pedro.getByRole('status').textContent()).toContain('Settings saved.');
+
+    await pedro.goto(`/work/tasks/${taskId}`);
+    await pedro.getByRole('button', { name: 'Claim' }).click();
+    await pedro.waitForURL(`**/work/tasks/${taskId}`);
+    expect(await pedro.locator('#hotkeys').textContent()).toContain('F8');
+    const time = playerTime(pedro);
+    await textBox(pedro).click();
+    // The pedal's key plays and pauses; the skip keys move by the worker's length.
+    await pedro.keyboard.press('F8');
+    await expect.poll(time, { timeout: 8_000 }).toBeGreaterThan(0.5);
+    await pedro.keyboard.press('F8');
+    await expect.poll(() => pedro.locator('#player').evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+    const paused = await time();
+    await pedro.keyboard.press('Control+BracketRight');
+    await expect.poll(time).toBeGreaterThanOrEqual(paused + 9.9);
+    // Playing again rewinds by the back-track (3 s) before it plays on.
+    const before = await time();
+    await pedro.keyboard.press('F8');
+    await pedro.keyboard.press('F8');
+    expect(await time()).toBeLessThan(before - 2);
+    // Escape is no longer the play key: nothing plays.
+    await pedro.keyboard.press('Escape');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await pedro.locator('#player').evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
   });
 
   it('translation shows the source beside the target; OCR shows the page, with zoom', async () => {

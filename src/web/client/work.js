@@ -6,6 +6,8 @@ import { transcriptEditor } from './transcriptEditor.js';
 
 (() => {
   const player = document.getElementById('player');
+  // The worker's back-track, skip length and keys (src/domain/workbench/editorSettings.ts).
+  const settings = JSON.parse(document.getElementById('workspace')?.dataset.settings ?? '{"backTrackSeconds":1,"skipSeconds":5,"keys":{}}');
   const text = document.getElementById('work-text');
   // The word-level editor where the page offers the words' times (a transcript with media).
   const editor =
@@ -64,8 +66,8 @@ import { transcriptEditor } from './transcriptEditor.js';
   const togglePlay = () => {
     if (!player) return;
     if (player.paused) {
-      // Resuming rewinds a second, so the last words are heard again.
-      if (player.currentTime > 0) seek(player.currentTime - 1);
+      // Resuming rewinds by the worker's back-track, so the last words are heard again.
+      if (player.currentTime > 0) seek(player.currentTime - settings.backTrackSeconds);
       void player.play().catch(() => {});
     } else player.pause();
   };
@@ -84,21 +86,27 @@ import { transcriptEditor } from './transcriptEditor.js';
   };
   const now = () => (player ? player.currentTime : 0);
 
+  // What each hotkey does; its key is the worker's (editor settings, /work/settings).
+  const actions = {
+    playPause: togglePlay,
+    back: () => seek(now() - settings.skipSeconds),
+    forward: () => seek(now() + settings.skipSeconds),
+    slower: () => setSpeed(-0.25),
+    faster: () => setSpeed(0.25),
+    timestamp: () => insert(`${mark(now())} `),
+    inaudible: () => insert(`[inaudible ${mark(now()).slice(1, -1)}] `),
+    nextDoubt: () => (editor ? editor.nextDoubt() : nextDoubt()),
+    confirmDoubt: () => editor?.confirmDoubt(),
+    playWord: () => editor?.playCaretWord(),
+  };
+  const byKey = new Map(Object.entries(settings.keys).map(([action, key]) => [key, actions[action]]));
   document.addEventListener('keydown', (e) => {
-    let handled = true;
-    if (e.key === 'Escape') togglePlay();
-    else if (e.ctrlKey && e.code === 'BracketLeft') seek(now() - 5);
-    else if (e.ctrlKey && e.code === 'BracketRight') seek(now() + 5);
-    else if (e.altKey && e.code === 'Comma') setSpeed(-0.25);
-    else if (e.altKey && e.code === 'Period') setSpeed(0.25);
-    else if (e.altKey && e.code === 'KeyT') insert(`${mark(now())} `);
-    else if (e.altKey && e.code === 'KeyI') insert(`[inaudible ${mark(now()).slice(1, -1)}] `);
-    else if (e.altKey && /^Digit[1-9]$/.test(e.code)) insert(`Speaker ${e.code.slice(5)}: `);
-    else if (e.altKey && e.code === 'KeyN') editor ? editor.nextDoubt() : nextDoubt();
-    else if (e.altKey && e.code === 'KeyJ' && editor) editor.playCaretWord();
-    else if (e.altKey && e.code === 'KeyY' && editor) editor.confirmDoubt();
-    else handled = false;
-    if (handled) e.preventDefault();
+    const key = [e.ctrlKey && 'Ctrl', e.altKey && 'Alt', e.shiftKey && 'Shift', e.metaKey && 'Meta', e.code].filter(Boolean).join('+');
+    const action = byKey.get(key);
+    if (action) action();
+    else if (e.altKey && !e.ctrlKey && /^Digit[1-9]$/.test(e.code)) insert(`Speaker ${e.code.slice(5)}: `);
+    else return;
+    e.preventDefault();
   });
 
   // The draft's doubtful words (data-doubtful: their token indices): marked in a backdrop under the

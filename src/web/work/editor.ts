@@ -15,6 +15,7 @@ import { alert, csrfInput, layout } from '../layout.js';
 import { clock, productLabel, timeLeft } from './queue.js';
 import { STAGES } from '../../contracts/tasks.js';
 import { WORK_PATH } from './session.js';
+import { HOTKEY_ACTIONS, type EditorSettings, type HotkeyAction } from '../../domain/workbench/editorSettings.js';
 
 export interface TaskPage {
   task: TaskRow;
@@ -33,20 +34,20 @@ export interface TaskPage {
   text?: string;
   /** The response's CSP nonce for the editor's own style sheet. */
   styleNonce?: string;
+  /** The worker's editor settings: back-track, skip length, keys. */
+  settings: EditorSettings;
 }
 
-export const HOTKEYS: ReadonlyArray<[string, string]> = [
-  ['Esc', 'Play or pause (playing again rewinds 1 second)'],
-  ['Ctrl+[ and Ctrl+]', 'Back or forward 5 seconds'],
-  ['Alt+, and Alt+.', 'Slower or faster (0.5× to 2×)'],
-  ['Alt+T', 'Insert a timestamp [hh:mm:ss] at the current time'],
-  ['Alt+1 … Alt+9', 'Insert “Speaker N: ”'],
-  ['Alt+I', 'Mark [inaudible hh:mm:ss] at the current time'],
-  ['Alt+N', 'Go to the next word the engine doubted and play from just before it'],
-  ['Alt+Y', 'The doubtful word at the caret is right: no longer doubtful'],
-  ['Alt+J', "Play from the caret's word"],
-  ['Click on a word', 'Play from it'],
-];
+/** The hotkey list under the player: the worker's keys (editor settings), then the fixed ones. */
+function hotkeys(settings: EditorSettings): Html {
+  const rows: Array<[string, string]> = [
+    ...(Object.keys(HOTKEY_ACTIONS) as HotkeyAction[]).map((action): [string, string] => [settings.keys[action], HOTKEY_ACTIONS[action].label]),
+    ['Alt+1 … Alt+9', 'Insert “Speaker N: ”'],
+    ['Click on a word', 'Play from it'],
+  ];
+  return html`<details id="hotkeys"><summary>Hotkeys</summary><dl>${rows.map(([keys, what]) => html`<dt><kbd>${keys}</kbd></dt><dd>${what}</dd>`)}</dl>
+<p>Back-track ${settings.backTrackSeconds} s, skip ${settings.skipSeconds} s. <a href="${WORK_PATH}/settings">Change keys and lengths</a></p></details>`;
+}
 
 function player(page: TaskPage): Html {
   if (!page.hasMedia) return html``;
@@ -55,7 +56,7 @@ function player(page: TaskPage): Html {
 <audio id="player" controls preload="auto" src="${base}/media" data-start="${page.task.spanStart}"></audio>
 <p id="player-problem" class="alert" role="alert" hidden>The media cannot be played: it is not audio or video the service can serve, or it cannot be read now. Tell an operator if this persists.</p>
 <p>Time <span id="clock">${formatMark(page.task.spanStart)}</span> · Speed <output id="speed">1×</output></p>
-<details id="hotkeys"><summary>Hotkeys</summary><dl>${HOTKEYS.map(([keys, what]) => html`<dt><kbd>${keys}</kbd></dt><dd>${what}</dd>`)}</dl></details>
+${hotkeys(page.settings)}
 </section>`;
 }
 
@@ -176,7 +177,7 @@ ${page.order.engineNote && !reviewing ? html`<p class="muted" id="engine-note">F
 ${page.order.mediaNote ? html`<p class="muted" id="media-note">${page.order.mediaNote}</p>` : ''}
 ${problems}
 ${player(page)}
-<div class="workspace">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>
+<div class="workspace" id="workspace" data-settings="${JSON.stringify(page.settings)}">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>
 ${reviewing && task.baseText !== null ? diff(task.baseText, task.draft) : ''}`,
   });
 }

@@ -9,6 +9,7 @@ import { queueRouter } from './queue.js';
 import { requireWorker, WORK_PATH } from './session.js';
 import { workSignInRouter } from './signIn.js';
 import { taskRouter } from './task.js';
+import { settingsRouter } from './settings.js';
 
 export function workbench(deps: WebDeps): Router {
   const router = Router();
@@ -19,6 +20,7 @@ export function workbench(deps: WebDeps): Router {
   router.use(queueRouter(deps));
   router.use(taskRouter(deps));
   router.use(earningsRouter(deps));
+  router.use(settingsRouter(deps));
   router.use(() => {
     throw new PageError(404, 'There is no such page in the workbench.');
   });

@@ -22,6 +22,7 @@ import { TranscriptImportError } from '../../domain/transcript.js';
 import { editorText } from '../../domain/workbench/editorText.js';
 import { workPlanOfOrder } from '../../products/registry.js';
 import { timedWork } from '../../orders/workWords.js';
+import { editorSettingsOf } from '../../domain/workbench/editorSettings.js';
 import { PageError, sendPage, styleNonce } from '../errors.js';
 import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
@@ -61,6 +62,7 @@ export function taskRouter(deps: WebDeps): Router {
       ...(sourceText !== undefined ? { sourceText } : {}),
       ...(sourcePages !== undefined ? { sourcePages } : {}),
       styleNonce: styleNonce(res),
+      settings: editorSettingsOf(worker.editorSettings),
       ...extra,
     };
   }
