@@ -244,17 +244,23 @@ function speakerControls(speakers) {
       build(view) {
         const ranges = [];
         const doc = view.state.doc;
+        const starts = (n) => doc.line(n).text.trim() !== '' && (n === 1 || doc.line(n - 1).text.trim() === '');
         for (const { from, to } of view.visibleRanges) {
-          for (let pos = from; pos <= to;) {
-            const line = doc.lineAt(pos);
-            const starts = line.number === 1 || doc.line(line.number - 1).text.trim() === '';
-            const lead = starts ? LEAD.exec(line.text) : null;
-            if (lead?.[2]) {
-              const labelFrom = line.from + (lead[1]?.length ?? 0);
-              const paragraph = countParagraphs(doc, line.number);
-              ranges.push(Decoration.replace({ widget: new SpeakerChoice(lead[2], speakers.names, paragraph) }).range(labelFrom, labelFrom + lead[2].length));
+          // The paragraphs before the first line drawn, counted once; then one by one.
+          let line = doc.lineAt(from);
+          let paragraph = 0;
+          for (let n = 1; n < line.number; n++) if (starts(n)) paragraph++;
+          for (;;) {
+            if (starts(line.number)) {
+              paragraph++;
+              const lead = LEAD.exec(line.text);
+              if (lead?.[2]) {
+                const labelFrom = line.from + (lead[1]?.length ?? 0);
+                ranges.push(Decoration.replace({ widget: new SpeakerChoice(lead[2], speakers.names, paragraph) }).range(labelFrom, labelFrom + lead[2].length));
+              }
             }
-            pos = line.to + 1;
+            if (line.to >= to || line.number === doc.lines) break;
+            line = doc.line(line.number + 1);
           }
         }
         return Decoration.set(ranges, true);
@@ -262,12 +268,6 @@ function speakerControls(speakers) {
     },
     { decorations: (v) => v.decorations },
   );
-}
-
-function countParagraphs(doc, lineNumber) {
-  let n = 0;
-  for (let i = 1; i <= lineNumber; i++) if (doc.line(i).text.trim() !== '' && (i === 1 || doc.line(i - 1).text.trim() === '')) n++;
-  return n;
 }
 
 const speakersChanged = StateEffect.define();
