@@ -149,7 +149,9 @@ function retime(deco, doc, from, to) {
     const lead = LEAD.exec(line.text);
     start = Math.max(wFrom, line.from + (lead ? lead[0].length : 0));
   }
-  const words = tokens(doc.sliceString(0, wTo), start, wTo).filter((w) => !/^\[\d{1,2}:\d{2}:\d{2}\]$/.test(w.text));
+  const words = tokens(doc.sliceString(start, wTo), 0, wTo - start)
+    .map((w) => ({ ...w, from: w.from + start, to: w.to + start }))
+    .filter((w) => !/^\[\d{1,2}:\d{2}:\d{2}\]$/.test(w.text));
   if (!words.length) return deco;
   let lower = prev ? prev.end : 0;
   let upper = next ? next.start : lower;
