@@ -8,6 +8,7 @@ import type { Db } from './connection.js';
 import { claimReservations, tasks, workers, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
 import { barredPairs } from '../domain/workbench/ownWork.js';
+import { applyChange, textDigest, type TextChange } from '../domain/workbench/textChange.js';
 
 export type NewTask = Pick<
   TaskRow,
@@ -114,6 +115,36 @@ export async function saveDraft(db: Db, taskId: string, workerId: number, text: 
     .where(and(eq(tasks.id, taskId), eq(tasks.claimedBy, workerId), eq(tasks.status, 'claimed')))
     .returning({ id: tasks.id });
   return saved.length === 1;
+}
+
+/**
+ * An autosave of one change made against the text last saved (`base`, its digest): 'saved';
+ * 'stale' when another text is saved or the change does not fit it (the page then sends all of its
+ * text); 'refused' when the worker does not hold the claim.
+ */
+export async function saveDraftChange(
+  db: Db,
+  taskId: string,
+  workerId: number,
+  change: TextChange,
+  base: string,
+  maxLength: number,
+): Promise<'saved' | 'stale' | 'refused'> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ draft: tasks.draft })
+      .from(tasks)
+      .where(and(eq(tasks.id, taskId), eq(tasks.claimedBy, workerId), eq(tasks.status, 'claimed')))
+      .for('update');
+    if (!row) return 'refused';
+    const next = textDigest(row.draft) === base ? applyChange(row.draft, change) : undefined;
+    if (next === undefined || next.length > maxLength) return 'stale';
+    await tx
+      .update(tasks)
+      .set({ draft: next, saves: sql`${tasks.saves} + 1`, savedAt: sql`now()` })
+      .where(eq(tasks.id, taskId));
+    return 'saved';
+  });
 }
 
 export async function recordOutcome(

@@ -11,7 +11,8 @@ import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate,
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
-import { dropClaim, getTask, queueOf, renewClaim, reserveClaim, saveDraft, tasksOfOrder } from '../db/tasks.js';
+import { dropClaim, getTask, queueOf, renewClaim, reserveClaim, saveDraft, saveDraftChange, tasksOfOrder } from '../db/tasks.js';
+import type { TextChange } from '../domain/workbench/textChange.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { checksOwnWork } from '../domain/workbench/ownWork.js';
@@ -138,11 +139,30 @@ export async function claimNextTask(deps: WorkbenchDeps, worker: WorkerRow): Pro
   return undefined;
 }
 
-/** An autosave: only while the worker holds the claim (the lease is renewed by it). */
-export async function saveWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, text: string): Promise<void> {
-  if (text.length > 2_000_000) throw new RequestError('text: longer than 2,000,000 characters', 413);
-  if (!(await saveDraft(deps.db, taskId, worker.id, text)))
-    throw new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
+/** The longest text a worker may save or submit, in characters. */
+export const MAX_WORK_TEXT = 2_000_000;
+
+const notClaimed = (taskId: string) => new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
+
+/**
+ * An autosave: only while the worker holds the claim (the lease is renewed by it). The whole text,
+ * or one change against the text last saved (`base`: its digest); false when that is not the text
+ * saved now (the page then sends the whole text).
+ */
+export async function saveWork(
+  deps: WorkbenchDeps,
+  worker: WorkerRow,
+  taskId: string,
+  save: { text: string } | { change: TextChange; base: string },
+): Promise<boolean> {
+  if ('text' in save) {
+    if (save.text.length > MAX_WORK_TEXT) throw new RequestError(`text: longer than ${MAX_WORK_TEXT.toLocaleString('en')} characters`, 413);
+    if (!(await saveDraft(deps.db, taskId, worker.id, save.text))) throw notClaimed(taskId);
+    return true;
+  }
+  const saved = await saveDraftChange(deps.db, taskId, worker.id, save.change, save.base, MAX_WORK_TEXT);
+  if (saved === 'refused') throw notClaimed(taskId);
+  return saved === 'saved';
 }
 
 /** Problems Submit finds against what the order asked for; none: the text can go. */
@@ -170,7 +190,7 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
 
 export async function submitWork(deps: WorkbenchDeps, worker: WorkerRow, taskId: string, text: string): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
-  await saveWork(deps, worker, taskId, text);
+  await saveWork(deps, worker, taskId, { text });
   const problems = await checkSubmission(deps.db, task, text);
   if (problems.length) throw new SubmissionProblemsError(problems);
   return updateTask(deps, task, submitTaskUpdate, { workerId: worker.id, text });
@@ -183,7 +203,7 @@ export async function reviewWork(
   review: { decision: 'approve' | 'send_back'; text: string; note?: string },
 ): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
-  await saveWork(deps, worker, taskId, review.text);
+  await saveWork(deps, worker, taskId, { text: review.text });
   // What is approved is delivered: it meets what Submit asks.
   const problems = review.decision === 'approve' ? await checkSubmission(deps.db, task, review.text) : [];
   if (problems.length) throw new SubmissionProblemsError(problems);

@@ -10,6 +10,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
+import { changeBetween, textDigest } from '../../src/domain/workbench/textChange.js';
 import { recordHistory } from '../helpers/histories.js';
 import { englishAudio, placeOrder as placeOrderOf } from '../helpers/orders.js';
 import { BASELINE, PATCH_MARKERS } from '../../src/workflows/patches.js';
@@ -90,6 +91,24 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     // Only the holder saves; the holder's page plays the media through the service.
     expect((await loser.request('POST', `/work/tasks/${taskId}/save`, { text: 'mine' }, true)).status).toBe(409);
     expect((await winner.request('POST', `/work/tasks/${taskId}/save`, { text: 'Speaker 1: winner' }, true)).status).toBe(204);
+    // An autosave sends only what changed, against the digest of the text saved.
+    const save = (body: unknown, by = winner) => by.request('POST', `/work/tasks/${taskId}/save`, body, true);
+    const edited = 'Speaker 1: the winner 🎉 said';
+    expect((await save({ change: changeBetween('Speaker 1: winner', edited), base: textDigest('Speaker 1: winner') })).status).toBe(204);
+    expect((await getTask(service.database.db, taskId))!.draft).toBe(edited);
+    // Made against another text (a save from another tab came first): 412, and nothing changes.
+    const stale = await save({ change: { from: 0, to: 0, insert: 'x' }, base: textDigest('Speaker 1: winner') });
+    expect(stale.status).toBe(412);
+    expect(JSON.parse(stale.text).error).toContain('send the whole text');
+    const outside = await save({ change: { from: 5, to: edited.length + 4, insert: '' }, base: textDigest(edited) });
+    expect(outside.status).toBe(412);
+    expect((await getTask(service.database.db, taskId))!.draft).toBe(edited);
+    // A malformed change names its field; the loser may not change the text either.
+    const malformed = await save({ change: { from: -1, to: 2, insert: '' }, base: textDigest(edited) });
+    expect([malformed.status, JSON.parse(malformed.text).error]).toEqual([400, 'change.from: must not be negative']);
+    expect(JSON.parse((await save({ change: { from: 0, to: 0, insert: 'x' } })).text).error).toBe('base: must be the digest of the text saved');
+    expect((await save({ change: { from: 0, to: 0, insert: 'x' }, base: textDigest(edited) }, loser)).status).toBe(409);
+    expect((await getTask(service.database.db, taskId))!.draft).toBe(edited);
     const page = (await winner.request('GET', `/work/tasks/${taskId}`)).text;
     expect(page).toContain(`/work/tasks/${taskId}/media`);
     expect(page).not.toContain(media.url);

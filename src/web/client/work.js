@@ -3,6 +3,7 @@
 // with media, the word-level editor (transcriptEditor.js). The pages work as plain forms without it.
 // Bundled into assets/work.js by scripts/bundle-pages.mjs.
 import { transcriptEditor } from './transcriptEditor.js';
+import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts';
 
 (() => {
   const player = document.getElementById('player');
@@ -192,17 +193,22 @@ import { transcriptEditor } from './transcriptEditor.js';
   const say = (message) => {
     if (status) status.textContent = message;
   };
+  // Only what changed since the last save goes out (one stretch, against the saved text's digest);
+  // the whole text when there is no change to send or the service holds another text (412).
+  const post = (body) =>
+    fetch(saveUrl, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify(body),
+    });
   async function save() {
     if (saving || valueOf() === saved) return;
     saving = true;
     const sending = valueOf();
     try {
-      const response = await fetch(saveUrl, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ text: sending }),
-      });
+      let response = await post({ change: changeBetween(saved, sending), base: textDigest(saved) });
+      if (response.status === 412) response = await post({ text: sending });
       if (response.status === 204) {
         saved = sending;
         say(`Saved at ${new Date().toLocaleTimeString()}`);

@@ -8,6 +8,7 @@ import { FetchError } from '../../net/outbound.js';
 import {
   releaseTask,
   reviewWork,
+  MAX_WORK_TEXT,
   saveWork,
   servedWorkFile,
   sourcePdfPage,
@@ -28,7 +29,16 @@ import { setFlash } from '../session.js';
 import { taskPage, type TaskPage } from './editor.js';
 import { signedWorker, WORK_PATH } from './session.js';
 
-const text = z.string({ error: 'text: must be text' }).max(2_000_000, 'text: longer than 2,000,000 characters');
+const text = z.string({ error: 'text: must be text' }).max(MAX_WORK_TEXT, `text: longer than ${MAX_WORK_TEXT.toLocaleString('en')} characters`);
+const offset = (name: string) => z.int({ error: `change.${name}: must be a whole number` }).min(0, `change.${name}: must not be negative`);
+/** One stretch of the text replaced, against the text last saved (src/domain/workbench/textChange.ts). */
+const changeSave = z.object({
+  change: z.object(
+    { from: offset('from'), to: offset('to'), insert: z.string({ error: 'change.insert: must be text' }).max(MAX_WORK_TEXT, 'change.insert: too long') },
+    { error: 'change: must be an object of from, to and insert' },
+  ),
+  base: z.string({ error: 'base: must be the digest of the text saved' }).max(64, 'base: must be the digest of the text saved'),
+});
 const reviewForm = z.object({
   decision: z.enum(['approve', 'send_back'], { error: 'decision: approve or send_back' }),
   text,
@@ -79,12 +89,15 @@ export function taskRouter(deps: WebDeps): Router {
     res.set('Cache-Control', 'no-store').json({ segments: timed?.segments ?? [] });
   });
 
-  // Autosave: 204, or 409 when the claim is gone (the page tells the worker to keep their text).
+  // Autosave: 204; 412 when a change was made against another text than the one saved (the page then
+  // sends all of its text); 409 when the claim is gone (the page tells the worker to keep their text).
   router.post('/tasks/:id/save', async (req, res) => {
-    const body = text.safeParse((req.body as Record<string, unknown> | undefined)?.text);
+    const given = req.body as Record<string, unknown> | undefined;
+    const body = given && 'change' in given ? changeSave.safeParse(given) : z.object({ text }).safeParse(given ?? {});
     if (!body.success) return void res.status(400).json({ error: body.error.issues[0]!.message });
     try {
-      await saveWork(deps, signedWorker(res).worker, String(req.params.id), body.data);
+      if (!(await saveWork(deps, signedWorker(res).worker, String(req.params.id), body.data)))
+        return void res.status(412).json({ error: 'the text saved is not the one this change was made to; send the whole text' });
     } catch (err) {
       if (err instanceof TaskRefusedError) return void res.status(409).json({ error: err.message });
       throw err;
