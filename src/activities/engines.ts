@@ -16,6 +16,9 @@ import { keptSourceOf, orderResultKinds, productOf, workPlanOfOrder } from '../p
 import { languagesOf } from '../products/shared.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
+import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
+import { timedAndTyped, withAlignedTypedWords } from '../domain/workbench/wordTimes.js';
+import { draftWordsOf } from '../orders/workWords.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
 import { checkTranscript, describeFigures } from '../engines/gate.js';
@@ -26,6 +29,36 @@ type Delivery = EngineTranscript | { needsPerson: string; heard: EngineTranscrip
 export function createEngineActivities(deps: ActivityDeps) {
   const { db, files, engines, documentReader } = deps;
   const { engineRequest, requireOrder, mediaRequest, heartbeating } = engineWork(deps);
+
+  /**
+   * `transcript`'s words placed on the order's audio by the aligner, made into the result by `timed`
+   * and kept (its key); null when no aligner is configured, the language has no code, or the text
+   * does not fit the audio.
+   */
+  async function timedByAligner(
+    order: OrderRow,
+    transcript: Transcript,
+    what: string,
+    timed: (words: Array<{ word: string; begin: number; end: number }>) => Transcript | undefined,
+  ): Promise<string | null> {
+    const aligner = engines.alignment;
+    const request = aligner && mediaRequest(order, aligner.name);
+    if (!aligner || !request) return null;
+    const context = { orderId: order.id, accountId: order.accountId };
+    return heartbeating(order, aligner.name, 'aligning', async () => {
+      try {
+        const words = await aligner.align({ ...(await request()), text: transcript.segments.map((s) => s.text).join('\n') });
+        const result = timed(words);
+        if (!result) throw new EngineRejectedError(`the aligner gave ${words.length} words for a text of other words`);
+        log.info(`${what}: timed by the aligner`, { ...context, words: words.length });
+        return await files.put(Buffer.from(renderJson2(result)));
+      } catch (err) {
+        if (!(err instanceof EngineRejectedError)) throw err;
+        log.warn(`the aligner could not time ${what}: the times it has serve`, { ...context, reason: err.message });
+        return null;
+      }
+    });
+  }
 
   /** The supplied transcript against the engine's own; the figures and the verdict noted on the order. */
   async function checkAgainstEngine(
@@ -216,23 +249,30 @@ export function createEngineActivities(deps: ActivityDeps) {
      */
     async timeWork({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
       const order = await requireOrder(orderId);
-      const aligner = engines.alignment;
-      const request = aligner && mediaRequest(order, aligner.name);
-      if (!aligner || !request) return null;
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
-      return heartbeating(order, aligner.name, 'aligning', async () => {
-        try {
-          const words = await aligner.align({ ...(await request()), text: transcript.segments.map((s) => s.text).join('\n') });
-          const timed = withWordTimes(transcript, words);
-          if (!timed) throw new EngineRejectedError(`the aligner gave ${words.length} words for a text of other words`);
-          log.info('the approved text is timed by the aligner', { orderId, accountId: order.accountId, words: words.length });
-          return await files.put(Buffer.from(renderJson2(timed)));
-        } catch (err) {
-          if (!(err instanceof EngineRejectedError)) throw err;
-          log.warn('the aligner could not time the approved text: its own marks serve', { orderId, accountId: order.accountId, reason: err.message });
-          return null;
-        }
-      });
+      return timedByAligner(order, transcript, 'the approved text', (words) => withWordTimes(transcript, words));
+    },
+
+    /**
+     * The words people typed into a timed draft, timed by the aligner when the work is approved (till
+     * then they have times between their kept neighbours): the approved text as a timed transcript,
+     * the kept words with the draft's own times. null when nothing was typed, the draft had no times,
+     * no aligner is configured or the text does not fit the audio: the interpolated times serve then.
+     */
+    async timeTypedWords({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
+      const order = await requireOrder(orderId);
+      const draft = await draftWordsOf(files, order);
+      if (!draft) return null;
+      let timed: ReturnType<typeof timedAndTyped>;
+      try {
+        timed = timedAndTyped(draft, text);
+      } catch (err) {
+        if (err instanceof TranscriptImportError) return null;
+        throw err;
+      }
+      const typed = timed.typed.filter(Boolean).length;
+      if (!typed) return null;
+      return timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => withAlignedTypedWords(timed, words));
     },
 
     /**

@@ -72,6 +72,7 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
       draftTranscript: activities.draftTranscript,
       openWork: activities.openWork,
       timeWork: activities.timeWork,
+      timeTypedWords: activities.timeTypedWords,
       checkSuppliedTranscript: activities.checkSuppliedTranscript,
     },
     dataConverter: opts.dataConverter,

@@ -60,6 +60,11 @@ export const PATCHES = {
     since: '2026-11-28',
     change: "the window closing an undecided quality check holds the order's lock: a decision sent meanwhile is refused, not applied and overwritten",
   },
+  typedWordsByAligner: {
+    id: 'typed-words-by-aligner',
+    since: '2026-11-28',
+    change: 'the words people typed into a timed draft are timed by the forced-alignment engine when the work is approved',
+  },
 } as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;

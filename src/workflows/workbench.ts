@@ -134,18 +134,20 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
 }
 
 /**
- * The aligner's timing of the approved text, for plans timed by it (captions typed without times):
- * `{ timedKey }` for deliverWork, or nothing, when the plan types its own marks or the aligner could
- * not time the words (best effort: the text's marks, shared out by length, serve then).
+ * The aligner's timing of the approved text: `{ timedKey }` for deliverWork, or nothing. Plans timed
+ * by it (captions typed without times) have every word aligned; a transcript of media has the words
+ * people typed into its timed draft aligned, the kept words keeping the draft's times. Best effort:
+ * when the aligner cannot time the words, the text's marks or the interpolated times serve.
  */
 export async function alignerTiming({ order }: WorkbenchOrder, text: string): Promise<{ timedKey?: string }> {
-  if (!stagesOf(order.work, order.params).includes('aligner_timing') || !patched('timingByAligner')) return {};
+  const byAligner = stagesOf(order.work, order.params).includes('aligner_timing');
+  if (byAligner ? !patched('timingByAligner') : !(order.work.editor === 'transcript' && order.work.mediaParam && patched('typedWordsByAligner'))) return {};
   try {
-    const timedKey = await engineFor(order).timeWork({ orderId: order.id, text });
+    const timedKey = await (byAligner ? engineFor(order).timeWork({ orderId: order.id, text }) : engineFor(order).timeTypedWords({ orderId: order.id, text }));
     return timedKey ? { timedKey } : {};
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
-    wf.log.warn('the aligner did not time the approved text: its marks serve', { orderId: order.id, error: failureReason(err) });
+    wf.log.warn('the aligner did not time the approved text: the times it has serve', { orderId: order.id, error: failureReason(err) });
     return {};
   }
 }

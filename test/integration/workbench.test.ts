@@ -92,7 +92,7 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     expect((await loser.request('POST', `/work/tasks/${taskId}/save`, { text: 'mine' }, true)).status).toBe(409);
     expect((await winner.request('POST', `/work/tasks/${taskId}/save`, { text: 'Speaker 1: winner' }, true)).status).toBe(204);
     // An autosave sends only what changed, against the digest of the text saved.
-    const save = (body: unknown, by = winner) => by.request('POST', `/work/tasks/${taskId}/save`, body, true);
+    const save = (body: object, by = winner) => by.request('POST', `/work/tasks/${taskId}/save`, body, true);
     const edited = 'Speaker 1: the winner 🎉 said';
     expect((await save({ change: changeBetween('Speaker 1: winner', edited), base: textDigest('Speaker 1: winner') })).status).toBe(204);
     expect((await getTask(service.database.db, taskId))!.draft).toBe(edited);

@@ -1,7 +1,7 @@
 // Word times kept across edits (src/domain/workbench/wordTimes.ts): kept words keep their times
 // exactly; typed and changed words are interpolated between their kept neighbours.
 import { describe, expect, it } from 'vitest';
-import { keepParagraphTimes, keepWordTimes, type TimedWord } from '../../src/domain/workbench/wordTimes.js';
+import { keepParagraphTimes, keepWordTimes, timedAndTyped, withAlignedTypedWords, type TimedWord } from '../../src/domain/workbench/wordTimes.js';
 
 /** "the quick brown fox jumps over the lazy dog", a word every 0.5 s, 0.4 s long. */
 const words = (...texts: string[]): TimedWord[] => texts.map((text, i) => ({ text, start: i * 0.5, end: i * 0.5 + 0.4, confidence: 0.9 - i * 0.05 }));
@@ -90,5 +90,62 @@ describe('keeping word times across paragraphs', () => {
   it('keeps every time when two paragraphs are merged, under the speaker chosen', () => {
     const out = keepParagraphTimes(before, [{ speaker: 'Ada', text: 'the quick brown fox jumps over the lazy dog' }]);
     expect(out).toEqual([{ speaker: 'Ada', words: SENTENCE }]);
+  });
+});
+
+describe('the words people typed, timed by the aligner at approval', () => {
+  const draft = [
+    { speaker: 'Speaker 1', words: SENTENCE.slice(0, 4) },
+    { speaker: 'Speaker 2', words: SENTENCE.slice(4) },
+  ];
+  const text = 'Speaker 1: the quick red fox\n\nSpeaker 2: jumps over the very lazy dog';
+  /** The aligner's answer: every word of the text, here a little off the draft's times for the kept ones. */
+  const aligned = (times: Array<[number, number]>) => times.map(([begin, end]) => ({ begin, end }));
+
+  it('marks which words were typed or changed', () => {
+    const { typed } = timedAndTyped(draft, text);
+    expect(typed).toEqual([false, false, true, false, false, false, false, true, false, false]);
+  });
+
+  it("gives the typed words the aligner's times and keeps the draft's for the others", () => {
+    const timed = timedAndTyped(draft, text);
+    const out = withAlignedTypedWords(
+      timed,
+      aligned([
+        [0.01, 0.41],
+        [0.52, 0.9],
+        [1.05, 1.3],
+        [1.5, 1.9],
+        [2.0, 2.4],
+        [2.5, 2.9],
+        [3.0, 3.4],
+        [3.42, 3.55],
+        [3.5, 3.9],
+        [4.0, 4.4],
+      ]),
+    )!;
+    const words = out.segments.flatMap((s) => s.words!);
+    expect(words.map((w) => w.text).join(' ')).toBe('the quick red fox jumps over the very lazy dog');
+    // Kept: the draft's own times, not the aligner's.
+    expect(words.filter((w) => w.text !== 'red' && w.text !== 'very')).toEqual(SENTENCE.filter((w) => w.text !== 'brown'));
+    // Typed: the aligner's, within their kept neighbours (very is cut where lazy starts).
+    expect(words[2]).toMatchObject({ text: 'red', start: 1.05, end: 1.3 });
+    expect(words[7]).toMatchObject({ text: 'very', start: 3.42, end: 3.5 });
+    expect(out.segments.map((s) => [s.start, s.end])).toEqual([
+      [0, 1.9],
+      [2, 4.4],
+    ]);
+  });
+
+  it('keeps the interpolated times of a typed word the aligner placed beyond its neighbours', () => {
+    const timed = timedAndTyped(draft, text);
+    const far = aligned(Array.from({ length: 10 }, (_, i) => [i * 0.5, i * 0.5 + 0.4]));
+    far[2] = { begin: 3.0, end: 3.3 };
+    const words = withAlignedTypedWords(timed, far)!.segments.flatMap((s) => s.words!);
+    expect(words[2]).toEqual(timed.transcript.segments[0]!.words![2]);
+  });
+
+  it("refuses an aligner's answer of other words", () => {
+    expect(withAlignedTypedWords(timedAndTyped(draft, text), aligned([[0, 1]]))).toBeUndefined();
   });
 });

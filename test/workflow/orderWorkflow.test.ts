@@ -127,6 +127,7 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     sourceDraft: [],
     draftTranscript: [],
     timeWork: [],
+    timeTypedWords: [],
     checkSuppliedTranscript: [],
   };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
@@ -240,6 +241,10 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async timeWork(input) {
       await record('timeWork', input);
+      return null;
+    },
+    async timeTypedWords(input) {
+      await record('timeTypedWords', input);
       return null;
     },
     async checkSuppliedTranscript(input) {

@@ -22,6 +22,11 @@ export const comparable = (word: string): string => word.toLocaleLowerCase().rep
  * others get times interpolated in reading order, spread by their length.
  */
 export function keepWordTimes(before: readonly TimedWord[], after: readonly string[]): TimedWord[] {
+  return keepAndMark(before, after).words;
+}
+
+/** keepWordTimes, and for each word whether it was typed or changed (its times interpolated). */
+function keepAndMark(before: readonly TimedWord[], after: readonly string[]): { words: TimedWord[]; typed: boolean[] } {
   const pairs = matchWords(before, after);
   const out: (TimedWord | undefined)[] = after.map((text, j) => {
     const i = pairs[j];
@@ -30,6 +35,7 @@ export function keepWordTimes(before: readonly TimedWord[], after: readonly stri
     // The same word with other letters (a capital, a comma): its times, and no longer the engine's doubt.
     return kept.text === text ? { ...kept } : { text, start: kept.start, end: kept.end };
   });
+  const typed = out.map((word) => !word);
   // Each run of new words: between the kept word before it and the one after it, over the span of
   // the words of `before` that stood there (replaced), else over the gap between the two.
   let j = 0;
@@ -57,7 +63,7 @@ export function keepWordTimes(before: readonly TimedWord[], after: readonly stri
     spread(after.slice(j, k), start, end).forEach((word, n) => (out[j + n] = word));
     j = k;
   }
-  return out as TimedWord[];
+  return { words: out as TimedWord[], typed };
 }
 
 /** Words laid over [start, end] in order, each by its share of the letters. */
@@ -132,16 +138,21 @@ const wordsOf = (text: string): string[] => text.split(/\s+/).filter(Boolean);
  * splitting or joining paragraphs, or moving a speaker's turn, keeps every word's times.
  */
 export function keepParagraphTimes(before: readonly TimedParagraph[], after: readonly EditedParagraph[]): TimedParagraph[] {
+  return keepParagraphsAndMark(before, after).paragraphs;
+}
+
+function keepParagraphsAndMark(before: readonly TimedParagraph[], after: readonly EditedParagraph[]): { paragraphs: TimedParagraph[]; typed: boolean[] } {
   const texts = after.map((p) => wordsOf(p.text));
-  const timed = keepWordTimes(
+  const { words: timed, typed } = keepAndMark(
     before.flatMap((p) => p.words),
     texts.flat(),
   );
   let at = 0;
-  return after.map((p, n) => {
+  const paragraphs = after.map((p, n) => {
     const words = timed.slice(at, (at += texts[n]!.length));
     return { ...(p.speaker ? { speaker: p.speaker } : {}), words };
   });
+  return { paragraphs, typed };
 }
 
 /**
@@ -170,13 +181,42 @@ export function timedParagraphsOf(t: Transcript): TimedParagraph[] | undefined {
  * words exactly, typed ones interpolated); each paragraph spans its words.
  */
 export function timedTranscript(draft: readonly TimedParagraph[], text: string): Transcript {
+  return timedAndTyped(draft, text).transcript;
+}
+
+/** timedTranscript, and for each word of the text in reading order whether people typed or changed it. */
+export function timedAndTyped(draft: readonly TimedParagraph[], text: string): { transcript: Transcript; typed: boolean[] } {
   const { segments } = importTextTranscript(text);
-  const timed = keepParagraphTimes(draft, segments);
-  return {
-    segments: segments.map((segment, n): Segment => {
-      const words = timed[n]!.words;
-      if (!words.length) return segment;
-      return { ...segment, start: words[0]!.start, end: words.at(-1)!.end, words };
-    }),
-  };
+  const { paragraphs, typed } = keepParagraphsAndMark(draft, segments);
+  return { transcript: { segments: segments.map((segment, n) => spanningWords(segment, paragraphs[n]!.words)) }, typed };
+}
+
+const spanningWords = (segment: Segment, words: TimedWord[]): Segment =>
+  words.length ? { ...segment, start: words[0]!.start, end: words.at(-1)!.end, words } : segment;
+
+/**
+ * The typed words timed by the aligner: `aligned` holds every word of the transcript in reading
+ * order, as the aligner placed them on the audio. A kept word keeps the draft's times; a typed one
+ * takes the aligner's where they fall between its neighbours (else its interpolated times stay).
+ * undefined when the aligner's words are not the transcript's.
+ */
+export function withAlignedTypedWords(
+  timed: { transcript: Transcript; typed: readonly boolean[] },
+  aligned: readonly { begin: number; end: number }[],
+): Transcript | undefined {
+  const words = timed.transcript.segments.flatMap((s) => s.words ?? []);
+  if (words.length !== aligned.length || words.length !== timed.typed.length) return undefined;
+  const out = words.map((w) => ({ ...w }));
+  out.forEach((word, j) => {
+    if (!timed.typed[j]) return;
+    const lower = j > 0 ? out[j - 1]!.end : 0;
+    const nextKept = timed.typed.indexOf(false, j + 1);
+    const upper = nextKept < 0 ? Infinity : out[nextKept]!.start;
+    const { begin, end } = aligned[j]!;
+    if (begin < lower - 0.05 || end > upper + 0.05 || end < begin) return;
+    word.start = round(Math.max(lower, begin));
+    word.end = round(Math.max(word.start, Math.min(upper, end)));
+  });
+  let at = 0;
+  return { segments: timed.transcript.segments.map((s) => (s.words?.length ? spanningWords(s, out.slice(at, (at += s.words.length))) : s)) };
 }
