@@ -36,6 +36,11 @@ export const MEDIA = {
   'audio.ogg': { seconds: 60, args: [...TONE, '-t', '60', '-c:a', 'libopus'] },
   'audio.aac': { seconds: 60, args: [...TONE, '-t', '60', '-c:a', 'aac'] },
   'hour-index-end.mp4': { seconds: 3600, from: 'video-index-end.mp4', loop: 60, args: ['-c', 'copy', '-t', '3600'] },
+  // A two-hour recording as a phone or a meeting tool saves one: mono, low bit rate (14 MB).
+  'two-hours.mp3': {
+    seconds: 7200,
+    args: ['-f', 'lavfi', '-i', 'sine=frequency=300:sample_rate=16000', '-t', '7200', '-ac', '1', '-c:a', 'libmp3lame', '-b:a', '16k'],
+  },
 } satisfies Record<string, { seconds: number; args: string[]; from?: string; loop?: number }>;
 
 export type MediaName = keyof typeof MEDIA;

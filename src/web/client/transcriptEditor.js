@@ -16,12 +16,17 @@ const LEAD = /^(\[\d{1,2}:\d{2}:\d{2}\]\s+)?(?:([\p{L}\p{N}][\p{L}\p{N} .'-]{0,4
 
 const round = (seconds) => Math.round(seconds * 1000) / 1000;
 
-function wordMark(start, end, confidence, current) {
+/**
+ * A word's mark. `word`: its times, the engine's confidence, its text when marked, and, for a word
+ * typed or changed, the timed words it replaced (`origins`): typing on into the next word and a space
+ * then finds them again, so a word merged for a moment gets its own times back.
+ */
+function wordMark({ start, end, confidence, text, origins }, current = false) {
   const attributes = { 'data-start': String(start), 'data-end': String(end) };
   if (confidence !== undefined) attributes['data-confidence'] = String(confidence);
   if (current) attributes['aria-current'] = 'true';
   const doubtful = confidence !== undefined && confidence < DOUBTFUL;
-  return Decoration.mark({ attributes, class: doubtful ? 'word doubtful' : 'word', inclusive: false, word: { start, end, confidence } });
+  return Decoration.mark({ attributes, class: doubtful ? 'word doubtful' : 'word', inclusive: false, word: { start, end, confidence, text, origins } });
 }
 
 /** The paragraphs of `text`: where each starts, and where its words start after the lead. */
@@ -87,7 +92,7 @@ function moveCurrent(deco, current, next) {
         filter: (f, t) => !(f === current.from && t === current.to),
         filterFrom: current.from,
         filterTo: current.to,
-        add: [wordMark(word.start, word.end, word.confidence, false).range(current.from, current.to)],
+        add: [wordMark(word).range(current.from, current.to)],
       });
   }
   if (next) {
@@ -97,7 +102,7 @@ function moveCurrent(deco, current, next) {
       filter: (f, t) => !(f === next.from && t === next.to),
       filterFrom: next.from,
       filterTo: next.to,
-      add: [wordMark(word.start, word.end, word.confidence, true).range(next.from, next.to)],
+      add: [wordMark(word, true).range(next.from, next.to)],
     });
   }
   return { deco, current: next };
@@ -111,13 +116,17 @@ function confirm(deco, { from, to }) {
     filter: (f, t) => !(f === from && t === to),
     filterFrom: from,
     filterTo: to,
-    add: [wordMark(word.start, word.end, undefined, false).range(from, to)],
+    add: [wordMark({ ...word, confidence: undefined }).range(from, to)],
   });
 }
 
+/** Words compare as the same word case and surrounding punctuation aside (as the service's `comparable`). */
+const comparable = (word) => word.toLocaleLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+
 /**
- * The words of the changed stretch [from, to) (widened to whole words) timed again: their old marks
- * give the span they took, else the gap between the kept word before and the one after.
+ * The words of the changed stretch [from, to) (widened to whole words) timed again. A word still
+ * there (the same word, in order, among those the stretch replaced) keeps its times; the others take
+ * the span of the words they replaced, else the gap between their kept neighbours.
  */
 function retime(deco, doc, from, to) {
   const text = doc.sliceString(Math.max(0, from - 200), Math.min(doc.length, to + 200));
@@ -128,9 +137,10 @@ function retime(deco, doc, from, to) {
   let b = to - base;
   while (b < text.length && !/\s/.test(text[b])) b++;
   const [wFrom, wTo] = [base + a, base + b];
+  // The timed words the stretch held: a word typed or changed stands for those it replaced.
   const replaced = [];
   deco.between(wFrom, wTo, (f, t, d) => {
-    if (f < wTo && t > wFrom) replaced.push(d.spec.word);
+    if (f < wTo && t > wFrom) for (const old of d.spec.word.origins ?? [d.spec.word]) if (!replaced.includes(old)) replaced.push(old);
   });
   deco = deco.update({ filter: (f, t) => f < t && (t <= wFrom || f >= wTo), filterFrom: wFrom, filterTo: wTo });
   let prev = null;
@@ -153,6 +163,38 @@ function retime(deco, doc, from, to) {
     .map((w) => ({ ...w, from: w.from + start, to: w.to + start }))
     .filter((w) => !/^\[\d{1,2}:\d{2}:\d{2}\]$/.test(w.text));
   if (!words.length) return deco;
+  // Kept: each word whose text is a replaced word's, in order.
+  const kept = [];
+  let r = 0;
+  for (const w of words) {
+    const at = replaced.findIndex((old, i) => i >= r && old.text !== undefined && comparable(old.text) === comparable(w.text));
+    kept.push(at);
+    if (at >= 0) r = at + 1;
+  }
+  const add = [];
+  for (let i = 0; i < words.length; ) {
+    if (kept[i] >= 0) {
+      const old = replaced[kept[i]];
+      add.push(
+        wordMark({ start: old.start, end: old.end, confidence: words[i].text === old.text ? old.confidence : undefined, text: words[i].text }).range(words[i].from, words[i].to),
+      );
+      i++;
+      continue;
+    }
+    // A run of new words: between the word kept before it and the one after it.
+    let j = i;
+    while (j < words.length && kept[j] < 0) j++;
+    const before = i > 0 ? replaced[kept[i - 1]] : prev;
+    const after = j < words.length ? replaced[kept[j]] : next;
+    const between = replaced.slice(i > 0 ? kept[i - 1] + 1 : 0, j < words.length ? kept[j] : replaced.length);
+    add.push(...spreadRun(words.slice(i, j), before, after, between));
+    i = j;
+  }
+  return deco.update({ add, sort: true });
+}
+
+/** New words laid over the span of the words they replaced, else the gap between their neighbours, each by its share of the letters. */
+function spreadRun(words, prev, next, replaced) {
   let lower = prev ? prev.end : 0;
   let upper = next ? next.start : lower;
   if (replaced.length) {
@@ -167,13 +209,12 @@ function retime(deco, doc, from, to) {
   const letters = words.map((w) => Math.max(1, [...w.text].length));
   const total = letters.reduce((x, y) => x + y, 0);
   let at = lower;
-  const add = words.map((w, i) => {
+  return words.map((w, i) => {
     const length = ((upper - lower) * letters[i]) / total;
-    const mark = wordMark(round(at), round(i === words.length - 1 ? upper : at + length), undefined, false).range(w.from, w.to);
+    const mark = wordMark({ start: round(at), end: round(i === words.length - 1 ? upper : at + length), text: w.text, origins: replaced }).range(w.from, w.to);
     at += length;
     return mark;
   });
-  return deco.update({ add, sort: true });
 }
 
 /** Marks for the service's timed segments, paragraph by paragraph (a paragraph whose words differ stays unmarked). */
@@ -184,7 +225,7 @@ function marksFor(text, segments) {
     const words = segments[i]?.words ?? [];
     const found = tokens(text, p.wordsFrom, p.to);
     if (found.length !== words.length) return;
-    found.forEach((t, n) => ranges.push(wordMark(words[n].start, words[n].end, words[n].confidence, false).range(t.from, t.to)));
+    found.forEach((t, n) => ranges.push(wordMark({ start: words[n].start, end: words[n].end, confidence: words[n].confidence, text: t.text }).range(t.from, t.to)));
   });
   return Decoration.set(ranges, true);
 }
@@ -299,6 +340,8 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
         // The page's hotkeys (work.js) keep their keys: Ctrl+[ and Ctrl+] move the player, not the indentation.
         keymap.of([...defaultKeymap.filter((b) => !PAGE_KEYS.has(b.key)), ...historyKeymap]),
         EditorView.lineWrapping,
+        // Through the editor's attributes: a class set on its element by hand is dropped at its next update.
+        EditorView.editorAttributes.of({ class: 'transcript-editor' }),
         EditorView.contentAttributes.of({
           ...(label ? { 'aria-labelledby': label.id } : { 'aria-label': 'Transcript' }),
           ...(textarea.getAttribute('aria-describedby') ? { 'aria-describedby': textarea.getAttribute('aria-describedby') } : {}),
@@ -326,7 +369,6 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
     }),
   });
   textarea.hidden = true;
-  view.dom.classList.add('transcript-editor');
 
   let syncTimer = 0;
   const sync = () => {
