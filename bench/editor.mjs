@@ -2,7 +2,9 @@
 // words), in headless Chromium (Debian's, through playwright-core), beside the floor and the page
 // before it:
 //   textarea  a bare <textarea> holding the text (the floor: the browser's own editing);
-//   overlay   the page before issue 43: the textarea with its doubtful-word backdrop re-drawn on input;
+//   text      the text editor of translations and OCR (CodeMirror 6, src/web/client/textEditor.js); before
+//             issue 43 the pages had the textarea, with a backdrop of the draft's doubtful words where it
+//             had some (its figures are in docs/benchmarks.md);
 //   editor    the word-level editor (CodeMirror 6, src/web/client/transcriptEditor.js) as the task page
 //             loads it: the service's assets/work.js, every word a mark with its times.
 // Each page is served from loopback under the task page's CSP. Measured per page: load (navigation
@@ -54,20 +56,12 @@ function twoHours() {
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function page(kind, doc, nonce) {
-  const doubtful =
-    kind === 'overlay'
-      ? ` data-doubtful="${doc.segments
-          .flatMap((s, p) => s.words.map((w, i) => (w.confidence < 0.5 ? p * 33 + 3 + i : -1)))
-          .filter((i) => i >= 0)
-          .join(',')}"`
-      : '';
-  const words = kind.startsWith('editor') ? ` data-words-url="/${kind === 'editor' ? 'words' : 'nowords'}" data-style-nonce="${nonce}"` : '';
+  const words = kind.startsWith('editor') ? ` data-words-url="/${kind === 'editor' ? 'words' : 'nowords'}"` : '';
   const script = kind === 'textarea' ? '' : '<script src="/work.js" defer></script>';
-  const backdrop = kind === 'overlay' ? '<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"></div>' : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench ${kind}</title><link rel="stylesheet" href="/app.css">${script}</head>
 <body><main><div class="workspace" id="workspace" data-settings='{"backTrackSeconds":1,"skipSeconds":5,"keys":{}}'>
 <form id="work-form" method="post" action="/submit" data-save-url="/save" data-csrf="bench"><p><label for="work-text">Transcript</label></p>
-<div class="text-frame">${backdrop}<textarea id="work-text" name="text" rows="18"${doubtful}${words}>${escape(doc.text)}</textarea></div>
+<div class="text-frame"><textarea id="work-text" name="text" rows="18" data-style-nonce="${nonce}"${words}>${escape(doc.text)}</textarea></div>
 <p id="save-status" role="status"></p><p id="doubt-status" role="status"></p></form></div></main></body></html>`;
 }
 
@@ -84,7 +78,7 @@ function serve(doc) {
     if (path === '/words') return void res.writeHead(200, { 'content-type': 'application/json' }).end(words);
     if (path === '/save') return void req.resume().on('end', () => res.writeHead(204).end());
     const kind = path.slice(1);
-    if (!['textarea', 'overlay', 'editor', 'editor-plain'].includes(kind)) return void res.writeHead(404).end();
+    if (!['textarea', 'text', 'editor', 'editor-plain'].includes(kind)) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }).end(page(kind, doc, nonce));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -124,12 +118,13 @@ async function measure(browser, base, kind, doc) {
   p.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   await p.addInitScript(MEASURE);
   await p.goto(`${base}/${kind}`);
-  const box = kind.startsWith('editor') ? p.locator('.cm-content') : p.locator('#work-text');
+  const codeMirror = kind !== 'textarea';
+  const box = codeMirror ? p.locator('.cm-content') : p.locator('#work-text');
   if (kind.startsWith('editor')) await p.locator('.cm-editor[data-words="ready"]').waitFor();
   else await box.waitFor();
   const load = await p.evaluate(() => performance.now());
   // The caret in the middle of the text, then keys typed one by one.
-  if (kind.startsWith('editor')) {
+  if (codeMirror) {
     await p.locator('.cm-scroller').evaluate((s) => (s.scrollTop = s.scrollHeight / 2));
     await p.waitForTimeout(100);
     await p
@@ -197,7 +192,7 @@ const before = cpuTimes();
 console.log(`a two-hour review: ${doc.words} words, ${doc.text.length} characters; ${KEYS} keys typed in the middle, ${GAP} ms apart; ${RUNS} runs each`);
 console.log('page      run  load ms  p50 ms  p95 ms  p99 ms  max ms  right');
 const results = [];
-for (const kind of ['textarea', 'overlay', 'editor', 'editor-plain'].filter((k) => !ONLY || k === ONLY)) {
+for (const kind of ['textarea', 'text', 'editor', 'editor-plain'].filter((k) => !ONLY || k === ONLY)) {
   for (let run = 1; run <= RUNS; run++) {
     const { load, latencies, correct, problems } = await measure(browser, base, kind, doc);
     const row = {

@@ -139,7 +139,8 @@ describeNeeding(['chromium', 'localEngine'], 'the word-level editor on espeak-ng
     const lamp = draft.find((w) => comparable(w.text) === 'lamp')!;
     await box.locator(`[data-start="${lamp.start}"]`).dblclick();
     await page.keyboard.type('lantern');
-    const lantern = () => box.locator('[data-start]', { hasText: /^lantern\W*$/ }).evaluate((w: HTMLElement) => [Number(w.dataset.start), Number(w.dataset.end)]);
+    const lantern = () =>
+      box.locator('[data-start]', { hasText: /^lantern\W*$/ }).evaluate((w: HTMLElement) => [Number(w.dataset.start), Number(w.dataset.end)]);
     expect((await lantern())[0]).toBeGreaterThanOrEqual(lamp.start - 0.5);
     await expect.poll(async () => (await getTask(service.database.db, taskId))!.draft, { timeout: 10_000 }).toContain('great lantern');
     await page.reload();

@@ -362,7 +362,14 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     await tom.getByRole('button', { name: 'Claim next task' }).click();
     await tom.waitForURL('**/work/tasks/**');
     expect(await tom.getByRole('region', { name: 'Source' }).textContent()).toContain('your order is ready.');
-    await tom.getByLabel('Translation').fill('Cher client, votre commande est prête.');
+    // The translation is typed in the same editor as transcripts (CodeMirror), its text the form's value.
+    const translationBox = tom.getByLabel('Translation');
+    expect(await translationBox.getAttribute('contenteditable')).toBe('true');
+    expect(await translationBox.getAttribute('lang')).toBe('fr');
+    await translationBox.fill('Cher client, votre commande est prête.');
+    await expect.poll(formText(tom)).toBe('Cher client, votre commande est prête.');
+    await translationBox.press('Control+z');
+    await expect.poll(formText(tom)).not.toBe('Cher client, votre commande est prête.');
     await axeCheck(tom);
     await screenshot(tom, 'workbench-translation');
     // Speech to translate: the translator hears it in the player.
@@ -386,6 +393,10 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     const before = await width();
     await olga.getByRole('button', { name: 'Zoom in' }).click();
     await expect.poll(width).toBeGreaterThan(before * 1.2);
+    const pageText = olga.getByLabel('Text', { exact: true });
+    expect(await pageText.getAttribute('contenteditable')).toBe('true');
+    await pageText.fill('The committee met on Tuesday.');
+    await expect.poll(formText(olga)).toBe('The committee met on Tuesday.');
     await axeCheck(olga);
     await screenshot(olga, 'workbench-ocr');
 
@@ -696,7 +707,9 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(await direction(box)).toBe('rtl');
     expect(await box.getAttribute('lang')).toBe('ar');
     await amal.goto(`/work/tasks/task-${hebrew.body.order_id}-work`);
-    expect(await direction(amal.locator('#work-text'))).toBe('rtl');
+    const translation = amal.getByLabel('Translation');
+    expect(await direction(translation)).toBe('rtl');
+    expect(await translation.getAttribute('lang')).toBe('he');
     const source = amal.locator('.source-text');
     expect(await direction(source)).toBe('ltr');
     expect(await source.getAttribute('lang')).toBe('en');

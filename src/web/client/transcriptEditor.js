@@ -4,13 +4,11 @@
 // service keeps the same times across saves: src/domain/workbench/wordTimes.ts). Clicking a word
 // plays from it; while the media plays, the word heard carries aria-current. Speakers are chosen per
 // paragraph and named once in a list. The form's textarea stays the value the page submits.
-import { EditorSelection, EditorState, StateEffect, StateField } from '@codemirror/state';
-import { Decoration, EditorView, ViewPlugin, WidgetType, keymap } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { EditorSelection, StateEffect, StateField } from '@codemirror/state';
+import { Decoration, EditorView, ViewPlugin, WidgetType } from '@codemirror/view';
+import { editorInPlaceOf } from './editorBase.js';
 
 const DOUBTFUL = 0.5;
-/** Keys the page's hotkeys use, left out of the editor's own keymap. */
-const PAGE_KEYS = new Set(['Mod-[', 'Mod-]', 'Escape']);
 /** A paragraph's lead: an optional [hh:mm:ss] mark, then an optional `Label: ` (as the service reads it). */
 const LEAD = /^(\[\d{1,2}:\d{2}:\d{2}\]\s+)?(?:([\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}):\s+)?/u;
 
@@ -172,11 +170,14 @@ function retime(deco, doc, from, to) {
     if (at >= 0) r = at + 1;
   }
   const add = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     if (kept[i] >= 0) {
       const old = replaced[kept[i]];
       add.push(
-        wordMark({ start: old.start, end: old.end, confidence: words[i].text === old.text ? old.confidence : undefined, text: words[i].text }).range(words[i].from, words[i].to),
+        wordMark({ start: old.start, end: old.end, confidence: words[i].text === old.text ? old.confidence : undefined, text: words[i].text }).range(
+          words[i].from,
+          words[i].to,
+        ),
       );
       i++;
       continue;
@@ -225,7 +226,9 @@ function marksFor(text, segments) {
     const words = segments[i]?.words ?? [];
     const found = tokens(text, p.wordsFrom, p.to);
     if (found.length !== words.length) return;
-    found.forEach((t, n) => ranges.push(wordMark({ start: words[n].start, end: words[n].end, confidence: words[n].confidence, text: t.text }).range(t.from, t.to)));
+    found.forEach((t, n) =>
+      ranges.push(wordMark({ start: words[n].start, end: words[n].end, confidence: words[n].confidence, text: t.text }).range(t.from, t.to)),
+    );
   });
   return Decoration.set(ranges, true);
 }
@@ -322,71 +325,36 @@ const speakersChanged = StateEffect.define();
  */
 export function transcriptEditor({ textarea, player, wordsUrl, status, speakerList, styleNonce }) {
   const speakers = { names: speakersIn(textarea.value), added: new Set() };
-  // The form's label names the editor now; the hidden field it labelled is only the form's value.
-  const label = textarea.labels?.[0];
-  if (label) {
-    label.id ||= `${textarea.id}-label`;
-    label.htmlFor = '';
-  }
   let wordIndex = null;
-  const view = new EditorView({
-    parent: textarea.parentElement,
-    state: EditorState.create({
-      doc: textarea.value,
-      extensions: [
-        // The editor's style sheet is allowed by this page's CSP nonce (no 'unsafe-inline').
-        EditorView.cspNonce.of(styleNonce ?? ''),
-        history(),
-        // The page's hotkeys (work.js) keep their keys: Ctrl+[ and Ctrl+] move the player, not the indentation.
-        keymap.of([...defaultKeymap.filter((b) => !PAGE_KEYS.has(b.key)), ...historyKeymap]),
-        EditorView.lineWrapping,
-        // Through the editor's attributes: a class set on its element by hand is dropped at its next update.
-        EditorView.editorAttributes.of({ class: 'transcript-editor' }),
-        EditorView.contentAttributes.of({
-          ...(label ? { 'aria-labelledby': label.id } : { 'aria-label': 'Transcript' }),
-          ...(textarea.getAttribute('aria-describedby') ? { 'aria-describedby': textarea.getAttribute('aria-describedby') } : {}),
-          spellcheck: 'true',
-          lang: textarea.lang || 'en',
-          dir: textarea.dir || 'ltr',
-        }),
-        wordsField,
-        speakerControls(speakers),
-        EditorView.updateListener.of((u) => {
-          if (u.docChanged) {
-            wordIndex = null;
-            scheduleSync();
-          }
-        }),
-        EditorView.domEventHandlers({
-          // On press, not on click: placing the caret redraws the line, and the click then lands on the line.
-          mousedown(event) {
-            const word = event.target instanceof Element ? event.target.closest('[data-start]') : null;
-            if (word && player && event.button === 0 && !event.shiftKey) player.currentTime = Number(word.dataset.start);
-            return false;
-          },
-        }),
-      ],
-    }),
+  const { view, sync } = editorInPlaceOf(textarea, {
+    styleNonce,
+    extensions: [
+      EditorView.editorAttributes.of({ class: 'transcript-editor' }),
+      wordsField,
+      speakerControls(speakers),
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged) wordIndex = null;
+      }),
+      EditorView.domEventHandlers({
+        // On press, not on click: placing the caret redraws the line, and the click then lands on the line.
+        mousedown(event) {
+          const word = event.target instanceof Element ? event.target.closest('[data-start]') : null;
+          if (word && player && event.button === 0 && !event.shiftKey) player.currentTime = Number(word.dataset.start);
+          return false;
+        },
+      }),
+    ],
+    // Labels typed by hand join the speakers' list; a speaker added there and not used yet stays.
+    onText(text) {
+      const found = speakersIn(text);
+      const names = [...found, ...speakers.names.filter((n) => !found.includes(n) && speakers.added.has(n))];
+      if (names.join('\n') !== speakers.names.join('\n')) {
+        speakers.names = names;
+        view.dispatch({ effects: speakersChanged.of(null) });
+        drawSpeakers();
+      }
+    },
   });
-  textarea.hidden = true;
-
-  let syncTimer = 0;
-  const sync = () => {
-    clearTimeout(syncTimer);
-    textarea.value = view.state.doc.toString();
-    // Labels typed by hand join the list; a speaker added there and not used yet stays.
-    const found = speakersIn(textarea.value);
-    const names = [...found, ...speakers.names.filter((n) => !found.includes(n) && speakers.added.has(n))];
-    if (names.join('\n') !== speakers.names.join('\n')) {
-      speakers.names = names;
-      view.dispatch({ effects: speakersChanged.of(null) });
-      drawSpeakers();
-    }
-  };
-  const scheduleSync = () => {
-    clearTimeout(syncTimer);
-    syncTimer = setTimeout(sync, 300);
-  };
 
   fetch(wordsUrl, { credentials: 'same-origin' })
     .then((r) => (r.ok ? r.json() : { segments: [] }))

@@ -1,8 +1,10 @@
 // The workbench editor: the player's hotkeys, seeking from the draft's segments, autosave to the
 // service every few seconds and when the page is left, and zoom for page images; on a transcript
-// with media, the word-level editor (transcriptEditor.js). The pages work as plain forms without it.
+// with media the word-level editor (transcriptEditor.js), on the other pages the text editor
+// (textEditor.js). The pages work as plain forms without it.
 // Bundled into assets/work.js by scripts/bundle-pages.mjs.
 import { transcriptEditor } from './transcriptEditor.js';
+import { textEditor } from './textEditor.js';
 import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts';
 
 (() => {
@@ -10,9 +12,11 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
   // The worker's back-track, skip length and keys (src/domain/workbench/editorSettings.ts).
   const settings = JSON.parse(document.getElementById('workspace')?.dataset.settings ?? '{"backTrackSeconds":1,"skipSeconds":5,"keys":{}}');
   const text = document.getElementById('work-text');
-  // The word-level editor where the page offers the words' times (a transcript with media).
-  const editor =
-    text && text.dataset.wordsUrl
+  // The word-level editor where the page offers the words' times (a transcript with media); the text
+  // editor on the other pages.
+  const editor = !text
+    ? null
+    : text.dataset.wordsUrl
       ? transcriptEditor({
           textarea: text,
           player,
@@ -21,13 +25,11 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
           speakerList: document.getElementById('speaker-names'),
           styleNonce: text.dataset.styleNonce,
         })
-      : null;
-  const valueOf = () => (editor ? editor.text() : text.value);
-  if (editor) {
+      : textEditor({ textarea: text, styleNonce: text.dataset.styleNonce });
+  const valueOf = () => editor.text();
+  if (text?.dataset.wordsUrl) {
     document.getElementById('speakers')?.removeAttribute('hidden');
     document.getElementById('add-speaker')?.addEventListener('click', () => editor.addSpeaker());
-    const backdrop = document.getElementById('doubt-backdrop');
-    if (backdrop) backdrop.hidden = true;
   }
   const form = document.getElementById('work-form');
   const status = document.getElementById('save-status');
@@ -77,14 +79,7 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
     player.playbackRate = Math.min(2, Math.max(0.5, Math.round((player.playbackRate + delta) * 4) / 4));
     if (speedOut) speedOut.textContent = `${player.playbackRate}×`;
   };
-  const insert = (snippet) => {
-    if (editor) return editor.insert(snippet);
-    if (!text) return;
-    const { selectionStart: a, selectionEnd: b, value } = text;
-    text.value = value.slice(0, a) + snippet + value.slice(b);
-    text.selectionStart = text.selectionEnd = a + snippet.length;
-    text.dispatchEvent(new Event('input', { bubbles: true }));
-  };
+  const insert = (snippet) => editor?.insert(snippet);
   const now = () => (player ? player.currentTime : 0);
 
   // What each hotkey does; its key is the worker's (editor settings, /work/settings).
@@ -96,9 +91,9 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
     faster: () => setSpeed(0.25),
     timestamp: () => insert(`${mark(now())} `),
     inaudible: () => insert(`[inaudible ${mark(now()).slice(1, -1)}] `),
-    nextDoubt: () => (editor ? editor.nextDoubt() : nextDoubt()),
-    confirmDoubt: () => editor?.confirmDoubt(),
-    playWord: () => editor?.playCaretWord(),
+    nextDoubt: () => editor?.nextDoubt?.(),
+    confirmDoubt: () => editor?.confirmDoubt?.(),
+    playWord: () => editor?.playCaretWord?.(),
   };
   const byKey = new Map(Object.entries(settings.keys).map(([action, key]) => [key, actions[action]]));
   document.addEventListener('keydown', (e) => {
@@ -110,68 +105,10 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
     e.preventDefault();
   });
 
-  // The draft's doubtful words (data-doubtful: their token indices): marked in a backdrop under the
-  // text box, kept in place as the worker types (a word edited is no longer doubted), and Alt+N
-  // selects the next one and says which it is.
-  let doubts = [];
-  const backdrop = document.getElementById('doubt-backdrop');
-  const doubtStatus = document.getElementById('doubt-status');
-  if (text && backdrop && text.dataset.doubtful && !editor) {
-    const wanted = new Set(text.dataset.doubtful.split(',').map(Number));
-    let index = 0;
-    for (const m of text.value.matchAll(/\S+/g)) {
-      if (wanted.has(index++)) doubts.push({ start: m.index, end: m.index + m[0].length });
-    }
-    const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const draw = () => {
-      let out = '';
-      let at = 0;
-      for (const d of doubts) {
-        out += `${escape(text.value.slice(at, d.start))}<mark>${escape(text.value.slice(d.start, d.end))}</mark>`;
-        at = d.end;
-      }
-      // A trailing line break needs a character after it to take up its line.
-      backdrop.innerHTML = `${out}${escape(text.value.slice(at))}\n `;
-      backdrop.scrollTop = text.scrollTop;
-    };
-    let before = text.value;
-    text.addEventListener('input', () => {
-      const after = text.value;
-      let from = 0;
-      while (from < before.length && from < after.length && before[from] === after[from]) from++;
-      let oldEnd = before.length;
-      let newEnd = after.length;
-      while (oldEnd > from && newEnd > from && before[oldEnd - 1] === after[newEnd - 1]) {
-        oldEnd--;
-        newEnd--;
-      }
-      const shift = newEnd - oldEnd;
-      doubts = doubts.filter((d) => d.end < from || d.start > oldEnd).map((d) => (d.start > oldEnd ? { start: d.start + shift, end: d.end + shift } : d));
-      before = after;
-      draw();
-    });
-    text.addEventListener('scroll', () => {
-      backdrop.scrollTop = text.scrollTop;
-    });
-    draw();
-  }
-  const nextDoubt = () => {
-    if (!text || !doubtStatus) return;
-    const next = doubts.find((d) => d.start >= text.selectionEnd) ?? doubts[0];
-    if (!next) {
-      doubtStatus.textContent = 'No doubtful words are left.';
-      return;
-    }
-    text.focus();
-    text.setSelectionRange(next.start, next.end);
-    doubtStatus.textContent = `Doubtful word ${doubts.indexOf(next) + 1} of ${doubts.length}: ${text.value.slice(next.start, next.end)}`;
-  };
-
   for (const button of document.querySelectorAll('[data-seek]')) {
     button.addEventListener('click', () => {
       seek(Number(button.dataset.seek));
-      if (editor) editor.view.focus();
-      else text?.focus();
+      editor?.view.focus();
     });
   }
 

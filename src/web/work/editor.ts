@@ -114,7 +114,7 @@ function diff(before: string, after: string): Html {
 
 /**
  * The draft's doubtful words in the text (paragraphs the worker has not changed): named under the
- * editor, for everyone and for screen readers, and underlined in it by assets/work.js.
+ * editor, for everyone and for screen readers; the transcript editor underlines them (assets/work.js).
  */
 function doubtfulWords(page: TaskPage, text: string): { tokens: number[]; help: Html } {
   const doubts = page.task.stage === 'work' ? page.order.draftDoubts : null;
@@ -149,9 +149,9 @@ export function taskPage(page: TaskPage): string {
 ${csrfInput(csrf)}
 <p><label for="work-text">${label}</label></p>
 ${doubtful.help}
-<div class="text-frame">${doubtful.tokens.length ? html`<div id="doubt-backdrop" class="doubt-backdrop" aria-hidden="true"${textAttributes(languagesOf(page.order.params).result)}></div>` : ''}<textarea id="work-text" name="text" rows="18" spellcheck="true"${textAttributes(languagesOf(page.order.params).result)}${
-        doubtful.tokens.length ? html` data-doubtful="${doubtful.tokens.join(',')}" aria-describedby="doubt-help"` : ''
-      }${wordLevel ? html` data-words-url="${base}/words" data-style-nonce="${page.styleNonce ?? ''}"` : ''}>${text}</textarea></div>
+<div class="text-frame"><textarea id="work-text" name="text" rows="18" spellcheck="true" data-style-nonce="${page.styleNonce ?? ''}"${textAttributes(languagesOf(page.order.params).result)}${
+        doubtful.tokens.length ? html` aria-describedby="doubt-help"` : ''
+      }${wordLevel ? html` data-words-url="${base}/words"` : ''}>${text}</textarea></div>
 ${wordLevel ? html`<fieldset id="speakers" hidden><legend>Speakers</legend><div id="speaker-names"></div><p><button type="button" id="add-speaker" class="secondary">Add a speaker</button></p></fieldset>` : ''}
 <p id="save-status" role="status"></p>
 ${
