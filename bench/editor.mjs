@@ -62,7 +62,7 @@ function page(kind, doc, nonce) {
 <body><main><div class="workspace" id="workspace" data-settings='{"backTrackSeconds":1,"skipSeconds":5,"keys":{}}'>
 <form id="work-form" method="post" action="/submit" data-save-url="/save" data-csrf="bench"><p><label for="work-text">Transcript</label></p>
 <div class="text-frame"><textarea id="work-text" name="text" rows="18" data-style-nonce="${nonce}"${words}>${escape(doc.text)}</textarea></div>
-<p id="save-status" role="status"></p><p id="doubt-status" role="status"></p></form></div></main></body></html>`;
+<p id="save-status" role="status"></p><p id="editor-status" role="status"></p></form></div></main></body></html>`;
 }
 
 function serve(doc) {

@@ -1,9 +1,9 @@
 // The word-level transcript editor (issue 43) in a real browser (Debian's Chromium, the pages' own
 // CSP) on live orders: espeak-ng speech drafted by the local engine, whose word times espeak-ng
-// itself tells (word elements and their times, click to seek, the word heard while playing, a
-// speaker named once, an edit that keeps the other words' times, the delivered json2 timed
-// throughout and the typed word timed by the aligner); and a two-hour review of 18,000 words that
-// stays right as it is edited, saved and reloaded (its speed is bench:editor's).
+// itself tells (word elements and their times, click to seek, the word heard while playing and said
+// only when asked, a speaker named once, an edit that keeps the other words' times, the delivered
+// json2 timed throughout and the typed word timed by the aligner); and a two-hour review of 18,000
+// words that stays right as it is edited, saved and reloaded (its speed is bench:editor's).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -130,6 +130,10 @@ describeNeeding(['chromium', 'localEngine'], 'the word-level editor on espeak-ng
       const word = document.querySelector<HTMLElement>('[aria-current="true"]')!;
       return [document.querySelector<HTMLAudioElement>('#player')!.currentTime, Number(word.dataset.start), Number(word.dataset.end)];
     });
+    // A screen reader hears the word only when asked: nothing is said while it plays; Alt+K says it.
+    expect(await page.locator('#editor-status').textContent()).toBe('');
+    await page.keyboard.press('Alt+KeyK');
+    await expect.poll(() => page.locator('#editor-status').textContent()).toMatch(/^Heard at 00:00:\d\d: \S+$/);
     await page.keyboard.press('Escape');
     expect(heardStart).toBeLessThanOrEqual(time + 0.05);
     expect(time).toBeLessThanOrEqual(Math.max(heardEnd, heardStart + 0.05) + 0.3);

@@ -651,7 +651,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ] as const) {
         await dirk.keyboard.press('Alt+n');
         await expect.poll(selected).toBe(word);
-        expect(await dirk.locator('#doubt-status').textContent()).toBe(`Doubtful word ${n} of 3: ${word}`);
+        expect(await dirk.locator('#editor-status').textContent()).toBe(`Doubtful word ${n} of 3: ${word}`);
       }
       await expect.poll(playerTime(dirk)).toBeGreaterThan(0.2);
       await dirk.locator('#player').evaluate((a: HTMLAudioElement) => a.pause());
@@ -660,7 +660,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       await expect.poll(() => marks.allTextContents()).toEqual(['right', 'prominence']);
       await dirk.keyboard.press('Alt+n');
       await expect.poll(selected).toBe('right');
-      expect(await dirk.locator('#doubt-status').textContent()).toBe('Doubtful word 1 of 2: right');
+      expect(await dirk.locator('#editor-status').textContent()).toBe('Doubtful word 1 of 2: right');
       // Confirmed as right (Alt+Y), it is no longer doubted either.
       await dirk.keyboard.press('Alt+y');
       await expect.poll(() => marks.allTextContents()).toEqual(['prominence']);

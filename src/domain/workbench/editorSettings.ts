@@ -14,6 +14,7 @@ export const HOTKEY_ACTIONS = {
   nextDoubt: { label: 'Go to the next word the engine doubted and play from just before it', key: 'Alt+KeyN' },
   confirmDoubt: { label: 'The doubtful word at the caret is right: no longer doubtful', key: 'Alt+KeyY' },
   playWord: { label: "Play from the caret's word", key: 'Alt+KeyJ' },
+  sayWord: { label: 'Say the word being heard and its time (for a screen reader: it is said only when asked)', key: 'Alt+KeyK' },
 } as const;
 
 export type HotkeyAction = keyof typeof HOTKEY_ACTIONS;

@@ -488,6 +488,16 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
         void player.play().catch(() => {});
       }
     },
+    /**
+     * Says the word being heard and its time in the status region: only when asked, as the word
+     * marked while playing (aria-current) is not announced on its own.
+     */
+    sayCurrentWord() {
+      const word = player ? wordAtTime(player.currentTime) : null;
+      if (!word) return say('No word is being heard.');
+      const clock = new Date(word.start * 1000).toISOString().slice(11, 19);
+      say(`Heard at ${clock}: ${view.state.sliceDoc(word.from, word.to)}`);
+    },
     /** Selects the next doubtful word after the caret and plays from just before it. */
     nextDoubt() {
       const pos = view.state.selection.main.to;

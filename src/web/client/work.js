@@ -21,7 +21,7 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
           textarea: text,
           player,
           wordsUrl: text.dataset.wordsUrl,
-          status: document.getElementById('doubt-status'),
+          status: document.getElementById('editor-status'),
           speakerList: document.getElementById('speaker-names'),
           styleNonce: text.dataset.styleNonce,
         })
@@ -94,6 +94,7 @@ import { changeBetween, textDigest } from '../../domain/workbench/textChange.ts'
     nextDoubt: () => editor?.nextDoubt?.(),
     confirmDoubt: () => editor?.confirmDoubt?.(),
     playWord: () => editor?.playCaretWord?.(),
+    sayWord: () => editor?.sayCurrentWord?.(),
   };
   const byKey = new Map(Object.entries(settings.keys).map(([action, key]) => [key, actions[action]]));
   document.addEventListener('keydown', (e) => {

@@ -125,8 +125,7 @@ function doubtfulWords(page: TaskPage, text: string): { tokens: number[]; help: 
   const more = tokens.length > named.length ? `, and ${tokens.length - named.length} more` : '';
   return {
     tokens,
-    help: html`<p id="doubt-help" class="doubt-help">The engine was unsure of ${tokens.length} word${tokens.length === 1 ? '' : 's'} of the draft, underlined with dots in the text (<kbd>Alt+N</kbd> selects the next): ${named.join(', ')}${more}.</p>
-<p id="doubt-status" class="visually-hidden" role="status"></p>`,
+    help: html`<p id="doubt-help" class="doubt-help">The engine was unsure of ${tokens.length} word${tokens.length === 1 ? '' : 's'} of the draft, underlined with dots in the text (<kbd>Alt+N</kbd> selects the next): ${named.join(', ')}${more}.</p>`,
   };
 }
 
@@ -152,6 +151,7 @@ ${doubtful.help}
 <div class="text-frame"><textarea id="work-text" name="text" rows="18" spellcheck="true" data-style-nonce="${page.styleNonce ?? ''}"${textAttributes(languagesOf(page.order.params).result)}${
         doubtful.tokens.length ? html` aria-describedby="doubt-help"` : ''
       }${wordLevel ? html` data-words-url="${base}/words"` : ''}>${text}</textarea></div>
+${wordLevel ? html`<p id="editor-status" class="visually-hidden" role="status"></p>` : ''}
 ${wordLevel ? html`<fieldset id="speakers" hidden><legend>Speakers</legend><div id="speaker-names"></div><p><button type="button" id="add-speaker" class="secondary">Add a speaker</button></p></fieldset>` : ''}
 <p id="save-status" role="status"></p>
 ${
