@@ -54,9 +54,10 @@ LOG_PROB_THRESHOLD = -1.0
 NO_SPEECH_THRESHOLD = 0.6
 
 
-def transcribe(model, audio, language, task="transcribe"):
+def transcribe(model, audio, language, task="transcribe", hotwords=None):
     segments, info = model.transcribe(
         audio, language=language, task=task, beam_size=5, word_timestamps=True, vad_filter=True,
+        hotwords=hotwords or None,
         temperature=FALLBACK_TEMPERATURES, compression_ratio_threshold=COMPRESSION_RATIO_THRESHOLD,
         log_prob_threshold=LOG_PROB_THRESHOLD, no_speech_threshold=NO_SPEECH_THRESHOLD,
         condition_on_previous_text=False)
@@ -286,8 +287,10 @@ class Handler(BaseHTTPRequestHandler):
         if language is not None and language not in self.engine.languages:
             raise ApiError(400, f"unknown language code {language!r} (ISO 639-1 codes such as 'en' are accepted)")
         audio = self._audio(fields)
+        # OpenAI's `prompt`, taken as faster-whisper's hotwords: the customer's terms, spelled as listed.
+        prompt = (field(fields, "prompt") or "").strip()[:1000] or None
         with self.engine.lock:
-            result = transcribe(self.engine.whisper, audio, language, task)
+            result = transcribe(self.engine.whisper, audio, language, task, hotwords=prompt)
         if fmt == "text":
             return self._send(200, (result["text"] + "\n").encode("utf-8"), "text/plain; charset=utf-8")
         if fmt == "json":

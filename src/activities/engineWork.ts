@@ -37,6 +37,8 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
       fileName: media.fileName,
       ...(media.contentType ? { contentType: media.contentType } : {}),
       language: code,
+      // The customer's terms steer what the engine hears (names spelled as listed).
+      ...(order.params.vocabulary?.length ? { vocabulary: order.params.vocabulary } : {}),
       timeoutMs: engineDeadlineMs(order),
       signal: Context.current().cancellationSignal,
     };

@@ -36,6 +36,21 @@ const verboseJson = z.object({
 });
 type ApiWord = z.infer<typeof apiWord>;
 
+/**
+ * The terms as the engine's `prompt` (Whisper's: the text it takes as already heard, which spells
+ * names as given; the local engine passes it to faster-whisper as `hotwords`). Whisper reads at most
+ * 224 tokens of it: the terms that fit in about 800 characters, in the customer's order.
+ */
+export function vocabularyPrompt(terms: readonly string[]): string {
+  let prompt = '';
+  for (const term of terms) {
+    const next = prompt ? `${prompt}, ${term}` : term;
+    if (next.length > 800) break;
+    prompt = next;
+  }
+  return prompt;
+}
+
 export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; apiKey?: string }): SpeechEngine {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const name = `openai-compatible:${opts.model}`;
@@ -46,6 +61,7 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     const form = audioForm(req, {
       model: opts.model,
       ...(req.language && task === 'transcriptions' ? { language: req.language } : {}),
+      ...(req.vocabulary?.length ? { prompt: vocabularyPrompt(req.vocabulary) } : {}),
       response_format: 'verbose_json',
     });
     form.append('timestamp_granularities[]', 'word');

@@ -47,6 +47,8 @@ export interface TranscribeRequest {
   contentType?: string;
   /** ISO 639-1 code, e.g. 'en'; absent: the engine names the language it hears (EngineTranscript.language). */
   language?: string;
+  /** Terms of the recording (names, places, product words) the engine is prompted with. */
+  vocabulary?: readonly string[];
   /** Deadline for the whole request, answer body included. */
   timeoutMs: number;
   /** Cancellation from the caller. */

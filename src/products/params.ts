@@ -70,6 +70,46 @@ export const modeParam = z.enum(ENUMS.mode, {
   error: (iss) => (iss.input === undefined ? 'is required (test or live)' : `must be test or live, got ${JSON.stringify(iss.input)}`),
 });
 
+/** The limits of `vocabulary` (docs/decisions.md): as many terms as the engines' prompts take well. */
+export const VOCABULARY_LIMITS = { terms: 200, termLength: 50 } as const;
+
+/**
+ * `vocabulary`: the names, places and product words of the recording or text, which steer the
+ * engine and are shown to the people. A list, or one string of terms separated by commas or new
+ * lines (a form's field); each term trimmed, the empty and the repeated (case aside) left out.
+ */
+export const vocabularyParam = z
+  .union([z.string(), z.array(z.string({ error: 'must be a list of terms (text)' }))], {
+    error: 'must be a list of terms, or one text of terms separated by commas or new lines',
+  })
+  .transform((value, ctx) => {
+    const terms: string[] = [];
+    const seen = new Set<string>();
+    for (const raw of typeof value === 'string' ? value.split(/[,\n\r]+/) : value) {
+      const term = raw.replace(/\s+/g, ' ').trim();
+      if (!term || seen.has(term.toLocaleLowerCase())) continue;
+      if ([...term].length > VOCABULARY_LIMITS.termLength) {
+        ctx.addIssue({ code: 'custom', message: `has a term longer than ${VOCABULARY_LIMITS.termLength} characters: ${JSON.stringify(term.slice(0, 60))}` });
+        return z.NEVER;
+      }
+      if (/[\p{Cc}\p{Cs}]/u.test(term)) {
+        ctx.addIssue({ code: 'custom', message: `has a term with a control character: ${JSON.stringify(term)}` });
+        return z.NEVER;
+      }
+      seen.add(term.toLocaleLowerCase());
+      terms.push(term);
+    }
+    if (terms.length > VOCABULARY_LIMITS.terms) {
+      ctx.addIssue({ code: 'custom', message: `has ${terms.length} terms; at most ${VOCABULARY_LIMITS.terms} are taken` });
+      return z.NEVER;
+    }
+    return terms;
+  })
+  .optional()
+  .meta({
+    description: `Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to ${VOCABULARY_LIMITS.terms} terms of up to ${VOCABULARY_LIMITS.termLength} characters. They steer the machine and are shown to the people; they do not change the price.`,
+  });
+
 export const commentParam = z.string({ error: 'must be text' }).max(10_000, 'is longer than 10000 characters').optional();
 export const callbackUrlParam = httpUrl.optional();
 
@@ -79,6 +119,7 @@ export function transcriptionParams(label: string) {
     url: httpUrl,
     language: languageParam('HT', label),
     comment: commentParam,
+    vocabulary: vocabularyParam,
     from: wholeSeconds.optional(),
     till: wholeSeconds.optional(),
     text_format: enumParam('text_format', 'clean_verbatim'),
@@ -117,6 +158,7 @@ export function translationParams(label: string) {
     translate_to: languageParam('TL', label),
     additional_review: booleanParam.default(false),
     comment: commentParam,
+    vocabulary: vocabularyParam,
     callback_url: callbackUrlParam,
   };
 }

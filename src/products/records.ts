@@ -42,7 +42,9 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
     seconds: order.seconds,
     words: order.words,
     ...product.recordFields(order.params, facts(order)),
-    // Beside the contract's fields, only on such orders (docs/decisions.md): what of the media is worked.
+    // Beside the contract's fields, only on such orders (docs/decisions.md): the terms the customer
+    // named, and what of the media is worked.
+    ...(order.params.vocabulary?.length ? { vocabulary: order.params.vocabulary } : {}),
     ...(order.mediaNote ? { media_note: order.mediaNote } : {}),
   };
   // Result URLs are served once the order is finished; null until then.

@@ -1,7 +1,7 @@
 // Operation 2: AI transcription and captions of an audio file, by a speech engine. Subscription
 // minutes pay first, the wallet the rest (docs/decisions.md).
 import { z } from 'zod';
-import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
+import { callbackUrlParam, httpUrl, languageParam, vocabularyParam } from '../params.js';
 import { cents, perMinute, statusCallback } from '../shared.js';
 import { defineProduct } from '../types.js';
 import { EXAMPLE_FILES } from '../examples.js';
@@ -11,6 +11,7 @@ const LABEL = 'AI transcription';
 const aiRequest = z.strictObject({
   url: httpUrl,
   language: languageParam('AI', LABEL),
+  vocabulary: vocabularyParam,
   callback_url: callbackUrlParam,
 });
 

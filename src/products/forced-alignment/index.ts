@@ -1,7 +1,7 @@
 // Operation 4: the words of a supplied transcript aligned to the audio, by an alignment engine.
 import { z } from 'zod';
 import { RequestError } from '../../contracts/failures.js';
-import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
+import { callbackUrlParam, httpUrl, languageParam, vocabularyParam } from '../params.js';
 import { cents, perMinute, statusCallback } from '../shared.js';
 import { countWords } from '../../documents/measure.js';
 import { defineProduct } from '../types.js';
@@ -18,6 +18,7 @@ const alignmentRequest = z.strictObject({
   audio_url: httpUrl,
   transcription_url: httpUrl,
   language: languageParam('FA', LABEL),
+  vocabulary: vocabularyParam,
   callback_url: callbackUrlParam,
 });
 

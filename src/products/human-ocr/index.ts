@@ -2,7 +2,7 @@
 // image). Priced by words: counted where the file has text, estimated per page for scans.
 import { z } from 'zod';
 import { RequestError } from '../../contracts/failures.js';
-import { callbackUrlParam, httpUrl, languageParam } from '../params.js';
+import { callbackUrlParam, httpUrl, languageParam, vocabularyParam } from '../params.js';
 import { cents, finishedOnlyCallback, perThousandWords } from '../shared.js';
 import { defineProduct } from '../types.js';
 import { EXAMPLE_FILES } from '../examples.js';
@@ -13,6 +13,7 @@ const ocrRequest = z.strictObject({
   url: httpUrl,
   // The spec lists no OCR languages; typists work in the human transcription set (docs/decisions.md).
   language: languageParam('HT', LABEL),
+  vocabulary: vocabularyParam,
   callback_url: callbackUrlParam,
 });
 

@@ -1,7 +1,7 @@
 // Operation 3: a person corrects a supplied AI transcript. A transcript too poor to correct is
 // refunded, or with auto_retranscribe handed to a new human transcription order (a child workflow).
 import { z } from 'zod';
-import { booleanParam, callbackUrlParam, commentParam, enumParam, httpUrl, languageParam } from '../params.js';
+import { booleanParam, callbackUrlParam, commentParam, enumParam, httpUrl, languageParam, vocabularyParam } from '../params.js';
 import {
   cents,
   perMinute,
@@ -31,6 +31,7 @@ const proofreadingRequest = z.strictObject({
   captions: booleanParam.default(false),
   auto_retranscribe: booleanParam.default(false),
   comment: commentParam,
+  vocabulary: vocabularyParam,
   callback_url: callbackUrlParam,
 });
 
@@ -61,6 +62,7 @@ export const proofreading = defineProduct({
       timestamping: p.timestamping,
       turnaround_time: p.turnaround_time,
       ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
+      ...(Array.isArray(p.vocabulary) && p.vocabulary.length ? { vocabulary: p.vocabulary } : {}),
     }),
     refundNote: 'the supplied transcript failed the quality check',
   },
