@@ -203,8 +203,35 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     await page.goto(`/account/orders/${placed.body.order_id}`);
     const comment = page.locator('#parameters dd', { hasText: 'يرجى كتابة' });
     expect(await comment.evaluate((dd) => getComputedStyle(dd).direction)).toBe('rtl');
-    // An English value beside it stays left to right.
-    expect(await page.locator('#parameters dd', { hasText: 'arabic' }).evaluate((dd) => getComputedStyle(dd).direction)).toBe('ltr');
+    // A value in English beside it (the language's name) stays left to right.
+    const language = page.locator('#parameters dd[data-param="language"]');
+    expect(await language.textContent()).toBe('Arabic');
+    expect(await language.evaluate((dd) => getComputedStyle(dd).direction)).toBe('ltr');
+    await axeCheck(page);
+  });
+
+  it('reads as one page: every parameter named in words, and no resend where no callback can go', async () => {
+    // An account without a callback URL, and an order without one.
+    const account = await service.createAccount(5);
+    const placed = await placeOrderOf(service, {
+      token: account.token,
+      fields: { url: media.audio(30), language: 'french', turnaround_time: '5_days', text_format: 'full_verbatim', from: 5, till: 25 },
+    });
+    const { page } = await signedIn(account);
+    await page.goto(`/account/orders/${placed.body.order_id}`);
+    const labels = (await page.locator('#parameters dt').allTextContents()).map((t) => t.trim());
+    expect(labels).toEqual(expect.arrayContaining(['Product', 'Status', 'Media file', 'Language', 'From', 'Until', 'Text format', 'Turnaround', 'Speakers']));
+    for (const label of labels) expect(label, 'a label in words').toMatch(/^[A-Z][^_]*$/);
+    for (const raw of ['url', 'language', 'turnaround_time', 'turnaround time', 'text_format', 'from', 'till']) expect(labels).not.toContain(raw);
+    const value = (param: string) => text(page, `#parameters dd[data-param="${param}"]`);
+    expect(await value('language')).toBe('French');
+    expect(await value('turnaround_time')).toBe('5 days');
+    expect(await value('text_format')).toBe('Full verbatim');
+    expect([await value('from'), await value('till')]).toEqual(['00:00:05', '00:00:25']);
+    // No callback URL on the order or the account: no resend, and the page says why and where to set one.
+    expect(await page.getByRole('button', { name: 'Resend last callback' }).count()).toBe(0);
+    expect(await text(page, '#no-callback-url')).toContain('Neither this order nor the account has a callback URL');
+    expect(await page.locator('#no-callback-url').getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('/account/settings');
     await axeCheck(page);
   });
 
@@ -239,12 +266,17 @@ describeNeeding('chromium', 'account area in Chromium', () => {
 
   it('resends the last callback and shows the new attempt (same webhook-id)', async () => {
     callbackOrder = await placeOrder(main, { callbackUrl: `${receiver.url}/orders` });
+    const { page } = await signedIn(main);
+    // Before its first callback there is nothing to resend: no button, and the page says so.
+    await page.goto(`/account/orders/${callbackOrder}`);
+    expect(await page.getByRole('button', { name: 'Resend last callback' }).count()).toBe(0);
+    expect(await text(page, 'section[aria-labelledby="callbacks-heading"]')).toContain('No callback has been sent for this order yet.');
+
     await completeOrder(callbackOrder);
     const first = await waitFor(() => receivedFor(callbackOrder)[0], 'the first callback delivery');
     const webhookId = first.headers['webhook-id'] as string;
     expect(webhookId).toBeTruthy();
 
-    const { page } = await signedIn(main);
     // The attempt is recorded once the receiver has answered: reload until it is listed.
     await waitFor(
       async () => {
@@ -701,6 +733,7 @@ describeNeeding('chromium', 'account area in Chromium', () => {
       expect(await page.locator('section#parameters dl').count()).toBe(1);
       expect(await page.locator('ol#timeline li').count()).toBeGreaterThanOrEqual(3);
       expect(await page.locator('table#callback-attempts tr[data-attempt]').count()).toBe(2);
+      expect(await page.getByRole('button', { name: 'Resend last callback' }).count()).toBe(1);
       await axeCheck(page);
       screenshots.push(...(await screenshot(page, 'order')));
     });

@@ -13,6 +13,7 @@ import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { applyQualityFix, callbackAttemptsOf, finishOrder, getOrder, recordCallbackAttempt } from '../../src/db/orders.js';
 import { formatUtc } from '../../src/domain/time.js';
 import { usd } from '../../src/web/format.js';
+import type { OrderParams } from '../../src/products/registry.js';
 
 interface Page {
   status: number;
@@ -273,7 +274,7 @@ describe('account area', () => {
       expect(page.doc.querySelector('h1')!.text).toBe(`Order ${aFinished}`);
       const params = page.doc.querySelector('section#parameters dl')!.text;
       expect(params).toContain('Human transcription');
-      expect(params).toContain('english');
+      expect(params).toContain('English');
       const timeline = page.doc.querySelectorAll('ol#timeline li').map((li) => li.text);
       expect(timeline.findIndex((t) => t.includes('Paid'))).toBeLessThan(timeline.findIndex((t) => t.includes('Finished')));
       expect(timeline.some((t) => /Callback \(finished\), attempt 1: delivered/.test(t))).toBe(true);
@@ -282,6 +283,185 @@ describe('account area', () => {
       expect(rows[0]!.querySelector('td[data-field="webhook-id"]')!.text).toMatch(/^msg_/);
       expect(rows[0]!.querySelector('td[data-field="status-code"]')!.text).toBe('200');
       expect(page.doc.querySelector('form#resend button')!.text).toBe('Resend last callback');
+    });
+
+    /** The order page's parameters: each label (dt) with its value (dd), and the API name behind it. */
+    const parametersOf = (page: Page) => {
+      const terms = page.doc.querySelectorAll('section#parameters dt');
+      const values = page.doc.querySelectorAll('section#parameters dd');
+      return terms.map((dt, i) => ({ label: dt.text, value: values[i]!.text.replace(/\s+/g, ' ').trim(), param: values[i]!.getAttribute('data-param') }));
+    };
+    const byParam = (rows: ReturnType<typeof parametersOf>) => Object.fromEntries(rows.filter((r) => r.param).map((r) => [r.param, [r.label, r.value]]));
+
+    it('names every parameter in words, its values too (no raw API names on the page)', async () => {
+      const rows = parametersOf(await get(`/account/orders/${aFinished}`));
+      expect(byParam(rows)).toEqual({
+        url: ['Media file', media.audio(30)],
+        language: ['Language', 'English'],
+        text_format: ['Text format', 'Clean verbatim'],
+        timestamping: ['Timestamps', 'Not required'],
+        number_of_speakers: ['Speakers', '1 or 2'],
+        turnaround_time: ['Turnaround', '5 days'],
+        strict: ['Strict turnaround', 'No'],
+      });
+      const labels = rows.map((r) => r.label);
+      for (const raw of ['url', 'language', 'turnaround_time', 'turnaround time', 'text format', 'callback_url']) expect(labels).not.toContain(raw);
+      // Every label starts with a capital and has no underscore.
+      for (const label of labels) expect(label, label).toMatch(/^[A-Z][^_]*$/);
+    });
+
+    it('reads every kind of parameter: languages by name, times as a clock, lists, documents as files, a new parameter in words', async () => {
+      const d = await service.createAccount(10);
+      const direct = async (product: string, params: Record<string, unknown>, resultKinds: string[]) => {
+        const id = await nextOrderId(service.database.db);
+        await chargeWalletForOrder(service.database.db, {
+          id,
+          accountId: d.accountId,
+          product,
+          priceCents: 100,
+          seconds: 60,
+          words: 100,
+          params: params as OrderParams,
+          callbackUrl: null,
+          turnaroundHours: 120,
+          fulfilment: 'operator',
+          resultKinds,
+        });
+        return id;
+      };
+      const transcript = await direct(
+        'transcription',
+        {
+          url: media.audio(60),
+          language: 'english-uk',
+          from: 90,
+          till: 3725,
+          requested_till: 4000,
+          text_format: 'full_verbatim',
+          timestamping: 'change_of_speaker',
+          turnaround_time: '1_days',
+          requested_turnaround_time: '12_hours',
+          number_of_speakers: '3_or_more',
+          strict: false,
+          vocabulary: ['Zorblax', 'Kyiv', "O'Brien"],
+          comment: 'Two <b>speakers</b>',
+          // A parameter this page does not know yet (another engineer's, say) still reads in words.
+          speaker_names_hint: 'Ann & Bo',
+        },
+        ['transcription'],
+      );
+      const document = await direct(
+        'translation',
+        {
+          url: 'https://files.example/talk.srt',
+          translate_from: 'english',
+          translate_to: 'french-canadian',
+          additional_review: true,
+          source: 'document',
+          subtitles: 'srt',
+          cues: 12,
+        },
+        ['translation'],
+      );
+      const scan = await direct('human_ocr', { url: 'https://files.example/scan.png', language: 'french' }, ['human_ocr']);
+      const proofread = await direct(
+        'transcription_proofreading',
+        { audio_url: media.audio(60), transcription_url: 'https://files.example/draft.docx', language: 'english', captions: true, auto_retranscribe: false },
+        ['transcription'],
+      );
+      const { cookie: dCookie } = await signIn(d.token);
+      const page = await get(`/account/orders/${transcript}`, dCookie);
+      const rows = parametersOf(page);
+      expect(byParam(rows)).toEqual({
+        url: ['Media file', media.audio(60)],
+        language: ['Language', 'English (UK)'],
+        from: ['From', '00:01:30'],
+        till: ['Until', '01:02:05'],
+        requested_till: ['Until, as asked', '01:06:40'],
+        text_format: ['Text format', 'Full verbatim'],
+        timestamping: ['Timestamps', 'At each change of speaker'],
+        number_of_speakers: ['Speakers', '3 or more'],
+        turnaround_time: ['Turnaround', '1 day'],
+        requested_turnaround_time: ['Turnaround asked for', '12 hours'],
+        strict: ['Strict turnaround', 'No'],
+        vocabulary: ['Vocabulary', "Zorblax, Kyiv, O'Brien"],
+        comment: ['Comment', 'Two <b>speakers</b>'],
+        speaker_names_hint: ['Speaker names hint', 'Ann & Bo'],
+      });
+      // The customer's text is escaped, never markup.
+      expect(page.text).toContain('Two &lt;b&gt;speakers&lt;/b&gt;');
+      expect(page.doc.querySelector('section#parameters b')).toBeNull();
+
+      expect(byParam(parametersOf(await get(`/account/orders/${document}`, dCookie)))).toEqual({
+        url: ['File', 'https://files.example/talk.srt'],
+        source: ['File kind', 'Document'],
+        subtitles: ['Subtitle format', 'SRT'],
+        cues: ['Subtitle cues', '12'],
+        translate_from: ['Translated from', 'English'],
+        translate_to: ['Translated into', 'French (Canadian)'],
+        additional_review: ['Second review', 'Yes'],
+      });
+      expect(byParam(parametersOf(await get(`/account/orders/${scan}`, dCookie)))).toEqual({
+        url: ['File', 'https://files.example/scan.png'],
+        language: ['Language', 'French'],
+      });
+      expect(byParam(parametersOf(await get(`/account/orders/${proofread}`, dCookie)))).toEqual({
+        audio_url: ['Audio file', media.audio(60)],
+        transcription_url: ['Transcript supplied', 'https://files.example/draft.docx'],
+        language: ['Language', 'English'],
+        captions: ['Captions too', 'Yes'],
+        auto_retranscribe: ['Retranscribe if too poor', 'No'],
+      });
+    });
+
+    it('offers "Resend last callback" only where it can be done: a callback was sent, and there is a URL to send it to', async () => {
+      // A callback sent, the account's URL: the button (the test above and the next use it).
+      expect((await get(`/account/orders/${aFinished}`)).doc.querySelectorAll('form#resend button').map((b) => b.text)).toEqual(['Resend last callback']);
+      // A URL, no callback sent yet: no button, and the page says why.
+      const paid = await get(`/account/orders/${aPaid}`);
+      expect(paid.doc.querySelector('form#resend')).toBeNull();
+      expect(paid.doc.querySelector('section[aria-labelledby="callbacks-heading"]')!.text).toContain('No callback has been sent for this order yet.');
+
+      // No callback URL, on the order or the account: no button, even with a callback recorded
+      // (one sent before the account's URL was removed), and the resend is refused as before.
+      const e = await service.createAccount(10);
+      const id = await nextOrderId(service.database.db);
+      await chargeWalletForOrder(service.database.db, {
+        id,
+        accountId: e.accountId,
+        product: 'translation',
+        priceCents: 100,
+        seconds: 0,
+        words: 100,
+        params: { url: 'https://files.example/a.docx', translate_from: 'english', translate_to: 'german' },
+        callbackUrl: null,
+        turnaroundHours: 120,
+        fulfilment: 'operator',
+        resultKinds: ['translation'],
+      });
+      const { cookie: eCookie } = await signIn(e.token);
+      const unsent = await get(`/account/orders/${id}`, eCookie);
+      expect(unsent.doc.querySelector('form#resend')).toBeNull();
+      expect(unsent.doc.querySelector('#no-callback-url')!.text).toContain('Neither this order nor the account has a callback URL');
+      await recordCallbackAttempt(service.database.db, {
+        orderId: id,
+        event: 'finished',
+        attempt: 1,
+        url: receiver.url,
+        statusCode: 200,
+        durationMs: 5,
+        outcome: 'ok',
+        detail: null,
+        webhookId: `msg_${id}_finished_test`,
+      });
+      const sent = await get(`/account/orders/${id}`, eCookie);
+      expect(sent.doc.querySelectorAll('table#callback-attempts tr[data-attempt]')).toHaveLength(1);
+      expect(sent.doc.querySelector('form#resend')).toBeNull();
+      expect(sent.doc.querySelector('#no-callback-url')).not.toBeNull();
+      expect(sent.text).not.toContain('Resend last callback');
+      const refused = await submit(`/account/orders/${id}`, `/account/orders/${id}/resend`, {}, eCookie);
+      expect(refused.status).toBe(409);
+      expect(refused.doc.querySelector('[role="alert"]')!.text).toContain('neither the order nor the account has a callback URL');
     });
 
     it('resends the last callback with the same webhook-id, recorded as the next attempt', async () => {
@@ -460,6 +640,18 @@ describe('account area', () => {
       const feed = JSON.parse((await get(`/account/orders/status.json?ids=${expected.map(([id]) => id).join(',')}`, cCookie)).text);
       for (const [id, label, settled] of expected) expect(feed[id], `order ${id}`).toMatchObject({ status: label.split(' → ')[0], settled });
       expect(feed[proofreading].status_html).toContain(`href="/account/orders/${child}"`);
+    });
+
+    it('offers "Resend last callback" on exactly the orders that have had a callback (the account has a URL)', async () => {
+      const all = [refunded, canceled, finished, proofreading, child, engine, qcPending, qcFixed];
+      const offered: number[] = [];
+      for (const id of all) {
+        const page = await get(`/account/orders/${id}`, cCookie);
+        if (page.doc.querySelector('form#resend button')) offered.push(id);
+        const sent = (await callbackAttemptsOf(service.database.db, id)).length > 0;
+        expect(page.doc.querySelector('form#resend') !== null, `order ${id}`).toBe(sent);
+      }
+      expect(desc(...offered)).toEqual(desc(refunded, canceled, finished, proofreading, qcFixed));
     });
 
     it('filters by each status, returning exactly the orders in it', async () => {
