@@ -80,6 +80,7 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 placed = or_raise(create_transcription.sync_detailed(
     client=client,
     body=m.TranscriptionRequest(mode=m.Mode.LIVE, api_token=token, url=media, language=m.LanguageSetHT.ENGLISH,
+                                vocabulary=["Siobhan", "Zyphrex"],
                                 callback_url=f"http://127.0.0.1:{server.server_address[1]}/hook"),
     idempotency_key="python-client-1",
 ))
@@ -102,6 +103,7 @@ except WebhookVerificationError:
 
 order = or_raise(get_order.sync_detailed(str(placed.order_id), client=client, api_token=token, mode=m.GetOrderMode.LIVE))
 found["status"] = str(order.data.status)
+found["vocabulary"] = order.data.vocabulary
 text = get_result_file.sync_detailed(str(placed.order_id), m.GetResultFileKind.TRANSCRIPTION, client=client, api_token=token, format_=m.GetResultFileFormat.TEXT)
 found["text"] = text.content.decode()
 docx = get_result_file.sync_detailed(str(placed.order_id), m.GetResultFileKind.TRANSCRIPTION, client=client, api_token=token)

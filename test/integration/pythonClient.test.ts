@@ -86,7 +86,7 @@ describe('the Python client installed from its folder', () => {
     for (const total of Object.values(found.quotes)) expect(total).toBeGreaterThan(0);
     expect(found.sample_ids.length).toBeGreaterThanOrEqual(8);
     expect(new Set(found.sample_ids).size).toBe(found.sample_ids.length);
-    expect(found).toMatchObject({ signature: 'valid', tampered: 'refused', status: 'finished', docx_head: 'PK' });
+    expect(found).toMatchObject({ signature: 'valid', tampered: 'refused', status: 'finished', docx_head: 'PK', vocabulary: ['Siobhan', 'Zyphrex'] });
     expect(found.text).toContain('Hello from the Python client.');
     expect(found.refusal).toMatchObject({ status: 400, retryable: false });
     expect(found.refusal.message).toMatch(/^url: /);

@@ -38,7 +38,7 @@ describe('typed client', () => {
 
   it('places a live order and reads it back', async () => {
     const placed = await client.POST('/api/v4/ai-transcriptions', {
-      body: { mode: 'live', api_token: token, url: media.audio(60), language: 'english' },
+      body: { mode: 'live', api_token: token, url: media.audio(60), language: 'english', vocabulary: ['Siobhan', 'Zyphrex'] },
       headers: { 'Idempotency-Key': `typed-client-${Date.now()}` },
     });
     expect(placed.error).toBeUndefined();
@@ -51,6 +51,8 @@ describe('typed client', () => {
     });
     expect(read.error).toBeUndefined();
     expect(read.data!.data).toMatchObject({ id: orderId, seconds: 60 });
+    const vocabulary: string[] | undefined = read.data!.data.vocabulary;
+    expect(vocabulary).toEqual(['Siobhan', 'Zyphrex']);
 
     const list = await client.GET('/api/v4/orders', { params: { query: { mode: 'live', api_token: token, per_page: 10 } } });
     expect(list.data!.orders.map((o) => o.id)).toContain(orderId);

@@ -51,6 +51,8 @@ describe('vocabulary on an order', () => {
     const { orderId } = await placeOrder(service, { token, fields: { ...fields, vocabulary: 'Siobhan, Okonkwo\nZyphrex,, siobhan ' } });
     const record = await service.get(`/api/v4/orders/${orderId}?api_token=${token}&mode=live`);
     expect(record.body.data.vocabulary).toEqual(['Siobhan', 'Okonkwo', 'Zyphrex']);
+    // What order-ops show prints.
+    expect((await service.ops('GET', `/ops/orders/${orderId}`)).body.params.vocabulary).toEqual(['Siobhan', 'Okonkwo', 'Zyphrex']);
     const listed = await placeOrder(service, {
       token,
       path: 'translations',

@@ -273,6 +273,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: number;
             /** @description whole seconds */
@@ -320,6 +322,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
@@ -367,6 +371,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
@@ -447,6 +453,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -495,6 +503,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -543,6 +553,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -662,6 +674,8 @@ export interface components {
             /** @default false */
             auto_retranscribe?: boolean;
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -712,6 +726,8 @@ export interface components {
             /** @default false */
             auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -762,6 +778,8 @@ export interface components {
             /** @default false */
             auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -852,6 +870,8 @@ export interface components {
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -903,6 +923,8 @@ export interface components {
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -954,6 +976,8 @@ export interface components {
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1052,6 +1076,8 @@ export interface components {
             /** @default false */
             additional_review?: boolean;
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1098,6 +1124,8 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1144,6 +1172,8 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1222,6 +1252,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: number;
             /** @description whole seconds */
@@ -1269,6 +1301,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
@@ -1316,6 +1350,8 @@ export interface components {
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
             /** @description whole seconds */
@@ -1401,6 +1437,8 @@ export interface components {
             /** @default false */
             additional_review?: boolean;
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1447,6 +1485,8 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1493,6 +1533,8 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1568,6 +1610,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1616,6 +1660,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1664,6 +1710,8 @@ export interface components {
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            vocabulary?: string | string[];
             /**
              * Format: uri
              * @description an http or https URL
@@ -1768,6 +1816,8 @@ export interface components {
                 comment: string;
                 seconds: number;
                 words: number;
+                /** @description present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out */
+                vocabulary?: string[];
                 /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
                 media_note?: string;
             } & {
@@ -1792,6 +1842,8 @@ export interface components {
                 comment: string;
                 seconds: number;
                 words: number;
+                /** @description present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out */
+                vocabulary?: string[];
                 /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
                 media_note?: string;
             } & {

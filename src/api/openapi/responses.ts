@@ -69,6 +69,10 @@ export const orderRecord = z
     comment: z.string(),
     seconds: z.int(),
     words: z.int(),
+    vocabulary: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out' }),
     media_note: z.string().optional().meta({
       description:
         'present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so',

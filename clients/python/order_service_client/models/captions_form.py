@@ -15,6 +15,7 @@ from ..models.text_format import TextFormat
 from ..models.timestamping import Timestamping
 from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -36,6 +37,9 @@ class CaptionsForm:
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
             comment (str | Unset):
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
             text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
@@ -59,6 +63,7 @@ class CaptionsForm:
     language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
     comment: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     from_: str | Unset = UNSET
     till: str | Unset = UNSET
     text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
@@ -91,6 +96,16 @@ class CaptionsForm:
         idempotency_key = self.idempotency_key
 
         comment = self.comment
+
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
 
         from_ = self.from_
 
@@ -147,6 +162,8 @@ class CaptionsForm:
             field_dict["idempotency_key"] = idempotency_key
         if comment is not UNSET:
             field_dict["comment"] = comment
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if from_ is not UNSET:
             field_dict["from"] = from_
         if till is not UNSET:
@@ -202,6 +219,22 @@ class CaptionsForm:
         idempotency_key = d.pop("idempotency_key", UNSET)
 
         comment = d.pop("comment", UNSET)
+
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
 
         from_ = d.pop("from", UNSET)
 
@@ -272,6 +305,7 @@ class CaptionsForm:
             language=language,
             idempotency_key=idempotency_key,
             comment=comment,
+            vocabulary=vocabulary,
             from_=from_,
             till=till,
             text_format=text_format,

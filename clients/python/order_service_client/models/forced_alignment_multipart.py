@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 from ..models.language_set_fa import LanguageSetFA
 from ..models.mode import Mode
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -34,6 +35,9 @@ class ForcedAlignmentMultipart:
             language (LanguageSetFA):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -57,6 +61,7 @@ class ForcedAlignmentMultipart:
     transcription_url: str
     language: LanguageSetFA
     idempotency_key: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     auto_retranscribe: Any | Unset = UNSET
@@ -89,6 +94,16 @@ class ForcedAlignmentMultipart:
         language = self.language.value
 
         idempotency_key = self.idempotency_key
+
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
 
         callback_url = self.callback_url
 
@@ -132,6 +147,8 @@ class ForcedAlignmentMultipart:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if additional_review is not UNSET:
@@ -192,6 +209,15 @@ class ForcedAlignmentMultipart:
         if not isinstance(self.idempotency_key, Unset):
             files.append(("idempotency_key", (None, str(self.idempotency_key).encode(), "text/plain")))
 
+
+
+        if not isinstance(self.vocabulary, Unset):
+            if isinstance(self.vocabulary, str):
+
+                files.append(("vocabulary", (None, str(self.vocabulary).encode(), "text/plain")))
+            else:
+                for vocabulary_type_1_item_element in self.vocabulary:
+                    files.append(("vocabulary", (None, str(vocabulary_type_1_item_element).encode(), "text/plain")))
 
 
         if not isinstance(self.callback_url, Unset):
@@ -295,6 +321,22 @@ class ForcedAlignmentMultipart:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         additional_review = d.pop("additional_review", UNSET)
@@ -332,6 +374,7 @@ class ForcedAlignmentMultipart:
             transcription_url=transcription_url,
             language=language,
             idempotency_key=idempotency_key,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             additional_review=additional_review,
             auto_retranscribe=auto_retranscribe,

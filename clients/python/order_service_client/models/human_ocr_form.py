@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.language_set_ht import LanguageSetHT
 from ..models.mode import Mode
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -31,6 +32,9 @@ class HumanOcrForm:
             language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -54,6 +58,7 @@ class HumanOcrForm:
     url: str
     language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     audio_url: Any | Unset = UNSET
@@ -85,6 +90,16 @@ class HumanOcrForm:
         language = self.language.value
 
         idempotency_key = self.idempotency_key
+
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
 
         callback_url = self.callback_url
 
@@ -129,6 +144,8 @@ class HumanOcrForm:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if additional_review is not UNSET:
@@ -185,6 +202,22 @@ class HumanOcrForm:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         additional_review = d.pop("additional_review", UNSET)
@@ -223,6 +256,7 @@ class HumanOcrForm:
             url=url,
             language=language,
             idempotency_key=idempotency_key,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             additional_review=additional_review,
             audio_url=audio_url,

@@ -37,6 +37,8 @@ class OrderData:
             comment (str):
             seconds (int):
             words (int):
+            vocabulary (list[str] | Unset): present only when the order named terms (its vocabulary): the terms as kept,
+                each trimmed, repeats left out
             media_note (str | Unset): present only when the media fetched for the work was longer than the seconds paid for
                 (it changed after the order was placed, or its header understated it): only the paid part is worked, and this
                 says so
@@ -52,6 +54,7 @@ class OrderData:
     comment: str
     seconds: int
     words: int
+    vocabulary: list[str] | Unset = UNSET
     media_note: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -83,6 +86,12 @@ class OrderData:
 
         words = self.words
 
+        vocabulary: list[str] | Unset = UNSET
+        if not isinstance(self.vocabulary, Unset):
+            vocabulary = self.vocabulary
+
+
+
         media_note = self.media_note
 
 
@@ -100,6 +109,8 @@ class OrderData:
             "seconds": seconds,
             "words": words,
         })
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if media_note is not UNSET:
             field_dict["media_note"] = media_note
 
@@ -154,6 +165,9 @@ class OrderData:
 
         words = d.pop("words")
 
+        vocabulary = cast(list[str], d.pop("vocabulary", UNSET))
+
+
         media_note = d.pop("media_note", UNSET)
 
         order_data = cls(
@@ -167,6 +181,7 @@ class OrderData:
             comment=comment,
             seconds=seconds,
             words=words,
+            vocabulary=vocabulary,
             media_note=media_note,
         )
 

@@ -14,6 +14,7 @@ from ..models.form_boolean import FormBoolean
 from ..models.language_set_tl import LanguageSetTL
 from ..models.mode import Mode
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -37,6 +38,9 @@ class SubtitlesMultipart:
                 the Idempotency-Key header)
             additional_review (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -60,6 +64,7 @@ class SubtitlesMultipart:
     idempotency_key: str | Unset = UNSET
     additional_review: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     audio_url: Any | Unset = UNSET
     auto_retranscribe: Any | Unset = UNSET
@@ -97,6 +102,16 @@ class SubtitlesMultipart:
 
 
         comment = self.comment
+
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
 
         callback_url = self.callback_url
 
@@ -140,6 +155,8 @@ class SubtitlesMultipart:
             field_dict["additional_review"] = additional_review
         if comment is not UNSET:
             field_dict["comment"] = comment
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if audio_url is not UNSET:
@@ -206,6 +223,15 @@ class SubtitlesMultipart:
         if not isinstance(self.comment, Unset):
             files.append(("comment", (None, str(self.comment).encode(), "text/plain")))
 
+
+
+        if not isinstance(self.vocabulary, Unset):
+            if isinstance(self.vocabulary, str):
+
+                files.append(("vocabulary", (None, str(self.vocabulary).encode(), "text/plain")))
+            else:
+                for vocabulary_type_1_item_element in self.vocabulary:
+                    files.append(("vocabulary", (None, str(vocabulary_type_1_item_element).encode(), "text/plain")))
 
 
         if not isinstance(self.callback_url, Unset):
@@ -314,6 +340,22 @@ class SubtitlesMultipart:
 
         comment = d.pop("comment", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         audio_url = d.pop("audio_url", UNSET)
@@ -349,6 +391,7 @@ class SubtitlesMultipart:
             idempotency_key=idempotency_key,
             additional_review=additional_review,
             comment=comment,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             audio_url=audio_url,
             auto_retranscribe=auto_retranscribe,

@@ -17,6 +17,7 @@ from ..models.text_format import TextFormat
 from ..models.timestamping import Timestamping
 from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -44,6 +45,9 @@ class TranscriptionProofreadingMultipart:
             captions (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             auto_retranscribe (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -67,6 +71,7 @@ class TranscriptionProofreadingMultipart:
     captions: FormBoolean | Unset = FormBoolean.FALSE
     auto_retranscribe: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     from_: Any | Unset = UNSET
@@ -121,6 +126,16 @@ class TranscriptionProofreadingMultipart:
 
         comment = self.comment
 
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
+
         callback_url = self.callback_url
 
         additional_review = self.additional_review
@@ -163,6 +178,8 @@ class TranscriptionProofreadingMultipart:
             field_dict["auto_retranscribe"] = auto_retranscribe
         if comment is not UNSET:
             field_dict["comment"] = comment
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if additional_review is not UNSET:
@@ -241,6 +258,15 @@ class TranscriptionProofreadingMultipart:
         if not isinstance(self.comment, Unset):
             files.append(("comment", (None, str(self.comment).encode(), "text/plain")))
 
+
+
+        if not isinstance(self.vocabulary, Unset):
+            if isinstance(self.vocabulary, str):
+
+                files.append(("vocabulary", (None, str(self.vocabulary).encode(), "text/plain")))
+            else:
+                for vocabulary_type_1_item_element in self.vocabulary:
+                    files.append(("vocabulary", (None, str(vocabulary_type_1_item_element).encode(), "text/plain")))
 
 
         if not isinstance(self.callback_url, Unset):
@@ -366,6 +392,22 @@ class TranscriptionProofreadingMultipart:
 
         comment = d.pop("comment", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         additional_review = d.pop("additional_review", UNSET)
@@ -397,6 +439,7 @@ class TranscriptionProofreadingMultipart:
             captions=captions,
             auto_retranscribe=auto_retranscribe,
             comment=comment,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             additional_review=additional_review,
             from_=from_,

@@ -14,6 +14,7 @@ from ..models.text_format import TextFormat
 from ..models.timestamping import Timestamping
 from ..models.turnaround_time import TurnaroundTime
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -41,6 +42,9 @@ class TranscriptionProofreadingRequest:
             captions (bool | Unset):  Default: False.
             auto_retranscribe (bool | Unset):  Default: False.
             comment (str | Unset):
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -64,6 +68,7 @@ class TranscriptionProofreadingRequest:
     captions: bool | Unset = False
     auto_retranscribe: bool | Unset = False
     comment: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
     from_: Any | Unset = UNSET
@@ -112,6 +117,16 @@ class TranscriptionProofreadingRequest:
 
         comment = self.comment
 
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
+
         callback_url = self.callback_url
 
         additional_review = self.additional_review
@@ -154,6 +169,8 @@ class TranscriptionProofreadingRequest:
             field_dict["auto_retranscribe"] = auto_retranscribe
         if comment is not UNSET:
             field_dict["comment"] = comment
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if additional_review is not UNSET:
@@ -234,6 +251,22 @@ class TranscriptionProofreadingRequest:
 
         comment = d.pop("comment", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         additional_review = d.pop("additional_review", UNSET)
@@ -265,6 +298,7 @@ class TranscriptionProofreadingRequest:
             captions=captions,
             auto_retranscribe=auto_retranscribe,
             comment=comment,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             additional_review=additional_review,
             from_=from_,

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.language_set_tl import LanguageSetTL
 from ..models.mode import Mode
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -34,6 +35,9 @@ class TranslationRequest:
                 the Idempotency-Key header)
             additional_review (bool | Unset):  Default: False.
             comment (str | Unset):
+            vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
+                are shown to the people; they do not change the price.
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -57,6 +61,7 @@ class TranslationRequest:
     idempotency_key: str | Unset = UNSET
     additional_review: bool | Unset = False
     comment: str | Unset = UNSET
+    vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     audio_url: Any | Unset = UNSET
     auto_retranscribe: Any | Unset = UNSET
@@ -91,6 +96,16 @@ class TranslationRequest:
         additional_review = self.additional_review
 
         comment = self.comment
+
+        vocabulary: list[str] | str | Unset
+        if isinstance(self.vocabulary, Unset):
+            vocabulary = UNSET
+        elif isinstance(self.vocabulary, list):
+            vocabulary = self.vocabulary
+
+
+        else:
+            vocabulary = self.vocabulary
 
         callback_url = self.callback_url
 
@@ -134,6 +149,8 @@ class TranslationRequest:
             field_dict["additional_review"] = additional_review
         if comment is not UNSET:
             field_dict["comment"] = comment
+        if vocabulary is not UNSET:
+            field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
             field_dict["callback_url"] = callback_url
         if audio_url is not UNSET:
@@ -193,6 +210,22 @@ class TranslationRequest:
 
         comment = d.pop("comment", UNSET)
 
+        def _parse_vocabulary(data: object) -> list[str] | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                vocabulary_type_1 = cast(list[str], data)
+
+                return vocabulary_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | str | Unset, data)
+
+        vocabulary = _parse_vocabulary(d.pop("vocabulary", UNSET))
+
+
         callback_url = d.pop("callback_url", UNSET)
 
         audio_url = d.pop("audio_url", UNSET)
@@ -228,6 +261,7 @@ class TranslationRequest:
             idempotency_key=idempotency_key,
             additional_review=additional_review,
             comment=comment,
+            vocabulary=vocabulary,
             callback_url=callback_url,
             audio_url=audio_url,
             auto_retranscribe=auto_retranscribe,
