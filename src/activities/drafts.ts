@@ -113,6 +113,7 @@ export function createDraftActivities(deps: ActivityDeps): {
         texts: source.segments.map((s) => s.text),
         from: from!,
         to: to!,
+        ...(order.params.vocabulary ? { vocabulary: order.params.vocabulary } : {}),
         timeoutMs: 60_000 + source.segments.length * 2_000,
       }),
     );

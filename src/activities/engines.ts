@@ -74,6 +74,7 @@ export function createEngineActivities(deps: ActivityDeps) {
       const c = compareTranscripts(
         supplied.segments.map((s) => s.text).join('\n'),
         heard.segments.flatMap((s) => s.words),
+        order.params.vocabulary,
       );
       const verdict = transcriptCheckPasses(c) ? 'pass' : 'fail';
       const figures = `WER ${c.wer.toFixed(2)} against the engine's transcript, ${Math.round(c.coverage * 100)}% of the speech covered`;
@@ -109,7 +110,7 @@ export function createEngineActivities(deps: ActivityDeps) {
     const afterHeld = (text: string) => (held ? `${held} ${text}` : text);
     const note = (text: string) => noteEngineFinding(db, orderId, afterHeld(text));
     const gated = (what: string, t: EngineTranscript) => {
-      const verdict = checkTranscript(t);
+      const verdict = checkTranscript(t, audio.vocabulary);
       log.info('transcript gate', { orderId, what, passes: verdict.passes, ...verdict.figures });
       if (!verdict.passes) held += `${what} failed the transcript gate (${verdict.failures.join('; ')}; measured: ${describeFigures(verdict.figures)}).`;
       return verdict.passes;
@@ -139,6 +140,7 @@ export function createEngineActivities(deps: ActivityDeps) {
           texts: heard.segments.map((s) => s.text),
           from: plan.from,
           to: ordered,
+          ...(audio.vocabulary ? { vocabulary: audio.vocabulary } : {}),
           timeoutMs: audio.timeoutMs,
           ...(audio.signal ? { signal: audio.signal } : {}),
         });

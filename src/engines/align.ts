@@ -40,6 +40,11 @@ export function normalise(word: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+/** The words of an order's terms, normalised as words are compared ("Nguyễn Thị" → nguyen, thi). */
+export function termWords(vocabulary: readonly string[]): ReadonlySet<string> {
+  return new Set(vocabulary.flatMap((term) => term.split(/\s+/).map(normalise).filter(Boolean)));
+}
+
 /** Aligns the words of a known transcript to recognised words with timings. */
 export function alignTranscript(knownText: string, recognised: EngineWord[]): Alignment {
   const tokens = knownText.split(/\s+/).filter(Boolean);

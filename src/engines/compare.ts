@@ -1,7 +1,7 @@
 // The automatic check of a supplied transcript (proofreading): how far it is from what a speech
 // engine heard in the same audio. Pure: no I/O. The words are lined up as the forced alignment
 // lines them up (align.ts: edit distance, a band around the diagonal for long texts).
-import { alignSequences, normalise } from './align.js';
+import { alignSequences, normalise, termWords } from './align.js';
 import type { EngineWord } from './types.js';
 
 export interface TranscriptComparison {
@@ -16,8 +16,10 @@ export interface TranscriptComparison {
 /** The check's thresholds: a supplied transcript fails above this WER or below this coverage. */
 export const TRANSCRIPT_CHECK = { maxWer: 0.5, minCoverage: 0.5 } as const;
 
-export function compareTranscripts(suppliedText: string, heard: readonly EngineWord[]): TranscriptComparison {
+export function compareTranscripts(suppliedText: string, heard: readonly EngineWord[], vocabulary: readonly string[] = []): TranscriptComparison {
   const supplied = suppliedText.split(/\s+/).map(normalise).filter(Boolean);
+  // A word of the order's terms, spelled as listed, is right where the engine heard another word.
+  const terms = termWords(vocabulary);
   const reference = heard.filter((w) => normalise(w.text));
   const ids = new Map<string, number>();
   const id = (s: string) => ids.get(s) ?? (ids.set(s, ids.size), ids.size - 1);
@@ -31,7 +33,7 @@ export function compareTranscripts(suppliedText: string, heard: readonly EngineW
   pairs.forEach((q, p) => {
     if (q < 0) return;
     paired++;
-    if (a[p] === b[q]) matched[q] = 1;
+    if (a[p] === b[q] || terms.has(supplied[p]!)) matched[q] = 1;
     else substitutions++;
   });
   const insertions = a.length - paired;

@@ -3,6 +3,7 @@
 // The transcript gate). Each check uses a figure the engine gave, and is left out when it gave none
 // (a user's engine without word probabilities); the text's own repetition is always measured.
 import { deflateRawSync } from 'node:zlib';
+import { normalise, termWords } from './align.js';
 import type { EngineTranscript } from './types.js';
 
 /** Thresholds, measured on whisper-base (docs/engines.md, The transcript gate). */
@@ -68,11 +69,14 @@ export function repeatedShare(words: readonly string[]): number {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** The figures of `t` and whether they pass the gate. */
-export function checkTranscript(t: EngineTranscript): GateVerdict {
+export function checkTranscript(t: EngineTranscript, vocabulary: readonly string[] = []): GateVerdict {
   const text = t.segments.map((s) => s.text.trim()).join(' ');
   const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
   const engineWords = t.segments.flatMap((s) => s.words);
-  const probabilities = engineWords.flatMap((w) => (w.probability !== undefined ? [w.probability] : []));
+  // A word spelled as one of the order's terms is the term the engine was prompted with: sure, however
+  // unusual the word was to it.
+  const terms = termWords(vocabulary);
+  const probabilities = engineWords.flatMap((w) => (w.probability === undefined ? [] : [terms.has(normalise(w.text)) ? 1 : w.probability]));
   const scored = t.segments.filter((s) => s.avgLogprob !== undefined);
   const scoredSeconds = scored.reduce((sum, s) => sum + Math.max(s.end - s.start, 0.01), 0);
   const spoken = engineWords.reduce((sum, w) => sum + Math.max(w.end - w.start, 0), 0);

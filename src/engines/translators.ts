@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { fetch } from 'undici';
 import { z } from 'zod';
 import { engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
+import { keepingTerms } from './keepTerms.js';
 import { EngineFaultError, EngineRejectedError, type TranslateRequest, type Translator, type Translators } from './types.js';
 
 export type { Translator, Translators } from './types.js';
@@ -337,6 +338,7 @@ export async function translatorsFrom(config: TranslatorsConfig): Promise<Transl
     config.libreTranslate ? libreTranslateTranslator(config.libreTranslate) : undefined,
     config.apertium === false ? undefined : apertiumTranslator(),
   ]);
-  const all = [server, apertium].filter((t): t is Translator => t !== undefined);
+  // Every translator keeps the order's terms as they are.
+  const all = [server, apertium].filter((t): t is Translator => t !== undefined).map(keepingTerms);
   return { all, covering: (from, to) => all.find((t) => t.covers(from, to)) };
 }

@@ -106,6 +106,8 @@ export interface TranslateRequest {
   /** ISO 639-1 codes, e.g. 'en', 'es'. */
   from: string;
   to: string;
+  /** Terms kept as they are (the order's vocabulary: names, product words). */
+  vocabulary?: readonly string[];
   /** Deadline for the whole request, every batch included. */
   timeoutMs: number;
   /** Cancellation from the caller. */

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apertiumTranslator, libreTranslateTranslator, translatorsFrom, type Translator } from '../../src/engines/translators.js';
 import { EngineFaultError, EngineRejectedError } from '../../src/engines/types.js';
+import { keepingTerms } from '../../src/engines/keepTerms.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { hasLeg } from '../helpers/legCatalog.js';
 import { freePort, waitFor } from '../helpers/net.js';
@@ -56,6 +57,24 @@ describeNeeding('apertium', 'apertiumTranslator', () => {
     expect(out[4]).toMatch(/\n$/);
     expect(out.slice(5)).toEqual(['', ' \n ']);
     for (const text of out) expect(text.trim()).not.toMatch(/[*#@]| {2}/);
+  });
+
+  it("keeps the order's terms as listed, as every translator of the service does (keepingTerms)", async () => {
+    const text = 'The Red House opened a blue car shop. Siobhan met Tadeusz there.';
+    const kept = keepingTerms(apertium);
+    expect((await kept.translate({ texts: [text], from: 'en', to: 'es', timeoutMs: 30_000 }))[0]).toMatch(/Casa Roja/i);
+    const [out] = await kept.translate({ texts: [text], from: 'en', to: 'es', vocabulary: ['Red House', 'Siobhan'], timeoutMs: 30_000 });
+    expect(out).toContain('Red House');
+    expect(out).toContain('Siobhan');
+    expect(out).not.toMatch(/Casa Roja|\d{8}/i);
+    expect(out).toMatch(/abrió/);
+    // The translators the service builds are wrapped so.
+    const [fromService] = await (
+      await translatorsFrom({})
+    )
+      .covering('en', 'es')!
+      .translate({ texts: [text], from: 'en', to: 'es', vocabulary: ['Red House'], timeoutMs: 30_000 });
+    expect(fromService).toContain('Red House');
   });
 
   it('translates Spanish into English', async () => {

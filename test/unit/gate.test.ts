@@ -92,4 +92,13 @@ describe('the transcript gate', () => {
       '10 words, mean confidence 0.8, compression ratio 1.2, 0% repeated 4-word sequences',
     );
   });
+
+  it("counts a word spelled as one of the order's terms as sure: names the engine was prompted with do not fail an honest transcript", () => {
+    const names = transcript('Yesterday Siobhan Okonkwo met Tadeusz at the Kaunakakai harbour to plan the Zyphrex launch.', { probability: 0.45 });
+    // The names' own probabilities are low; the other words' too here, so the terms decide.
+    expect(checkTranscript(names).passes).toBe(false);
+    const verdict = checkTranscript(names, ['Siobhan Okonkwo', 'Tadeusz', 'Kaunakakai', 'Zyphrex']);
+    expect(verdict.figures.wordConfidence).toBeCloseTo((0.45 * 9 + 5) / 14, 2);
+    expect(checkTranscript(names, ['Siobhan Okonkwo', 'Tadeusz', 'Kaunakakai', 'Zyphrex', 'Yesterday', 'met', 'harbour', 'launch']).passes).toBe(true);
+  });
 });

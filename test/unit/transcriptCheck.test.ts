@@ -14,6 +14,17 @@ describe('compareTranscripts', () => {
     expect(transcriptCheckPasses(c)).toBe(true);
   });
 
+  it("a word of the order's terms, spelled as listed, is right where the engine heard another word", () => {
+    const names = 'Welcome to the show. Today Siobhan talks about Zyphrex.'.split(' ').map((text, i) => ({ text, start: i * 0.5, end: i * 0.5 + 0.4 }));
+    const misheard = names.map((w) => ({ ...w, text: w.text.replace('Siobhan', 'Chevonne').replace('Zyphrex', 'life-wrecks.') }));
+    const supplied = 'Welcome to the show. Today Siobhan talks about Zyphrex.';
+    expect(compareTranscripts(supplied, misheard).wer).toBeCloseTo(2 / 9);
+    const withTerms = compareTranscripts(supplied, misheard, ['Siobhan Okonkwo', 'Zyphrex']);
+    expect(withTerms).toMatchObject({ wer: 0, coverage: 1 });
+    // Only as listed: another spelling is still a substitution.
+    expect(compareTranscripts('Welcome to the show. Today Shivon talks about Zyphrex.', misheard, ['Siobhan', 'Zyphrex']).wer).toBeCloseTo(1 / 9);
+  });
+
   it('a few words wrong: counted as substitutions; their time is not covered', () => {
     const c = compareTranscripts('Welcome to the shoe. Today we walk about whales.', heard);
     expect(c.wer).toBeCloseTo(2 / 9);
