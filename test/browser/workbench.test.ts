@@ -70,6 +70,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Amal', 'transcription:arabic,translation:english>hebrew'],
       ['Wanda', 'transcription:english'],
       ['Pedro', 'transcription:english'],
+      ['Vera', 'transcription:english'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -299,6 +300,60 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(segments.flatMap((s) => s.words.map((w) => [w.text, w.start, w.end]))).toEqual(
       DRAFT_WORDS.map(([w, start, end]) => (w === 'machine.' ? ['computer.', expect.any(Number), expect.any(Number)] : [w, start, end])),
     );
+  });
+
+  it("shows the order's terms beside the editor, offers them while typing, keeps the spell check off them, and marks a term changed away in the reviewer's diff", async () => {
+    const account = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, {
+      token: account.token,
+      fields: { url: media.audio(40), language: 'english', vocabulary: 'machine, Zyphrex Cloud\nAda Lovelace' },
+    });
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const vera = await signIn('Vera');
+    await vera.goto(`/work/tasks/${taskId}`);
+    await vera.getByRole('button', { name: 'Claim' }).click();
+    await vera.waitForURL(`**/work/tasks/${taskId}`);
+    expect(await vera.getByRole('region', { name: 'Terms of this order' }).getByRole('listitem').allTextContents()).toEqual([
+      'machine',
+      'Zyphrex Cloud',
+      'Ada Lovelace',
+    ]);
+    const box = textBox(vera);
+    // A term in the text is one the spell check knows.
+    await expect.poll(() => box.locator('.term[spellcheck="false"]').allTextContents()).toEqual(['machine']);
+    // Typing the start of a term offers it; Enter takes it as listed.
+    await box.press('Control+End');
+    await vera.keyboard.type(' Thanks to zyph');
+    const offered = vera.getByRole('option', { name: /Zyphrex Cloud/ });
+    await expect.poll(() => offered.getAttribute('aria-selected')).toBe('true');
+    // CodeMirror takes no key for a completion in its first 75 ms open (so a key meant for the text is not taken for it).
+    await vera.waitForTimeout(150);
+    await vera.keyboard.press('Enter');
+    await expect.poll(formText(vera)).toMatch(/Thanks to Zyphrex Cloud$/);
+    // (A term of two words is drawn in pieces, one per word's own mark.)
+    await expect.poll(async () => (await box.locator('.term[spellcheck="false"]').allTextContents()).join('')).toBe('machineZyphrex Cloud');
+    await axeCheck(vera);
+    // "machine" changed away from the customer's spelling: the reviewer's diff says so.
+    await box.locator('[data-start]', { hasText: /^machine\.$/ }).dblclick();
+    await vera.keyboard.type('computer');
+    await expect.poll(formText(vera)).toContain('the computer.');
+    // The order asks for speaker labels: one speaker, both paragraphs.
+    for (const end of ['Control+Home', 'Control+End']) {
+      await box.press(end);
+      await vera.keyboard.press('Home');
+      for (let i = 0; i < '[00:00:01] '.length; i++) await vera.keyboard.press('ArrowRight');
+      await vera.keyboard.press('Alt+1');
+    }
+    await expect.poll(formText(vera)).toBe('[00:00:01] Speaker 1: Hello from the computer.\n\n[00:00:12] Speaker 1: Second sentence. Thanks to Zyphrex Cloud');
+    await vera.getByRole('button', { name: 'Submit' }).click();
+    await vera.waitForURL('**/work/queue');
+    const rita = await signIn('Rita');
+    await rita.goto(`/work/tasks/task-${orderId}-review-1`);
+    await rita.getByRole('button', { name: 'Claim' }).click();
+    const changed = rita.locator('.diff del.term-changed');
+    expect(await changed.count()).toBe(1);
+    expect(await changed.textContent()).toBe('machine. (a term of this order)');
+    await axeCheck(rita);
   });
 
   it("keeps each worker's back-track, skip length and keys: a foot pedal's F8 plays, a refused key names its field", async () => {

@@ -3,11 +3,53 @@
 // editor's style sheet is allowed by the page's CSP nonce; the page's hotkeys keep their keys; the
 // text goes into the form's field a moment after each change.
 import { EditorState } from '@codemirror/state';
-import { EditorView, keymap } from '@codemirror/view';
+import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { autocompletion } from '@codemirror/autocomplete';
 
 /** Keys the page's hotkeys use, left out of the editor's own keymap. */
 const PAGE_KEYS = new Set(['Mod-[', 'Mod-]', 'Escape']);
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The order's terms (its vocabulary) in the editor: offered as completions while a word is typed,
+ * and, where they stand in the text, marked as words the spell check knows (spellcheck=false).
+ */
+function termsExtensions(terms) {
+  if (!terms.length) return [];
+  const complete = (context) => {
+    const word = context.matchBefore(/[\p{L}\p{N}'’-]{2,}/u);
+    if (!word) return null;
+    const typed = word.text.toLocaleLowerCase();
+    const options = terms
+      .filter((term) => term.toLocaleLowerCase().startsWith(typed) && term !== word.text)
+      .map((term) => ({ label: term, type: 'text', detail: 'a term of this order' }));
+    return options.length ? { from: word.from, options, filter: false } : null;
+  };
+  const known = new MatchDecorator({
+    regexp: new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:${[...terms]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|')})(?![\\p{L}\\p{N}])`,
+      'gu',
+    ),
+    decoration: Decoration.mark({ class: 'term', attributes: { spellcheck: 'false' } }),
+  });
+  const marks = ViewPlugin.fromClass(
+    class {
+      constructor(view) {
+        this.decorations = known.createDeco(view);
+      }
+      update(update) {
+        this.decorations = known.updateDeco(update, this.decorations);
+      }
+    },
+    { decorations: (v) => v.decorations },
+  );
+  return [autocompletion({ override: [complete], icons: false }), marks];
+}
 
 /**
  * An editor in place of `textarea` with `extensions` of its own; `onText` runs when the form's field
@@ -52,6 +94,8 @@ export function editorInPlaceOf(textarea, { styleNonce, extensions = [], onText 
             timer = setTimeout(sync, 300);
           }
         }),
+        // The order's terms, kept on the form's field by the page (data-terms).
+        ...termsExtensions(JSON.parse(textarea.dataset.terms || '[]')),
         ...extensions,
       ],
     }),

@@ -106,10 +106,28 @@ function beside(page: TaskPage): Html {
 
 const textLabel = (plan: WorkPlan) => (plan.editor === 'translation' ? 'Translation' : plan.editor === 'ocr' ? 'Text' : 'Transcript');
 
-function diff(before: string, after: string): Html {
+/** The reviewer's diff; a term of the order the worker changed away from its spelling is marked (and named for screen readers). */
+function diff(before: string, after: string, terms: readonly string[]): Html {
+  const termWords = new Set(terms.flatMap((term) => term.split(/\s+/)));
+  const changesTerm = (text: string) => text.split(/\s+/).some((word) => termWords.has(word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
   return html`<section aria-labelledby="diff-title"><h2 id="diff-title">Changes against the draft</h2><p class="diff">${wordDiff(before, after).map((part) =>
-    part.op === 'same' ? html`${part.text} ` : part.op === 'add' ? html`<ins>${part.text}</ins> ` : html`<del>${part.text}</del> `,
+    part.op === 'same'
+      ? html`${part.text} `
+      : part.op === 'add'
+        ? html`<ins>${part.text}</ins> `
+        : changesTerm(part.text)
+          ? html`<del class="term-changed" title="A term of this order, as the customer spells it">${part.text}<span class="visually-hidden"> (a term of this order)</span></del> `
+          : html`<del>${part.text}</del> `,
   )}</p></section>`;
+}
+
+/** The order's terms (its vocabulary), as the customer spells them: beside the editor, offered while typing. */
+function terms(page: TaskPage): Html {
+  const vocabulary = page.order.params.vocabulary ?? [];
+  if (!vocabulary.length) return html``;
+  return html`<section class="terms" aria-labelledby="terms-title"><h2 id="terms-title">Terms of this order</h2>
+<p class="muted">Spell them as the customer does; the editor offers them as you type.</p>
+<ul id="terms"${textAttributes(languagesOf(page.order.params).result)}>${vocabulary.map((term) => html`<li>${term}</li>`)}</ul></section>`;
 }
 
 /**
@@ -148,7 +166,9 @@ export function taskPage(page: TaskPage): string {
 ${csrfInput(csrf)}
 <p><label for="work-text">${label}</label></p>
 ${doubtful.help}
-<div class="text-frame"><textarea id="work-text" name="text" rows="18" spellcheck="true" data-style-nonce="${page.styleNonce ?? ''}"${textAttributes(languagesOf(page.order.params).result)}${
+<div class="text-frame"><textarea id="work-text" name="text" rows="18" spellcheck="true" data-style-nonce="${page.styleNonce ?? ''}"${
+        page.order.params.vocabulary?.length ? html` data-terms="${JSON.stringify(page.order.params.vocabulary)}"` : ''
+      }${textAttributes(languagesOf(page.order.params).result)}${
         doubtful.tokens.length ? html` aria-describedby="doubt-help"` : ''
       }${wordLevel ? html` data-words-url="${base}/words"` : ''}>${text}</textarea></div>
 ${wordLevel ? html`<p id="editor-status" class="visually-hidden" role="status"></p>` : ''}
@@ -177,7 +197,7 @@ ${page.order.engineNote && !reviewing ? html`<p class="muted" id="engine-note">F
 ${page.order.mediaNote ? html`<p class="muted" id="media-note">${page.order.mediaNote}</p>` : ''}
 ${problems}
 ${player(page)}
-<div class="workspace" id="workspace" data-settings="${JSON.stringify(page.settings)}">${beside(page)}${segments(page)}<div class="editor">${form}</div></div>
-${reviewing && task.baseText !== null ? diff(task.baseText, task.draft) : ''}`,
+<div class="workspace" id="workspace" data-settings="${JSON.stringify(page.settings)}">${beside(page)}${segments(page)}<div class="editor">${terms(page)}${form}</div></div>
+${reviewing && task.baseText !== null ? diff(task.baseText, task.draft, page.order.params.vocabulary ?? []) : ''}`,
   });
 }
