@@ -3,7 +3,7 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import { engineWork, MEDIA_REFUSED } from './engineWork.js';
 import type { ActivityDeps } from './deps.js';
-import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, reestimateForPeople, setPlannedWork } from '../db/orders.js';
+import { addOrderParams, assignOrder, getOrder, keepInputFile, noteEngineFinding, reestimateForPeople, setDraftWords, setPlannedWork } from '../db/orders.js';
 import { peopleTurnaroundHours } from '../orders/handOff.js';
 import type { EngineProgress, PeopleWork, WorkPlan } from '../contracts/orders.js';
 import { peopleWorkFor, type EngineOutcome } from '../contracts/handOver.js';
@@ -17,7 +17,7 @@ import { languagesOf } from '../products/shared.js';
 import { transcriptFromEditor } from '../domain/workbench/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
-import { timedAndTyped, withAlignedTypedWords } from '../domain/workbench/wordTimes.js';
+import { timedAndTyped, timedParagraphsOf, withAlignedTypedWords } from '../domain/workbench/wordTimes.js';
 import { draftWordsOf } from '../orders/workWords.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
@@ -256,12 +256,14 @@ export function createEngineActivities(deps: ActivityDeps) {
     },
 
     /**
-     * The words people typed into a timed draft, timed by the aligner when the work is approved (till
-     * then they have times between their kept neighbours): the approved text as a timed transcript,
-     * the kept words with the draft's own times. null when nothing was typed, the draft had no times,
-     * no aligner is configured or the text does not fit the audio: the interpolated times serve then.
+     * The words people typed into a timed draft, timed by the aligner (till then they have times
+     * between their kept neighbours): the text as a timed transcript, the kept words with the
+     * draft's own times; its key. At a submission (`rebase`), the result also becomes the words the
+     * next stage starts from, so the reviewer's editor and every later edit keep those times. null
+     * when nothing was typed, the draft had no times, no aligner is configured or the text does not
+     * fit the audio: the interpolated times serve then.
      */
-    async timeTypedWords({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
+    async timeTypedWords({ orderId, text, rebase = false }: { orderId: number; text: string; rebase?: boolean }): Promise<string | null> {
       const order = await requireOrder(orderId);
       const draft = await draftWordsOf(files, order);
       if (!draft) return null;
@@ -274,7 +276,13 @@ export function createEngineActivities(deps: ActivityDeps) {
       }
       const typed = timed.typed.filter(Boolean).length;
       if (!typed) return null;
-      return timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => withAlignedTypedWords(timed, words));
+      let aligned: Transcript | undefined;
+      const key = await timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => (aligned = withAlignedTypedWords(timed, words)));
+      if (key && rebase && aligned) {
+        const paragraphs = timedParagraphsOf(aligned);
+        if (paragraphs) await setDraftWords(db, orderId, await files.put(Buffer.from(JSON.stringify(paragraphs))));
+      }
+      return key;
     },
 
     /**

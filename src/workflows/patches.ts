@@ -65,6 +65,11 @@ export const PATCHES = {
     since: '2026-11-28',
     change: 'the words people typed into a timed draft are timed by the forced-alignment engine when the work is approved',
   },
+  typedWordsAlignedAtSubmit: {
+    id: 'typed-words-aligned-at-submit',
+    since: '2026-11-28',
+    change: 'the words a transcriber typed are timed by the aligner when the work is submitted, and the review starts from those times',
+  },
 } as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;

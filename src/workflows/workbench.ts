@@ -1,8 +1,9 @@
 // The human stages of an order in the workbench, as its plan declares them (`stagesOf`): a draft,
 // then in the declared order the work (one task per part of long media, in parallel, merged in time
 // order) and each review stage (a review; a second review where the customer paid for one), each in
-// rounds until its reviewer approves; the aligner's timing of the approved text follows
-// (alignerTiming, called by order/people.ts). Returns the approved text. The order's own workflow holds its
+// rounds until its reviewer approves; the words a transcriber typed are timed by the aligner at each
+// submission (alignSubmitted), and the aligner's timing of the approved text follows (alignerTiming,
+// called by order/people.ts). Returns the approved text. The order's own workflow holds its
 // tasks (heldTask.ts), and the draft's activity opens the work's tasks: behind an order's placement
 // runs one activity and one workflow task. Orders placed before that hold each task in a child
 // workflow opened after the draft (legacy/tasksAsChildren.ts).
@@ -85,6 +86,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
         ...(toAuthor ? { assignedTo: author } : {}),
       });
       text = fix.text;
+      await alignSubmitted(job, text);
     }
   };
 
@@ -98,6 +100,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
       draft = done.draft;
       author = done.parts[0]!.workerId;
       text = done.parts.length === 1 ? done.parts[0]!.text : mergeParts(done.parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
+      await alignSubmitted(job, text);
     } else if (isReviewStage(stage)) {
       // A stage shipped by a patch: histories from before it replay without it (its marker is not in them).
       if (!stageShipped(stage)) continue;
@@ -131,6 +134,20 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
   const held = patched('tasksHeldByOrder');
   const input = taskInput(job, 'qc', { stage: 'qc', skill: job.order.work.reviewSkill, draftText: finishedText, baseText: finishedText }, held);
   return held ? desk.hold(input).run(() => opening.openTask(input)) : taskAsChild(input);
+}
+
+/**
+ * A transcript of media submitted by its transcriber (the work, or a fix after a send-back): the
+ * words typed are timed by the aligner, and the review starts from those times. Best effort.
+ */
+async function alignSubmitted({ order }: WorkbenchOrder, text: string): Promise<void> {
+  if (!(order.work.editor === 'transcript' && order.work.mediaParam) || !patched('typedWordsAlignedAtSubmit')) return;
+  try {
+    await engineFor(order).timeTypedWords({ orderId: order.id, text, rebase: true });
+  } catch (err) {
+    if (wf.isCancellation(err)) throw err;
+    wf.log.warn('the aligner did not time the words typed: the review starts from their interpolated times', { orderId: order.id, error: failureReason(err) });
+  }
 }
 
 /**

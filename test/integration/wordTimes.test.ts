@@ -68,6 +68,16 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect((await typist!.request('POST', `/work/tasks/${work.id}/submit`, { text: edited })).location).toBe('/work/queue');
     const review = await taskOf('review-1');
     expect((await reviewer!.request('POST', `/work/tasks/${review.id}/claim`, {})).location).toBe(`/work/tasks/${review.id}`);
+    // Timed by the aligner at the submission: the reviewer's editor has "lantern" where "lamp" was
+    // spoken, not its interpolated times, and every other word at the draft's.
+    const reviewed = (
+      JSON.parse((await reviewer!.request('GET', `/work/tasks/${review.id}/words`)).text) as { segments: Array<{ words: Json2Word[] }> }
+    ).segments.flatMap((s) => s.words);
+    const guessed = timedTranscript(draftParagraphs, edited).segments.flatMap((s) => s.words ?? []);
+    const spokenLamp = speech.words.find((s) => s.index === SAID.split(' ').findIndex((w) => w === 'lamp'))!;
+    const atReview = reviewed.find((w) => comparable(w.text) === 'lantern')!;
+    expect([atReview.start, atReview.end]).not.toEqual((({ start, end }) => [start, end])(guessed.find((w) => comparable(w.text) === 'lantern')!));
+    expect(Math.abs(atReview.start - spokenLamp.start)).toBeLessThanOrEqual(0.3);
     expect((await reviewer!.request('POST', `/work/tasks/${review.id}/review`, { decision: 'approve', text: edited })).location).toBe('/work/queue');
 
     const record = await waitFor(
