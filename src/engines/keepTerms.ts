@@ -2,22 +2,21 @@
 // each term in the text is sent as a number the engines pass through untranslated, and put back
 // after. Pure but for the wrapped translator's call.
 import type { TranslateRequest, Translator } from './types.js';
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { termPattern } from '../domain/terms.js';
 
 /**
  * `texts` with each occurrence of a term (as listed, whole words, the longest first) replaced by a
  * placeholder, and the function that puts the terms back into the translations.
  */
 export function protectTerms(texts: readonly string[], terms: readonly string[]): { texts: string[]; restore(translated: readonly string[]): string[] } {
+  const pattern = termPattern(terms);
+  if (!pattern) return { texts: [...texts], restore: (t) => [...t] };
   const sorted = [...terms].sort((a, b) => b.length - a.length);
-  if (!sorted.length) return { texts: [...texts], restore: (t) => [...t] };
   // Eight digits no text holds: read as a number by every engine, and left as it is.
   let base = 90_417_300;
   const joined = texts.join('\n');
   while (sorted.some((_, i) => joined.includes(String(base + i)))) base += 1_000;
   const placeholder = (i: number) => String(base + i);
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${sorted.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
   const index = new Map(sorted.map((term, i) => [term, i]));
   const back = new RegExp(sorted.map((_, i) => placeholder(i)).join('|'), 'g');
   return {

@@ -6,11 +6,10 @@ import { EditorState } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { autocompletion } from '@codemirror/autocomplete';
+import { termPattern } from '../../domain/terms.ts';
 
 /** Keys the page's hotkeys use, left out of the editor's own keymap. */
 const PAGE_KEYS = new Set(['Mod-[', 'Mod-]', 'Escape']);
-
-const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The order's terms (its vocabulary) in the editor: offered as completions while a word is typed,
@@ -28,13 +27,7 @@ function termsExtensions(terms) {
     return options.length ? { from: word.from, options, filter: false } : null;
   };
   const known = new MatchDecorator({
-    regexp: new RegExp(
-      `(?<![\\p{L}\\p{N}])(?:${[...terms]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|')})(?![\\p{L}\\p{N}])`,
-      'gu',
-    ),
+    regexp: termPattern(terms),
     decoration: Decoration.mark({ class: 'term', attributes: { spellcheck: 'false' } }),
   });
   const marks = ViewPlugin.fromClass(
