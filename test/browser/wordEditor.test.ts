@@ -204,7 +204,7 @@ describeNeeding(['chromium', 'localEngine'], 'the word-level editor on espeak-ng
   }, 400_000);
 });
 
-describeNeeding('chromium', 'the word-level editor on a two-hour review in Chromium', () => {
+describeNeeding(['chromium', 'ffmpeg'], 'the word-level editor on a two-hour review in Chromium', () => {
   failOnPageProblems();
   let service: TestService;
   let engine: EngineServer;
