@@ -66,3 +66,89 @@
     });
   else schedule();
 })();
+
+// An order's transcript beside its media (the order page): a press on a word plays from it; while
+// the media plays, the word heard carries aria-current (one at a time) and stays in view; the search
+// box marks every match and moves to the first.
+(function () {
+  'use strict';
+  var player = document.getElementById('transcript-player');
+  var box = document.getElementById('transcript');
+  if (!player || !box) return;
+  var words = Array.prototype.slice.call(box.querySelectorAll('[data-start]'));
+  var current = null;
+
+  box.addEventListener('click', function (e) {
+    var word = e.target.closest && e.target.closest('[data-start]');
+    if (!word) return;
+    player.currentTime = Number(word.getAttribute('data-start'));
+    player.play().catch(function () {});
+  });
+
+  function heard(t) {
+    // The last word started by t, while t is within it (or just after it).
+    var lo = 0;
+    var hi = words.length - 1;
+    var found = -1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (Number(words[mid].getAttribute('data-start')) <= t) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    var word = words[found];
+    return word && t <= Number(word.getAttribute('data-end')) + 0.25 ? word : null;
+  }
+  function follow() {
+    var word = heard(player.currentTime);
+    if (word === current) return;
+    if (current) current.removeAttribute('aria-current');
+    current = word;
+    if (word) {
+      word.setAttribute('aria-current', 'true');
+      if (!player.paused) word.scrollIntoView({ block: 'nearest' });
+    }
+  }
+  player.addEventListener('timeupdate', follow);
+  player.addEventListener('seeked', follow);
+
+  var search = document.getElementById('transcript-search');
+  var found = document.getElementById('transcript-found');
+  var original = box.innerHTML; // server-rendered, escaped HTML from this origin
+  var timer = null;
+  function mark(query) {
+    box.innerHTML = original;
+    words = Array.prototype.slice.call(box.querySelectorAll('[data-start]'));
+    current = null;
+    if (!query) return void (found.textContent = '');
+    var needle = query.toLocaleLowerCase();
+    var marks = [];
+    var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      var text = node.nodeValue;
+      var at = text.toLocaleLowerCase().indexOf(needle);
+      while (at >= 0) {
+        var match = node.splitText(at);
+        node = match.splitText(query.length);
+        var m = document.createElement('mark');
+        match.parentNode.replaceChild(m, match);
+        m.appendChild(match);
+        marks.push(m);
+        text = node.nodeValue;
+        at = text.toLocaleLowerCase().indexOf(needle);
+      }
+    });
+    found.textContent = marks.length ? marks.length + (marks.length === 1 ? ' match' : ' matches') : 'No match';
+    if (marks.length) marks[0].scrollIntoView({ block: 'center' });
+    follow();
+  }
+  search.addEventListener('input', function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      mark(search.value.trim());
+    }, 200);
+  });
+})();

@@ -7,12 +7,16 @@ import { RequestError } from '../../contracts/failures.js';
 import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
 import { tasksOfOrder } from '../../db/tasks.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
-import { orderNotFound, sendPage } from '../errors.js';
+import { orderNotFound, PageError, sendPage } from '../errors.js';
 import { customerDetail, truncate, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
 import { workProgress } from '../progress.js';
+import { transcriptSection } from './transcriptView.js';
+import { sendRange } from '../customerFiles.js';
+import { servedWorkFile } from '../../orders/workbench.js';
+import { MediaRefusedError } from '../../orders/orderMedia.js';
 import { isProductKey, productOf } from '../../products/registry.js';
 import { languageName } from '../../domain/languages.js';
 import { clock } from '../../domain/workbench/editorText.js';
@@ -187,6 +191,7 @@ async function renderOrder(deps: WebDeps, res: Response, signed: Signed, order: 
     tasksOfOrder(deps.db, order.id),
   ]);
   const progress = order.status === 'paid' ? await workProgress(deps.temporal, order.id) : undefined;
+  const transcript = await transcriptSection(deps, order, files);
   const label = statusLabel(order);
   const body = html`<h1>Order ${order.id}</h1>
 ${notice(messages.notice)}${alert(messages.alert)}
@@ -194,6 +199,7 @@ ${notice(messages.notice)}${alert(messages.alert)}
 ${parameters(order, signed.account.callbackUrl)}
 <section id="result-files" aria-labelledby="files-heading"><h2 id="files-heading">Result files</h2><div data-field="files">${filesHtml(order)}</div></section>
 </div>
+${transcript}
 <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${timelineHtml(timelineEntries(order, ledger, attempts, files, progress, tasks))}</section>
 <section aria-labelledby="callbacks-heading"><h2 id="callbacks-heading">Callbacks</h2>
 ${callbacks(order, attempts, callbackUrlOf(order, signed.account), signed.csrf)}
@@ -214,6 +220,20 @@ export function orderRouter(deps: WebDeps): Router {
     const order = await findOrder(res, req.params.id);
     const flash = takeFlash(req, res, deps.publicBaseUrl);
     await renderOrder(deps, res, signedIn(res), order, { notice: flash && RESENT[flash] });
+  });
+
+  // The order's media for its transcript's player: only as what its bytes are, by ranges.
+  router.get('/orders/:id/media', async (req, res) => {
+    const order = await findOrder(res, req.params.id);
+    let file: { key: string; type: string } | undefined;
+    try {
+      file = order.inputFiles.media ? await servedWorkFile(deps, order, 'media') : undefined;
+    } catch (err) {
+      if (err instanceof MediaRefusedError) throw new PageError(404, 'This order has no media to play.');
+      throw err;
+    }
+    if (!file) throw new PageError(404, 'This order has no media to play.');
+    await sendRange(req, res, deps, file.key, file.type);
   });
 
   router.post('/orders/:id/resend', async (req, res) => {

@@ -26,6 +26,7 @@ import { timedWork } from '../../orders/workWords.js';
 import { editorSettingsOf } from '../../domain/workbench/editorSettings.js';
 import { PageError, sendPage, styleNonce } from '../errors.js';
 import { setFlash } from '../session.js';
+import { customerFileHeaders, sendRange } from '../customerFiles.js';
 import { taskPage, type TaskPage } from './editor.js';
 import { signedWorker, WORK_PATH } from './session.js';
 
@@ -172,33 +173,4 @@ export function taskRouter(deps: WebDeps): Router {
     res.set(customerFileHeaders('image/png')).send(png);
   });
   return router;
-}
-
-/**
- * Headers of what a customer supplied (or what was drawn from it): the type its bytes are, never
- * sniffed into another, and a CSP sandbox, so that even opened on its own it is no page of this origin.
- */
-const customerFileHeaders = (type: string) => ({
-  'Content-Type': type,
-  'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': 'sandbox',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cache-Control': 'private, max-age=3600',
-});
-
-/** The blob, whole or one `Range: bytes=a-b` (the player seeks with these). */
-async function sendRange(req: Request, res: Response, deps: WebDeps, key: string, type: string): Promise<void> {
-  const size = await deps.files.size(key);
-  res.set({ ...customerFileHeaders(type), 'Accept-Ranges': 'bytes' });
-  const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
-  let [start, end] = [0, size - 1];
-  if (range && (range[1] || range[2])) {
-    start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-    end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    if (start > end || start >= size) return void res.status(416).set('Content-Range', `bytes */${size}`).end();
-    res.status(206).set('Content-Range', `bytes ${start}-${end}/${size}`);
-  }
-  res.set('Content-Length', String(end - start + 1));
-  if (req.method === 'HEAD' || size === 0) return void res.end();
-  deps.files.stream(key, start, end).pipe(res);
 }
