@@ -46,7 +46,8 @@ function termsExtensions(terms) {
 
 /**
  * An editor in place of `textarea` with `extensions` of its own; `onText` runs when the form's field
- * has the editor's text again. Returns the view and `sync` (the text into the field now).
+ * has the editor's text again. Returns what work.js drives of every editor: the view, the text (into
+ * the field now), inserting at the caret.
  */
 export function editorInPlaceOf(textarea, { styleNonce, extensions = [], onText = () => {} }) {
   // The form's label names the editor now; the hidden field it labelled is only the form's value.
@@ -94,5 +95,16 @@ export function editorInPlaceOf(textarea, { styleNonce, extensions = [], onText 
     }),
   });
   textarea.hidden = true;
-  return { view, sync };
+  return {
+    view,
+    /** The editor's text, in the form's field now. */
+    text() {
+      sync();
+      return textarea.value;
+    },
+    insert(snippet) {
+      view.dispatch(view.state.replaceSelection(snippet));
+      view.focus();
+    },
+  };
 }

@@ -100,7 +100,7 @@ const speakersChanged = StateEffect.define();
 export function transcriptEditor({ textarea, player, wordsUrl, status, speakerList, styleNonce }) {
   const speakers = { names: speakersIn(textarea.value), added: new Set() };
   let wordIndex = null;
-  const { view, sync } = editorInPlaceOf(textarea, {
+  const editor = editorInPlaceOf(textarea, {
     styleNonce,
     extensions: [
       EditorView.editorAttributes.of({ class: 'transcript-editor' }),
@@ -129,6 +129,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
       }
     },
   });
+  const { view } = editor;
 
   fetch(wordsUrl, { credentials: 'same-origin' })
     .then((r) => (r.ok ? r.json() : { segments: [] }))
@@ -237,15 +238,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
   drawSpeakers();
 
   return {
-    view,
-    text: () => {
-      sync();
-      return textarea.value;
-    },
-    insert(snippet) {
-      view.dispatch(view.state.replaceSelection(snippet));
-      view.focus();
-    },
+    ...editor,
     addSpeaker() {
       let n = speakers.names.length + 1;
       while (speakers.names.includes(`Speaker ${n}`)) n++;
