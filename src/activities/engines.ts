@@ -31,16 +31,15 @@ export function createEngineActivities(deps: ActivityDeps) {
   const { engineRequest, requireOrder, mediaRequest, heartbeating } = engineWork(deps);
 
   /**
-   * `transcript`'s words placed on the order's audio by the aligner, made into the result by `timed`
-   * and kept (its key); null when no aligner is configured, the language has no code, or the text
-   * does not fit the audio.
+   * `transcript`'s words placed on the order's audio by the aligner, made into the result by `timed`;
+   * null when no aligner is configured, the language has no code, or the text does not fit the audio.
    */
   async function timedByAligner(
     order: OrderRow,
     transcript: Transcript,
     what: string,
     timed: (words: Array<{ word: string; begin: number; end: number }>) => Transcript | undefined,
-  ): Promise<string | null> {
+  ): Promise<Transcript | null> {
     const aligner = engines.alignment;
     const request = aligner && mediaRequest(order, aligner.name);
     if (!aligner || !request) return null;
@@ -51,7 +50,7 @@ export function createEngineActivities(deps: ActivityDeps) {
         const result = timed(words);
         if (!result) throw new EngineRejectedError(`the aligner gave ${words.length} words for a text of other words`);
         log.info(`${what}: timed by the aligner`, { ...context, words: words.length });
-        return await files.put(Buffer.from(renderJson2(result)));
+        return result;
       } catch (err) {
         if (!(err instanceof EngineRejectedError)) throw err;
         log.warn(`the aligner could not time ${what}: the times it has serve`, { ...context, reason: err.message });
@@ -252,16 +251,17 @@ export function createEngineActivities(deps: ActivityDeps) {
     async timeWork({ orderId, text }: { orderId: number; text: string }): Promise<string | null> {
       const order = await requireOrder(orderId);
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
-      return timedByAligner(order, transcript, 'the approved text', (words) => withWordTimes(transcript, words));
+      const timed = await timedByAligner(order, transcript, 'the approved text', (words) => withWordTimes(transcript, words));
+      return timed && (await files.put(Buffer.from(renderJson2(timed))));
     },
 
     /**
      * The words people typed into a timed draft, timed by the aligner (till then they have times
      * between their kept neighbours): the text as a timed transcript, the kept words with the
-     * draft's own times; its key. At a submission (`rebase`), the result also becomes the words the
-     * next stage starts from, so the reviewer's editor and every later edit keep those times. null
-     * when nothing was typed, the draft had no times, no aligner is configured or the text does not
-     * fit the audio: the interpolated times serve then.
+     * draft's own times; its key. At a submission (`rebase`), the result becomes instead the words
+     * the next stage starts from, so the reviewer's editor and every later edit keep those times (and
+     * null is answered). null when nothing was typed, the draft had no times, no aligner is configured
+     * or the text does not fit the audio: the interpolated times serve then.
      */
     async timeTypedWords({ orderId, text, rebase = false }: { orderId: number; text: string; rebase?: boolean }): Promise<string | null> {
       const order = await requireOrder(orderId);
@@ -276,13 +276,12 @@ export function createEngineActivities(deps: ActivityDeps) {
       }
       const typed = timed.typed.filter(Boolean).length;
       if (!typed) return null;
-      let aligned: Transcript | undefined;
-      const key = await timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => (aligned = withAlignedTypedWords(timed, words)));
-      if (key && rebase && aligned) {
-        const paragraphs = timedParagraphsOf(aligned);
-        if (paragraphs) await setDraftWords(db, orderId, await files.put(Buffer.from(JSON.stringify(paragraphs))));
-      }
-      return key;
+      const aligned = await timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => withAlignedTypedWords(timed, words));
+      if (!aligned) return null;
+      if (!rebase) return files.put(Buffer.from(renderJson2(aligned)));
+      const paragraphs = timedParagraphsOf(aligned);
+      if (paragraphs) await setDraftWords(db, orderId, await files.put(Buffer.from(JSON.stringify(paragraphs))));
+      return null;
     },
 
     /**
