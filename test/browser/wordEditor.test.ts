@@ -14,7 +14,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbac
 import { startEngineServer, verboseJson, type EngineServer } from '../helpers/engineServer.js';
 import { axeCheck, failOnPageProblems, launchBrowser, newContext } from '../helpers/browser.js';
 import { freePort, waitFor } from '../helpers/net.js';
-import { speak } from '../helpers/speech.js';
+import { speak, startOffsets } from '../helpers/speech.js';
 import { mediaFile } from '../helpers/media.js';
 import { placeOrder } from '../helpers/orders.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
@@ -101,17 +101,8 @@ describeNeeding(['chromium', 'localEngine'], 'the word-level editor on espeak-ng
 
     // Each word of the draft an element with the engine's own times, where espeak-ng spoke it (90 % within 0.3 s).
     expect(await wordsOnScreen(page)).toEqual(draft.map(({ text, start, end }) => ({ text, start, end })));
-    const said = SAID.split(' ').map(comparable);
-    const offsets: number[] = [];
-    let at = 0;
-    for (const w of draft) {
-      const index = said.indexOf(comparable(w.text), at);
-      if (index < 0 || index > at + 3) continue;
-      at = index + 1;
-      const spoken = speech.words.find((s) => s.index === index);
-      if (spoken) offsets.push(Math.abs(w.start - spoken.start));
-    }
-    expect(offsets.length).toBeGreaterThan(said.length * 0.7);
+    const offsets = startOffsets(SAID, speech, draft);
+    expect(offsets.length).toBeGreaterThan(SAID.split(' ').length * 0.7);
     expect(offsets.filter((o) => o <= 0.3).length / offsets.length, offsets.join(' ')).toBeGreaterThanOrEqual(0.9);
 
     // A click on a word (one in the third sentence) plays from its start.

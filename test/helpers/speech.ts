@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { comparable } from '../../src/domain/workbench/wordTimes.js';
 
 export const HAS_ESPEAK = spawnSync('espeak-ng', ['--version']).status === 0;
 
@@ -76,4 +77,22 @@ export async function speakDialogue(turns: Array<{ voice: string; text: string }
   header.writeUInt32LE(36 + data.length, 4);
   header.writeUInt32LE(data.length, 40);
   return { wav: Buffer.concat([header, data]), turns: spans };
+}
+
+/**
+ * How far each timed word of `timed` (in reading order) starts from where espeak-ng said it, in
+ * seconds, for the words that are words of `said` (found in order, a few skipped at most).
+ */
+export function startOffsets(said: string, speech: Speech, timed: ReadonlyArray<{ text: string; start: number }>): number[] {
+  const words = said.split(' ').map(comparable);
+  const offsets: number[] = [];
+  let at = 0;
+  for (const w of timed) {
+    const index = words.indexOf(comparable(w.text), at);
+    if (index < 0 || index > at + 3) continue;
+    at = index + 1;
+    const spoken = speech.words.find((s) => s.index === index);
+    if (spoken) offsets.push(Math.abs(w.start - spoken.start));
+  }
+  return offsets;
 }

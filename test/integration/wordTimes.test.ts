@@ -7,7 +7,7 @@ import { describeNeeding } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { freePort, waitFor } from '../helpers/net.js';
-import { speak } from '../helpers/speech.js';
+import { speak, startOffsets } from '../helpers/speech.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { placeOrder } from '../helpers/orders.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
@@ -112,17 +112,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect(Math.abs(typed[0]![0]!.start - lamp.start), JSON.stringify([typed[0], lamp])).toBeLessThanOrEqual(0.3);
 
     // Where espeak-ng spoke each word (its own events), against the delivered start: within 0.3 s for 90 %.
-    const said = SAID.split(' ').map(comparable);
-    let at = 0;
-    const offsets: number[] = [];
-    for (const w of words) {
-      const index = said.indexOf(comparable(w.text), at);
-      if (index < 0 || index > at + 3) continue;
-      at = index + 1;
-      const spoken = speech.words.find((s) => s.index === index);
-      if (spoken) offsets.push(Math.abs(w.start - spoken.start));
-    }
-    expect(offsets.length).toBeGreaterThan(said.length * 0.7);
+    const offsets = startOffsets(SAID, speech, words);
+    expect(offsets.length).toBeGreaterThan(SAID.split(' ').length * 0.7);
     const close = offsets.filter((o) => o <= 0.3).length / offsets.length;
     expect(close, `offsets ${offsets.map((o) => o.toFixed(2)).join(' ')}`).toBeGreaterThanOrEqual(0.9);
   }, 400_000);
