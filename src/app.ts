@@ -20,19 +20,22 @@ import { httpMetrics, metricsHandler, setQueueStatsSource } from './metrics.js';
 import { queueStats } from './db/tasks.js';
 import { parseQueryString, refuseConflictingQueryKeys } from './http/queryString.js';
 import { databaseCheck, readyzHandler, temporalCheck } from './api/health.js';
+import { loggedPath } from './http/loggedPath.js';
+import { sharedOrders } from './web/shared.js';
 
 export function createApp(deps: ApiDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);
 
-  // Access log (first, so refused bodies and rate limits are logged too): the path only, since query strings carry API tokens.
+  // Access log (first, so refused bodies and rate limits are logged too): the path only, since query strings carry API tokens (and share tokens masked).
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    const path = loggedPath(req.path); // now: a router mounted on a path answers with its own req.path
     res.on('finish', () =>
       deps.log('http', {
         method: req.method,
-        path: req.path,
+        path,
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
       }),
@@ -63,6 +66,7 @@ export function createApp(deps: ApiDeps): express.Express {
   app.use(codecRouter(deps));
   app.use('/account', accountArea(deps));
   app.use('/work', workbench(deps));
+  app.use('/shared', sharedOrders(deps));
   app.use((req, res) => void res.status(404).json(errorObject('', `no such endpoint: ${req.method} ${req.path}`)));
   app.use(limiter.countFailures);
   app.use(errorHandler(deps.log));

@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { AccountNotFoundError, FAILURE_TYPES, InsufficientFundsError, OrderStateError, PaymentUnconfirmedError, RequestError } from '../contracts/failures.js';
 import { FetchError } from '../net/outbound.js';
 import { describeZodError } from '../http/zodErrors.js';
+import { loggedPath } from '../http/loggedPath.js';
 
 export function errorObject(mode: string, error: string) {
   return { mode, status: 'error', error };
@@ -130,7 +131,7 @@ export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta:
     log('order payment unconfirmed', { orderId: err.orderId });
     return { status: 503, body: errorObject(mode, err.message) };
   }
-  log('request failed', { method: req.method, path: req.path, error: String((err as Error)?.stack ?? err) });
+  log('request failed', { method: req.method, path: loggedPath(req.path), error: String((err as Error)?.stack ?? err) });
   return { status: 500, body: errorObject(mode, 'internal error: the request cannot be fulfilled now; try again later') };
 }
 

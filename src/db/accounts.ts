@@ -7,6 +7,7 @@ import { newWebhookSecret } from '../domain/webhookSignature.js';
 import { AccountNotFoundError } from '../contracts/failures.js';
 import { accountWrites, forgetAccount, rememberAccount, rememberedAccount } from './accountCache.js';
 import { endAccountSessions } from './sessions.js';
+import { endAccountShareLinks } from './shareLinks.js';
 
 /** Accounts created on or after this date get canceled callbacks by default (spec, Events rule 2). */
 export const CANCELED_CALLBACKS_SINCE = new Date('2026-03-30T00:00:00Z');
@@ -68,15 +69,17 @@ export async function getAccount(db: Db, accountId: number): Promise<AccountRow 
 }
 
 /**
- * Replaces the account's API token; returns the new one. The old token is refused from the next
- * request on (lookups go by its hash, which no longer exists); result URLs built afterwards carry
- * the new one.
+ * A new API token; the old one is refused from the next request on (lookups go by its hash, which no
+ * longer exists) and result URLs built afterwards carry the new one. In the same transaction every
+ * session of the account ends but `keepSession` (the one that rotated), and every share link ends:
+ * whoever was let in by the old token is let out with it.
  */
-/**
- * A new API token; in the same transaction every session of the account ends but `keepSession`
- * (the one that rotated): whoever signed in with the old token is signed out with it.
- */
-export async function rotateApiToken(db: Db, key: Buffer, accountId: number, keepSession?: string): Promise<{ token: string; sessionsEnded: number }> {
+export async function rotateApiToken(
+  db: Db,
+  key: Buffer,
+  accountId: number,
+  keepSession?: string,
+): Promise<{ token: string; sessionsEnded: number; shareLinksEnded: number }> {
   const apiToken = newApiToken();
   const result = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -85,7 +88,8 @@ export async function rotateApiToken(db: Db, key: Buffer, accountId: number, kee
       .where(eq(accounts.id, accountId))
       .returning({ id: accounts.id });
     if (!row) throw new AccountNotFoundError(accountId);
-    return { token: apiToken, sessionsEnded: await endAccountSessions(tx, accountId, keepSession) };
+    const sessionsEnded = await endAccountSessions(tx, accountId, keepSession);
+    return { token: apiToken, sessionsEnded, shareLinksEnded: await endAccountShareLinks(tx, accountId) };
   });
   forgetAccount(db, accountId);
   return result;

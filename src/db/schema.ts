@@ -148,6 +148,18 @@ export const accountSessions = pgTable('account_sessions', {
 
 export type AccountSessionRow = typeof accountSessions.$inferSelect;
 
+/** Migration 0020: a finished order shared by a link of its own (src/db/shareLinks.ts); at most one per order. */
+export const shareLinks = pgTable('share_links', {
+  tokenHash: text('token_hash').primaryKey(),
+  tokenEncrypted: text('token_encrypted').notNull(),
+  accountId: integer('account_id').notNull(),
+  orderId: bigint('order_id', { mode: 'number' }).notNull().unique(),
+  expiresAt: ts('expires_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export type ShareLinkRow = typeof shareLinks.$inferSelect;
+
 /** The people who do the human work (0009). `skills`: e.g. ['transcription:english', 'review:english']. */
 export const workers = pgTable('workers', {
   id: serial('id').primaryKey(),

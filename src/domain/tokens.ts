@@ -1,4 +1,4 @@
-// API tokens: random, shown once; stored as an HMAC for lookup and AES-256-GCM for result URLs.
+// API tokens and share links' tokens: random; stored as an HMAC for lookup and AES-256-GCM to be shown again.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 export function newApiToken(): string {
@@ -8,6 +8,11 @@ export function newApiToken(): string {
 /** `secretKey` is 32 bytes. */
 export function tokenHash(secretKey: Buffer, token: string): string {
   return createHmac('sha256', secretKey).update(`api-token:${token}`).digest('hex');
+}
+
+/** The lookup key of a share link's token (src/db/shareLinks.ts): its own HMAC domain, never an API token's. */
+export function shareTokenHash(secretKey: Buffer, token: string): string {
+  return createHmac('sha256', secretKey).update(`share-link:${token}`).digest('hex');
 }
 
 export function encryptToken(secretKey: Buffer, token: string): string {

@@ -18,8 +18,12 @@ export interface WebDeps {
   /** Base of the result URLs and links shown, e.g. https://orders.example.com */
   publicBaseUrl: string;
   log: (message: string, meta: object) => void;
-  /** Sign-in attempts per client address and minute (default DEFAULT_SIGN_IN_PER_MINUTE). */
-  rateLimits?: { signInPerMinute?: number };
+  /**
+   * Sign-in attempts per client address and minute (default DEFAULT_SIGN_IN_PER_MINUTE); a share
+   * link's reads per minute, and share links that open nothing per address, as the API's reads and
+   * failed authentications (src/web/shared.ts).
+   */
+  rateLimits?: { signInPerMinute?: number; readsPerMinute?: number; failedAuthPerMinute?: number };
   /** The SSRF-guarded client: resent and sample callbacks, the player's copy of an order's media. */
   outbound: OutboundClient;
   /** Renders result files and opens workers' files in bounded child processes. */

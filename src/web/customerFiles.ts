@@ -16,10 +16,13 @@ export const customerFileHeaders = (type: string) => ({
   'Cache-Control': 'private, max-age=3600',
 });
 
-/** The blob, whole or one `Range: bytes=a-b` (the player seeks with these). */
-export async function sendRange(req: Request, res: Response, deps: WebDeps, key: string, type: string): Promise<void> {
+/**
+ * The blob, whole or one `Range: bytes=a-b` (the player seeks with these). `cacheControl` replaces the
+ * hour a browser may keep it (a share link's media is asked again each time: it can be stopped).
+ */
+export async function sendRange(req: Request, res: Response, deps: WebDeps, key: string, type: string, cacheControl?: string): Promise<void> {
   const size = await deps.files.size(key);
-  res.set({ ...customerFileHeaders(type), 'Accept-Ranges': 'bytes' });
+  res.set({ ...customerFileHeaders(type), 'Accept-Ranges': 'bytes', ...(cacheControl ? { 'Cache-Control': cacheControl } : {}) });
   const range = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
   let [start, end] = [0, size - 1];
   if (range && (range[1] || range[2])) {

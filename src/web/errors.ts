@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from 'zod';
 import { RequestError } from '../contracts/failures.js';
 import { describeZodError } from '../http/zodErrors.js';
+import { loggedPath } from '../http/loggedPath.js';
 import { FetchError } from '../net/outbound.js';
 import { html } from './html.js';
 import { alert, layout, type Area } from './layout.js';
@@ -50,18 +51,31 @@ export function sendPage(res: Response, status: number, page: string): void {
   pageHeaders(res).status(status).type('html').send(page);
 }
 
-const TITLES: Record<number, string> = { 400: 'Not accepted', 403: 'Refused', 404: 'Not found', 429: 'Too many attempts', 500: 'Something went wrong' };
+const TITLES: Record<number, string> = {
+  400: 'Not accepted',
+  403: 'Refused',
+  404: 'Not found',
+  410: 'Gone',
+  429: 'Too many attempts',
+  500: 'Something went wrong',
+};
 
-const HOME: Record<Area, [string, string]> = { account: ['/account/orders', 'Back to your orders'], work: ['/work/queue', 'Back to the queue'] };
+/** Where an area's error page leads back to; a shared page leads nowhere (it shows nothing of the account). */
+const HOME: Record<Area, [string, string] | undefined> = {
+  account: ['/account/orders', 'Back to your orders'],
+  work: ['/work/queue', 'Back to the queue'],
+  shared: undefined,
+};
 
-/** The area a request is in: the workbench's pages under /work, the account area's otherwise. */
-export const areaOf = (req: Request): Area => (req.baseUrl === '/work' ? 'work' : 'account');
+/** The area a request is in: the workbench's pages under /work, a share link's under /shared, the account area's otherwise. */
+export const areaOf = (req: Request): Area => (req.baseUrl === '/work' ? 'work' : req.baseUrl === '/shared' ? 'shared' : 'account');
 
 /** A refusal in the area's own layout; `csrf` of the session when someone is signed in (their navigation shows). */
 export function errorPage(status: number, message: string, csrf?: string, area: Area = 'account'): string {
   const title = TITLES[status] ?? 'Error';
-  const [home, back] = HOME[area];
-  return layout({ title, csrf, area, body: html`<h1>${title}</h1>${alert(message)}<p><a href="${home}">${back}</a></p>` });
+  const home = HOME[area];
+  const link = home ? html`<p><a href="${home[0]}">${home[1]}</a></p>` : '';
+  return layout({ title, csrf, area, noindex: area === 'shared', body: html`<h1>${title}</h1>${alert(message)}${link}` });
 }
 
 export function webErrorHandler(log: (message: string, meta: object) => void): ErrorRequestHandler {
@@ -76,7 +90,7 @@ export function webErrorHandler(log: (message: string, meta: object) => void): E
     else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) [status, message] = [err.status, 'The request could not be read.'];
     else {
       // The path only: a query string is never logged.
-      log('request failed', { method: req.method, path: req.originalUrl.split('?')[0], error: String((err as Error)?.stack ?? err) });
+      log('request failed', { method: req.method, path: loggedPath(req.originalUrl.split('?')[0]!), error: String((err as Error)?.stack ?? err) });
       [status, message] = [500, 'The page cannot be shown now; try again later.'];
     }
     if (res.headersSent) return void res.end();

@@ -4,7 +4,8 @@
 import { html, type Html, type Part } from './html.js';
 
 export type Section = 'orders' | 'wallet' | 'settings' | 'sample' | 'queue' | 'earnings';
-export type Area = 'account' | 'work';
+/** The account area, the workbench, or an order shared by a link (no one signed in; the account area's assets). */
+export type Area = 'account' | 'work' | 'shared';
 
 export interface PageOptions {
   title: string;
@@ -14,6 +15,8 @@ export interface PageOptions {
   current?: Section;
   /** The account area (default) or the workbench. */
   area?: Area;
+  /** Asks search engines not to index the page nor follow its links (a share link's page). */
+  noindex?: boolean;
 }
 
 const AREAS: Record<Area, { base: string; name: string; script: string; nav: ReadonlyArray<[Section, string, string]> }> = {
@@ -28,6 +31,7 @@ const AREAS: Record<Area, { base: string; name: string; script: string; nav: Rea
       ['sample', '/account/sample-callback', 'Sample callback'],
     ],
   },
+  shared: { base: '/account', name: 'Shared transcript', script: 'app.js', nav: [] },
   work: {
     base: '/work',
     name: 'Workbench',
@@ -67,7 +71,12 @@ export function layout(page: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · ${area.name}</title>
+${
+  page.noindex
+    ? html`<meta name="robots" content="noindex, nofollow">
+`
+    : ''
+}<title>${page.title} · ${area.name}</title>
 <link rel="stylesheet" href="${area.base}/assets/app.css">
 <link rel="icon" href="${area.base}/assets/icon.svg" type="image/svg+xml">
 <script src="${area.base}/assets/${area.script}" defer></script>

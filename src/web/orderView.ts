@@ -22,14 +22,20 @@ export function statusHtml(order: OrderRow): Html {
   return html`${label}`;
 }
 
-/** A link per result kind and format once the order is finished (served with the session, not the token). */
-export function filesHtml(order: OrderRow): Html {
+/** Where the account area serves an order's page, media and files. */
+export const accountOrderPath = (order: OrderRow): string => `/account/orders/${order.id}`;
+
+/**
+ * A link per result kind and format once the order is finished, under `base` (the account's order
+ * path, served with the session; or a share link's, served by its token): never the API token.
+ */
+export function filesHtml(order: OrderRow, base = accountOrderPath(order)): Html {
   if (order.status !== 'finished') return html`<span class="muted">—</span>`;
   return html`<ul class="files">${orderResults(order).map(
     ({ kind, formats }) =>
       html`<li><span class="kind">${kindName(kind)}:</span> ${formats.map(
         (format) =>
-          html` <a href="/account/orders/${order.id}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`,
+          html` <a href="${base}/files/${kind}?format=${format}" data-kind="${kind}" data-format="${format}" aria-label="${kindName(kind)} of order ${order.id} as ${format}">${format}</a>`,
       )}</li>`,
   )}</ul>`;
 }

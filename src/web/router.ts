@@ -9,6 +9,7 @@ import { requireSession } from './session.js';
 import { signInRouter } from './pages/signIn.js';
 import { ordersRouter } from './pages/orders.js';
 import { orderRouter } from './pages/order.js';
+import { sharingRouter } from './pages/sharing.js';
 import { walletRouter } from './pages/wallet.js';
 import { settingsRouter } from './pages/settings.js';
 import { sampleRouter } from './pages/sample.js';
@@ -46,6 +47,7 @@ export function accountArea(deps: WebDeps): Router {
   // The list's fixed paths (status.json) before the order page's /orders/:id.
   router.use(ordersRouter(deps));
   router.use(orderRouter(deps));
+  router.use(sharingRouter(deps));
   router.use(walletRouter(deps));
   router.use(settingsRouter(deps));
   router.use(sampleRouter(deps));

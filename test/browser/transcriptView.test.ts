@@ -93,6 +93,14 @@ describeNeeding('chromium', 'the transcript beside its media in /account', () =>
     expect(await page.locator('#transcript-found').textContent()).toBe('3 matches');
     await page.getByLabel('Search the transcript').fill('lighthouse');
     await expect.poll(() => view.locator('mark').allTextContents()).toEqual(['lighthouse']);
+    // A phrase is found across words, whatever its case and spacing: each word's part marked.
+    await page.getByLabel('Search the transcript').fill('Keeper  CLIMBED th');
+    await expect.poll(() => view.locator('mark').allTextContents()).toEqual(['keeper', ' ', 'climbed', ' ', 'th']);
+    expect(await page.locator('#transcript-found').textContent()).toBe('1 match');
+    await page.getByLabel('Search the transcript').fill('the lighthouse. Ships');
+    await expect.poll(() => page.locator('#transcript-found').textContent()).toBe('No match'); // two paragraphs
+    await page.getByLabel('Search the transcript').fill('passed the');
+    await expect.poll(() => view.locator('mark').allTextContents()).toEqual(['passed', ' ', 'the']);
     await axeCheck(page);
 
     // The media answers only its own account, and only as audio.

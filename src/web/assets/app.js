@@ -69,7 +69,7 @@
 
 // An order's transcript beside its media (the order page): a press on a word plays from it; while
 // the media plays, the word heard carries aria-current (one at a time) and stays in view; the search
-// box marks every match and moves to the first.
+// box marks every match, a phrase across words too, and moves to the first. The same on a share link's page.
 (function () {
   'use strict';
   var player = document.getElementById('transcript-player');
@@ -117,32 +117,52 @@
   var found = document.getElementById('transcript-found');
   var original = box.innerHTML; // server-rendered, escaped HTML from this origin
   var timer = null;
+  function escaped(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  // Marks every match of the query in a paragraph, across its words: the query's spaces match any run
+  // of spaces, case is ignored. A match over two words is marked in each (one <mark> per text node).
+  function markIn(para, pattern) {
+    var nodes = [];
+    var text = '';
+    var walker = document.createTreeWalker(para, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      nodes.push({ node: walker.currentNode, at: text.length });
+      text += walker.currentNode.nodeValue;
+    }
+    var ranges = [];
+    var m;
+    pattern.lastIndex = 0;
+    while ((m = pattern.exec(text))) ranges.push([m.index, m.index + m[0].length]);
+    // From the last match back: a split keeps the start of its node, so the offsets held stay true.
+    for (var r = ranges.length - 1; r >= 0; r--) {
+      for (var n = nodes.length - 1; n >= 0; n--) {
+        var item = nodes[n];
+        var from = Math.max(ranges[r][0], item.at);
+        var to = Math.min(ranges[r][1], item.at + item.node.nodeValue.length);
+        if (from >= to) continue;
+        var match = item.node.splitText(from - item.at);
+        match.splitText(to - from);
+        var mk = document.createElement('mark');
+        match.parentNode.replaceChild(mk, match);
+        mk.appendChild(match);
+      }
+    }
+    return ranges.length;
+  }
   function mark(query) {
     box.innerHTML = original;
     words = Array.prototype.slice.call(box.querySelectorAll('[data-start]'));
     current = null;
     if (!query) return void (found.textContent = '');
-    var needle = query.toLocaleLowerCase();
-    var marks = [];
-    var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-    var nodes = [];
-    while (walker.nextNode()) nodes.push(walker.currentNode);
-    nodes.forEach(function (node) {
-      var text = node.nodeValue;
-      var at = text.toLocaleLowerCase().indexOf(needle);
-      while (at >= 0) {
-        var match = node.splitText(at);
-        node = match.splitText(query.length);
-        var m = document.createElement('mark');
-        match.parentNode.replaceChild(m, match);
-        m.appendChild(match);
-        marks.push(m);
-        text = node.nodeValue;
-        at = text.toLocaleLowerCase().indexOf(needle);
-      }
+    var pattern = new RegExp(query.split(/\s+/).map(escaped).join('\\s+'), 'giu');
+    var count = 0;
+    Array.prototype.forEach.call(box.querySelectorAll('p'), function (para) {
+      count += markIn(para, pattern);
     });
-    found.textContent = marks.length ? marks.length + (marks.length === 1 ? ' match' : ' matches') : 'No match';
-    if (marks.length) marks[0].scrollIntoView({ block: 'center' });
+    found.textContent = count ? count + (count === 1 ? ' match' : ' matches') : 'No match';
+    var first = box.querySelector('mark');
+    if (first) first.scrollIntoView({ block: 'center' });
     follow();
   }
   search.addEventListener('input', function () {
@@ -152,3 +172,8 @@
     }, 200);
   });
 })();
+
+// A share link's text box selects the whole link when it gets focus, ready to copy.
+document.addEventListener('focusin', function (e) {
+  if (e.target.classList && e.target.classList.contains('share-link')) e.target.select();
+});

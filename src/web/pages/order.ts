@@ -11,12 +11,11 @@ import { orderNotFound, PageError, sendPage } from '../errors.js';
 import { customerDetail, truncate, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
-import { filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
+import { accountOrderPath, filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
 import { workProgress } from '../progress.js';
 import { transcriptSection } from './transcriptView.js';
-import { sendRange } from '../customerFiles.js';
-import { servedWorkFile } from '../../orders/workbench.js';
-import { MediaRefusedError } from '../../orders/orderMedia.js';
+import { sendOrderMedia } from '../orderDownloads.js';
+import { sharingSection, SHARING_NOTICES } from './sharing.js';
 import { isProductKey, productOf } from '../../products/registry.js';
 import { languageName } from '../../domain/languages.js';
 import { clock } from '../../domain/workbench/editorText.js';
@@ -26,7 +25,8 @@ import { setFlash, signedIn, takeFlash, type Signed } from '../session.js';
 import { timelineEntries, timelineHtml } from '../timeline.js';
 import { orderIdOf } from './orders.js';
 
-const RESENT: Record<string, string> = {
+const NOTICES: Record<string, string> = {
+  ...SHARING_NOTICES,
   'resent-ok': 'The last callback was sent again and delivered: the receiver answered ok.',
   'resent-failed': 'The last callback was sent again, but the receiver did not answer ok: see the newest attempt below.',
 };
@@ -191,7 +191,7 @@ async function renderOrder(deps: WebDeps, res: Response, signed: Signed, order: 
     tasksOfOrder(deps.db, order.id),
   ]);
   const progress = order.status === 'paid' ? await workProgress(deps.temporal, order.id) : undefined;
-  const transcript = await transcriptSection(deps, order, files);
+  const [transcript, sharing] = await Promise.all([transcriptSection(deps, order, files, accountOrderPath(order)), sharingSection(deps, signed, order)]);
   const label = statusLabel(order);
   const body = html`<h1>Order ${order.id}</h1>
 ${notice(messages.notice)}${alert(messages.alert)}
@@ -199,6 +199,7 @@ ${notice(messages.notice)}${alert(messages.alert)}
 ${parameters(order, signed.account.callbackUrl)}
 <section id="result-files" aria-labelledby="files-heading"><h2 id="files-heading">Result files</h2><div data-field="files">${filesHtml(order)}</div></section>
 </div>
+${sharing}
 ${transcript}
 <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>${timelineHtml(timelineEntries(order, ledger, attempts, files, progress, tasks))}</section>
 <section aria-labelledby="callbacks-heading"><h2 id="callbacks-heading">Callbacks</h2>
@@ -219,22 +220,11 @@ export function orderRouter(deps: WebDeps): Router {
   router.get('/orders/:id', async (req, res) => {
     const order = await findOrder(res, req.params.id);
     const flash = takeFlash(req, res, deps.publicBaseUrl);
-    await renderOrder(deps, res, signedIn(res), order, { notice: flash && RESENT[flash] });
+    await renderOrder(deps, res, signedIn(res), order, { notice: flash && Object.hasOwn(NOTICES, flash) ? NOTICES[flash] : undefined });
   });
 
   // The order's media for its transcript's player: only as what its bytes are, by ranges.
-  router.get('/orders/:id/media', async (req, res) => {
-    const order = await findOrder(res, req.params.id);
-    let file: { key: string; type: string } | undefined;
-    try {
-      file = order.inputFiles.media ? await servedWorkFile(deps, order, 'media') : undefined;
-    } catch (err) {
-      if (err instanceof MediaRefusedError) throw new PageError(404, 'This order has no media to play.');
-      throw err;
-    }
-    if (!file) throw new PageError(404, 'This order has no media to play.');
-    await sendRange(req, res, deps, file.key, file.type);
-  });
+  router.get('/orders/:id/media', async (req, res) => sendOrderMedia(req, res, deps, await findOrder(res, req.params.id)));
 
   router.post('/orders/:id/resend', async (req, res) => {
     const signed = signedIn(res);

@@ -2,10 +2,8 @@
 // result files served with the session (the same rendering as the API's file route).
 import { Router } from 'express';
 import type { WebDeps } from '../context.js';
-import { checkResultKind, sendResultFile } from '../../http/resultFiles.js';
 import { getAccountOrder } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
-import { RequestError } from '../../contracts/failures.js';
 import { isProductKey, PRODUCT_LIST } from '../../products/registry.js';
 import { orderNotFound, PageError, sendPage } from '../errors.js';
 import { queryString, usd, when } from '../format.js';
@@ -15,6 +13,7 @@ import { filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
 import { findOrders, ordersByIds, type OrderFilter } from '../../db/accountArea.js';
 import { isSettled, statusLabel, STATUS_LABELS, type StatusLabel } from '../../domain/statusLabels.js';
 import { signedIn } from '../session.js';
+import { sendOrderResult } from '../orderDownloads.js';
 
 const PAGE_SIZE = 20;
 
@@ -110,14 +109,7 @@ ${pager(page > 1 ? link(page - 1) : undefined, rows.length > PAGE_SIZE ? link(pa
     const id = orderIdOf(req.params.id);
     const order = id === undefined ? undefined : await getAccountOrder(deps.db, signedIn(res).account.id, id);
     if (!order) throw orderNotFound();
-    try {
-      await sendResultFile(deps, req, res, order, checkResultKind(req.params.kind), req.query.format);
-    } catch (err) {
-      // The API's message names the problem (no such kind, format, not finished yet; a rendering that
-      // cannot be made, 422, which is not a missing page).
-      if (err instanceof RequestError) throw new PageError(err.status === 422 ? 422 : 404, `This file is not available: ${err.message}.`);
-      throw err;
-    }
+    await sendOrderResult(req, res, deps, order, req.params.kind);
   });
   return router;
 }

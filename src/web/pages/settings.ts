@@ -1,6 +1,6 @@
 // Settings: the account-wide callback URL (checked as an order's callback_url is, and by the
 // outbound guard), canceled callbacks, the callback signing secret and the API token (each shown
-// only on request, by POST, and rotatable).
+// only on request, by POST, and rotatable), and the orders the account shares by a link.
 import { Router, type Response } from 'express';
 import type { WebDeps } from '../context.js';
 import {
@@ -16,9 +16,11 @@ import { decryptToken } from '../../domain/tokens.js';
 import { httpUrl } from '../../products/params.js';
 import { sendPage } from '../errors.js';
 import { customerDetail, when } from '../format.js';
-import { html, type Part } from '../html.js';
+import { html, type Html, type Part } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { setFlash, signedIn, takeFlash } from '../session.js';
+import { shareLinksOfAccount } from '../../db/shareLinks.js';
+import { sharedListHtml, SHARING_NOTICES } from './sharing.js';
 
 /** How long a replaced signing secret keeps signing beside the new one (receivers switch meanwhile). */
 const SECRET_ROTATION_WINDOW_MS = 24 * 3_600_000;
@@ -33,7 +35,9 @@ interface View {
   token?: string;
 }
 
-function settingsPage(account: AccountRow, csrf: string, view: View): string {
+const FLASHES: Readonly<Record<string, string>> = { saved: 'Settings saved.', unshared: SHARING_NOTICES.unshared! };
+
+function settingsPage(account: AccountRow, csrf: string, view: View, shared: Html): string {
   const url = view.callbackUrl ?? account.callbackUrl ?? '';
   const canceled = view.canceledCallbacks ?? account.canceledCallbacks;
   const defaultOn = account.createdAt >= CANCELED_CALLBACKS_SINCE;
@@ -65,21 +69,26 @@ ${
 <div class="actions">${button('show-secret', 'secret/show', 'Show signing secret')} ${button('rotate-secret', 'secret/rotate', 'Rotate signing secret')}</div>
 </section>
 <section aria-labelledby="token-heading"><h2 id="token-heading">API token</h2>
-<p>The token of this account's API requests and result URLs. Rotating it refuses the old one at once and signs out every other session of this account; you stay signed in here.</p>
+<p>The token of this account's API requests and result URLs. Rotating it refuses the old one at once, signs out every other session of this account and ends every share link; you stay signed in here.</p>
 ${view.token ? html`<p>API token: <code data-field="api-token">${view.token}</code></p>` : ''}
 <div class="actions">${button('show-token', 'token/show', 'Show API token')} ${button('rotate-token', 'token/rotate', 'Rotate API token')}</div>
-</section>`;
+</section>
+${shared}`;
   return layout({ title: 'Settings', csrf, current: 'settings', body });
 }
 
 export function settingsRouter(deps: WebDeps): Router {
   const router = Router();
-  const show = (res: Response, status: number, view: View) => {
+  const show = async (res: Response, status: number, view: View) => {
     const { account, csrf } = signedIn(res);
-    sendPage(res, status, settingsPage(account, csrf, view));
+    const shared = sharedListHtml(deps, await shareLinksOfAccount(deps.db, deps.secretKey, account.id), csrf);
+    sendPage(res, status, settingsPage(account, csrf, view, shared));
   };
 
-  router.get('/settings', (req, res) => show(res, 200, { notice: takeFlash(req, res, deps.publicBaseUrl) === 'saved' ? 'Settings saved.' : undefined }));
+  router.get('/settings', async (req, res) => {
+    const flash = takeFlash(req, res, deps.publicBaseUrl);
+    await show(res, 200, { notice: flash && Object.hasOwn(FLASHES, flash) ? FLASHES[flash] : undefined });
+  });
 
   router.post('/settings/callback', async (req, res) => {
     const { account } = signedIn(res);
@@ -99,27 +108,30 @@ export function settingsRouter(deps: WebDeps): Router {
   });
 
   router.post('/settings/secret/show', async (_req, res) => {
-    show(res, 200, { secrets: await webhookSecretsOf(deps.db, deps.secretKey, signedIn(res).account.id) });
+    await show(res, 200, { secrets: await webhookSecretsOf(deps.db, deps.secretKey, signedIn(res).account.id) });
   });
 
   router.post('/settings/secret/rotate', async (_req, res) => {
     const { account } = signedIn(res);
     const secrets = await rotateWebhookSecret(deps.db, deps.secretKey, account.id, SECRET_ROTATION_WINDOW_MS);
     deps.log('webhook secret rotated', { accountId: account.id, by: 'account area' });
-    show(res, 200, { secrets, notice: 'A new signing secret signs callbacks from now on.' });
+    await show(res, 200, { secrets, notice: 'A new signing secret signs callbacks from now on.' });
   });
 
-  router.post('/settings/token/show', (_req, res) => {
-    show(res, 200, { token: decryptToken(deps.secretKey, signedIn(res).account.tokenEncrypted) });
+  router.post('/settings/token/show', async (_req, res) => {
+    await show(res, 200, { token: decryptToken(deps.secretKey, signedIn(res).account.tokenEncrypted) });
   });
 
   router.post('/settings/token/rotate', async (_req, res) => {
     const { account, sessionId } = signedIn(res);
-    const { token, sessionsEnded } = await rotateApiToken(deps.db, deps.secretKey, account.id, sessionId);
-    deps.log('api token rotated', { accountId: account.id, by: 'account area', sessionsEnded });
-    show(res, 200, {
+    const { token, sessionsEnded, shareLinksEnded } = await rotateApiToken(deps.db, deps.secretKey, account.id, sessionId);
+    deps.log('api token rotated', { accountId: account.id, by: 'account area', sessionsEnded, shareLinksEnded });
+    const counted = (n: number, one: string, many: string) => (n === 1 ? `1 ${one} was` : `${n} ${many} were`);
+    await show(res, 200, {
       token,
-      notice: `A new API token was made; the old one is refused from now on. ${sessionsEnded === 0 ? 'No other session was signed in.' : `${sessionsEnded} other session${sessionsEnded === 1 ? ' was' : 's were'} signed out.`}`,
+      notice:
+        `A new API token was made; the old one is refused from now on. ${sessionsEnded === 0 ? 'No other session was signed in.' : `${counted(sessionsEnded, 'other session', 'other sessions')} signed out.`}` +
+        (shareLinksEnded ? ` ${counted(shareLinksEnded, 'share link', 'share links')} ended.` : ''),
     });
   });
   return router;

@@ -6,15 +6,19 @@
 import type { WebDeps } from '../context.js';
 import type { OrderFileRow, OrderRow } from '../../db/schema.js';
 import type { Transcript } from '../../domain/transcript.js';
-import { orderResultKinds } from '../../products/registry.js';
+import { mediaUrlOf, orderResultKinds } from '../../products/registry.js';
 import { html, type Html } from '../html.js';
 
 /** The result kinds read as a transcript, in the order they are preferred. */
 const TRANSCRIPT_KINDS = ['transcription', 'captions'] as const;
 
-/** The section, or nothing where the order has no finished transcript of media. */
-export async function transcriptSection(deps: WebDeps, order: OrderRow, files: OrderFileRow[]): Promise<Html> {
-  if (order.status !== 'finished' || !order.inputFiles.media) return html``;
+/**
+ * The section, or nothing where the order has no finished transcript of media. `base` serves the
+ * media: the account's order path, or a share link's.
+ */
+export async function transcriptSection(deps: WebDeps, order: OrderRow, files: OrderFileRow[], base: string): Promise<Html> {
+  // The media is kept on its first play where no engine or person has heard it yet (orderMedia).
+  if (order.status !== 'finished' || !(order.inputFiles.media || mediaUrlOf(order))) return html``;
   const kinds = new Set<string>(orderResultKinds(order));
   const kind = TRANSCRIPT_KINDS.find((k) => kinds.has(k) && files.some((f) => f.kind === k));
   const file = kind && files.filter((f) => f.kind === kind).at(-1);
@@ -27,7 +31,7 @@ export async function transcriptSection(deps: WebDeps, order: OrderRow, files: O
   }
   if (!transcript.segments.length) return html``;
   return html`<section id="transcript-view" aria-labelledby="transcript-heading"><h2 id="transcript-heading">Transcript</h2>
-<audio id="transcript-player" controls preload="metadata" src="/account/orders/${order.id}/media"></audio>
+<audio id="transcript-player" controls preload="metadata" src="${base}/media"></audio>
 <p><label for="transcript-search">Search the transcript</label> <input type="search" id="transcript-search" autocomplete="off"> <span id="transcript-found" role="status"></span></p>
 <div id="transcript" class="transcript" dir="auto">${transcript.segments.map((segment) => paragraph(segment))}</div></section>`;
 }
