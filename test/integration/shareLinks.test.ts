@@ -8,6 +8,7 @@ import { parse } from 'node-html-parser';
 import { describeOnEachDatabase } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { placeOrder } from '../helpers/orders.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 import { shareLinks } from '../../src/db/schema.js';
@@ -22,16 +23,17 @@ const MISSES_PER_MINUTE = 20;
 describeOnEachDatabase('share links', (engine) => {
   let service: TestService;
   let media: MediaServer;
+  let docs: DocumentServer;
 
   beforeAll(async () => {
-    media = await startMediaServer();
+    [media, docs] = await Promise.all([startMediaServer(), startDocumentServer()]);
     service = await startService({
       engine,
       rateLimits: { signInPerMinute: 10_000, readsPerMinute: READS_PER_MINUTE, failedAuthPerMinute: MISSES_PER_MINUTE },
     });
   });
   afterAll(async () => {
-    await Promise.all([service?.close(), media?.close()]);
+    await Promise.all([service?.close(), media?.close(), docs?.close()]);
   });
 
   /** A finished human transcription of `token`'s account, completed as order-ops does with a JSON transcript. */
@@ -114,6 +116,33 @@ describeOnEachDatabase('share links', (engine) => {
     // Listed on the account's settings page, with its link.
     const settings = parse((await customer.request('GET', '/account/settings')).text);
     expect(settings.querySelector(`li[data-order="${orderId}"] input.share-link`)?.getAttribute('value')).toBe(link);
+  });
+
+  it("shows a proofreading's transcript beside its media, each paragraph timed as a whole, by the account's page and by its link", async () => {
+    const { token } = await service.createAccount(20);
+    const transcriptionUrl = docs.serve('/supplied.txt', 'Alice Moreau: The keeper climed the stairs.', 'text/plain');
+    const { orderId } = await placeOrder(service, {
+      token,
+      path: 'transcription-proofreadings',
+      fields: { audio_url: media.audio(30), transcription_url: transcriptionUrl, language: 'english' },
+    });
+    const completed = await service.complete(orderId, 'proofread.json', JSON.stringify(TRANSCRIPT), ['proofread_transcription']);
+    expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+    const customer = await WorkerSession.signInToAccount(service.baseUrl, token);
+    const link = await share(customer, orderId);
+    for (const [path, who] of [
+      [`/account/orders/${orderId}`, customer],
+      [pathOf(link), undefined],
+    ] as const) {
+      const text = who ? (await who.request('GET', path)).text : await (await open(service.baseUrl + path)).text();
+      const page = parse(text);
+      expect(page.querySelector('#transcript-player')?.getAttribute('src'), path).toBe(`${path}/media`);
+      expect(page.querySelectorAll('#transcript .speaker').map((s) => s.text)).toEqual(['Alice Moreau:', 'Bob Lin:']);
+      expect(page.querySelectorAll('#transcript [data-start]').map((w) => [w.getAttribute('data-start'), w.getAttribute('data-end')])).toEqual(
+        TRANSCRIPT.map((s) => [String(s.start), String(s.end)]),
+      );
+    }
+    expect((await open(`${link}/media`, { range: 'bytes=0-3' })).status).toBe(206);
   });
 
   it('ends at once when sharing stops, and can expire', async () => {

@@ -9,8 +9,11 @@ import type { Transcript } from '../../domain/transcript.js';
 import { mediaUrlOf, orderResultKinds } from '../../products/registry.js';
 import { html, type Html } from '../html.js';
 
-/** The result kinds read as a transcript, in the order they are preferred. */
-const TRANSCRIPT_KINDS = ['transcription', 'captions'] as const;
+/**
+ * The result kinds read as a transcript of the order's media, in the order they are preferred: the
+ * transcript (a proofreading's, an alignment's word by word), then the cues.
+ */
+const TRANSCRIPT_KINDS = ['transcription', 'proofread_transcription', 'forced_alignment', 'captions', 'proofread_captions', 'subtitles'] as const;
 
 /**
  * The section, or nothing where the order has no finished transcript of media. `base` serves the
