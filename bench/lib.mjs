@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import pg from 'pg';
 import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
-import { startDevServer } from '../dist/temporal/devServer.js';
+import { startServiceDevServer } from '../dist/temporal/devServer.js';
 
 export function wav(seconds) {
   const data = 8000 * seconds;
@@ -301,7 +301,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
 }
 
 /**
- * A Temporal dev server (SQLite file, as `npm start` runs it) in a temporary folder, and the floors'
+ * A Temporal dev server started as `npm start` starts it (startServiceDevServer) in a temporary folder, and the floors'
  * worker (bench/floorWorker.mjs) in its own process; `uws(kind)()` places one floor order: a bare
  * Update-with-Start whose update runs one no-op activity (`activity`) or local activity (`local`).
  * `stops` gets what stops them.
@@ -309,7 +309,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
 export async function startFloors(stops) {
   const tmp = await mkdtemp(join(tmpdir(), 'order-floor-'));
   stops.push(() => rm(tmp, { recursive: true, force: true }));
-  const dev = await startDevServer({
+  const dev = await startServiceDevServer({
     cliPath: process.env.TEMPORAL_CLI_PATH ?? fileURLToPath(new URL('../.temporal/bin/temporal', import.meta.url)),
     port: await freePort(),
     dbFile: join(tmp, 'temporal.db'),

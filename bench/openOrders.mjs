@@ -5,16 +5,17 @@
 //          npm run bench:open [-- --orders 100000 --cache 500 --concurrency 16 --complete 200]
 // One `api` and one `worker` process (scripts/cluster.mjs) on PostgreSQL (it makes and drops the
 // database `order_bench_open`) with WORKER_MAX_CACHED_WORKFLOWS=<cache>, against a dev server this
-// script starts (SQLite file with WAL, as the tests run it). Orders are placed through the HTTP API;
-// the worker's RSS is read from /proc every tenth of the way. Then <complete> orders spread evenly
-// over the whole range (the oldest first, so all but the newest few left the cache long ago) are
-// completed by the operator, each until its callback arrives. Never part of `npm test`.
+// script starts as `npm start` does (startServiceDevServer: a SQLite file with WAL). Orders are
+// placed through the HTTP API; the worker's RSS is read from /proc every tenth of the way. Then
+// <complete> orders spread evenly over the whole range (the oldest first, so all but the newest few
+// left the cache long ago) are completed by the operator, each until its callback arrives. Never
+// part of `npm test`.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startDevServer } from '../dist/temporal/devServer.js';
+import { startServiceDevServer } from '../dist/temporal/devServer.js';
 import { benchDatabase, freePort, measure, startService } from './lib.mjs';
 
 const { values } = parseArgs({
@@ -33,12 +34,11 @@ const COMPLETE = Math.min(Number(values.complete), ORDERS);
 const database = await benchDatabase('order_bench_open');
 await database.fresh();
 const tmp = await mkdtemp(join(tmpdir(), 'order-open-'));
-const dev = await startDevServer({
+const dev = await startServiceDevServer({
   cliPath: process.env.TEMPORAL_CLI_PATH ?? new URL('../.temporal/bin/temporal', import.meta.url).pathname,
   port: await freePort(),
   dbFile: join(tmp, 'temporal.db'),
   namespace: 'default',
-  extraArgs: ['--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=off'],
 });
 const service = await startService({
   concurrency: C,

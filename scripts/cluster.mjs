@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../dist/config.js';
-import { startDevServer } from '../dist/temporal/devServer.js';
+import { startServiceDevServer } from '../dist/temporal/devServer.js';
 
 const env = { ...process.env, DATA_DIR: resolve(process.env.DATA_DIR ?? 'data/cluster') };
 if (!env.DATABASE_URL) {
@@ -72,7 +72,7 @@ function start(role, name, extra) {
 try {
   let address = env.TEMPORAL_ADDRESS;
   if (!address) {
-    const dev = await startDevServer({
+    const dev = await startServiceDevServer({
       cliPath: config.temporal.cliPath,
       port: config.temporal.devServerPort,
       uiPort: config.temporal.uiPort,

@@ -8,7 +8,7 @@ import { loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/connection.js';
 import { countAccounts, createAccount } from './db/accounts.js';
 import { localFileStore } from './storage/fileStore.js';
-import { startDevServer, type DevServer } from './temporal/devServer.js';
+import { startServiceDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
 import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
@@ -81,16 +81,13 @@ async function main(role: Role): Promise<void> {
     let address = config.temporal.address;
     let devServer: DevServer | undefined;
     if (!address) {
-      devServer = await startDevServer({
+      devServer = await startServiceDevServer({
         cliPath: config.temporal.cliPath,
         port: config.temporal.devServerPort,
         uiPort: config.temporal.uiPort,
         dbFile: join(config.dataDir, 'temporal.db'),
         namespace: config.temporal.namespace,
         uiCodecEndpoint: `http://localhost:${config.port}/codec`,
-        // Write-ahead log: one fsync per commit instead of three (rollback journal), still durable
-        // (synchronous stays FULL); workflow histories are many small commits (docs/benchmarks.md).
-        extraArgs: ['--sqlite-pragma', 'journal_mode=wal'],
       });
       stops.push(() => devServer!.stop());
       address = devServer.address;

