@@ -4,9 +4,11 @@
 // hour is about 15 MB, where a video may be a gigabyte). Both stop at the length paid for (`-t`).
 // The file is a customer's: ffmpeg runs in a process group of its own under CPU-time and
 // address-space limits (each set by its own `ulimit`: dash takes one limit per call), dies with
-// the service, and past a deadline that grows with the media's length the group is killed.
+// the service, and past a deadline that grows with the media's length the group is killed. It runs
+// at the background's priority (src/runtime/priority.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { tiedCommand } from '../runtime/tiedChild.js';
+import { BACKGROUND_NICE } from '../runtime/priority.js';
 
 export interface AudioRenderer {
   name: string;
@@ -45,7 +47,8 @@ function runLimited(command: string, args: string[], seconds: number): Promise<n
   return new Promise<number>((resolve, reject) => {
     // The limits apply to ffmpeg itself: the shell sets them (stopping if it cannot), then becomes
     // it; it dies with this process (tiedCommand), and past the deadline its group is killed.
-    const limits = `set -e; ulimit -t ${ffmpegCpuSeconds(seconds)}; ulimit -v ${FFMPEG_MEMORY_KB}; exec "$0" "$@"`;
+    // At the background's priority: work behind an order leaves the cores to placements first.
+    const limits = `set -e; ulimit -t ${ffmpegCpuSeconds(seconds)}; ulimit -v ${FFMPEG_MEMORY_KB}; exec nice -n ${BACKGROUND_NICE} "$0" "$@"`;
     const tied = tiedCommand('/bin/sh', ['-c', limits, command, ...args]);
     const child = spawn(tied.command, tied.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let [progress, stderr] = ['', ''];

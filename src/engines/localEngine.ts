@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watchChild } from '../runtime/childProcess.js';
 import { stopOrphan, tiedCommand } from '../runtime/tiedChild.js';
+import { BACKGROUND_NICE, runInBackground } from '../runtime/priority.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export interface LocalEngineOptions {
@@ -26,8 +26,8 @@ export interface LocalEngine {
   stop(): Promise<void>;
 }
 
-/** The engine's CPU priority (nice): below the API's and the workers' (0). */
-export const LOCAL_ENGINE_NICE = 10;
+/** The engine's CPU priority (nice): the background's, below the API's and the workers' (0). */
+export const LOCAL_ENGINE_NICE = BACKGROUND_NICE;
 
 export const localEngineInstalled = (dir: string): boolean => existsSync(`${dir}/manifest.json`);
 
@@ -77,7 +77,7 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
   try {
-    if (child.pid) setPriority(child.pid, LOCAL_ENGINE_NICE);
+    runInBackground(child.pid);
   } catch {
     // Gone already: the wait below reports its exit and output.
   }
