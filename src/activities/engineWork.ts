@@ -28,10 +28,10 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
       throw err instanceof MediaRefusedError ? ApplicationFailure.nonRetryable(err.message, MEDIA_REFUSED) : err;
     });
     if (!media) throw ApplicationFailure.nonRetryable(`order ${order.id} has no media`);
-    const audio = await files.get(media.key);
+    const audio = await files.blob(media.key); // read from disk as it is sent, never whole in memory
     const code = ISO_639_1[language];
     if (!code) throw ApplicationFailure.nonRetryable(`no language code for ${language}`);
-    log.info('engine at work', { orderId: order.id, accountId: order.accountId, engine, bytes: audio.length, language: code });
+    log.info('engine at work', { orderId: order.id, accountId: order.accountId, engine, bytes: audio.size, language: code });
     return {
       audio,
       fileName: media.fileName,

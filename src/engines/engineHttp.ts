@@ -99,7 +99,15 @@ export const engineDispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0 })
 /** The request's audio as a form with `fields` beside it. */
 export function audioForm(req: Pick<TranscribeRequest, 'audio' | 'contentType' | 'fileName'>, fields: Record<string, string>): FormData {
   const form = new FormData();
-  form.append('file', new Blob([req.audio as Uint8Array<ArrayBuffer>], { type: req.contentType ?? 'application/octet-stream' }), req.fileName);
+  const type = req.contentType ?? 'application/octet-stream';
+  // A Blob (a file on disk) goes as it is, read as it is sent; bytes are wrapped.
+  const file =
+    req.audio instanceof Blob
+      ? req.audio.type === type
+        ? req.audio
+        : req.audio.slice(0, req.audio.size, type)
+      : new Blob([req.audio as Uint8Array<ArrayBuffer>], { type });
+  form.append('file', file, req.fileName);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
 }

@@ -42,7 +42,8 @@ export class EngineFaultError extends Error {
 }
 
 export interface TranscribeRequest {
-  audio: Uint8Array;
+  /** The audio: bytes, or a Blob read from disk as it is sent (the order's kept media, never held in memory whole). */
+  audio: Uint8Array | Blob;
   fileName: string;
   contentType?: string;
   /** ISO 639-1 code, e.g. 'en'; absent: the engine names the language it hears (EngineTranscript.language). */

@@ -1,7 +1,7 @@
 // Content-addressed blob store on local disk. Result files travel by claim-check: workflows and
 // signals carry the key, never the bytes. An object store can stand behind the same interface.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, openAsBlob } from 'node:fs';
 import { mkdir, readFile, rename, stat, writeFile, access } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -14,6 +14,8 @@ export interface FileStore {
   /** Moves a file written at a staging path into the store; its key and size. */
   putFile(path: string): Promise<{ key: string; size: number }>;
   get(key: string): Promise<Buffer>;
+  /** The file as a Blob read from disk as it is sent (an engine's upload): never held in memory whole. */
+  blob(key: string): Promise<Blob>;
   has(key: string): Promise<boolean>;
   size(key: string): Promise<number>;
   /** Bytes start..end (inclusive) of a blob, for range requests. */
@@ -48,6 +50,7 @@ export function localFileStore(dir: string): FileStore {
       return { key, size };
     },
     get: (key) => readFile(pathOf(key)),
+    blob: (key) => openAsBlob(pathOf(key)),
     size: async (key) => (await stat(pathOf(key))).size,
     stream: (key, start, end) => createReadStream(pathOf(key), { start, end }),
     async has(key) {
