@@ -16,6 +16,9 @@
 //      and its children.
 // Engines are off (AI_ENGINE=operator: the draft is empty at once) unless --engines. The service
 // runs on PGlite (as `npm start`), or with DATABASE_URL set on a database of its own there.
+// With --profile-only (and BENCH_PROFILE=<dir>, where the service writes its CPU profiles) only the
+// floors' saturated rate and then live human orders at half of it for --seconds are run, so that
+// the profiles hold the paced load and what runs behind it: `node bench/profileParts.mjs <dir>/*`.
 // Never part of `npm test`.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     'saturate-seconds': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '8' },
     engines: { type: 'boolean', default: false },
+    'profile-only': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -199,48 +203,55 @@ try {
   const floorLocal = await saturated('floor, saturated: bare Update-with-Start + no-op local activity', uws('local'));
   const rate = floorActivity.per_second / 2;
   console.error(`pace: ${rate.toFixed(1)} orders/s (half the floor's saturated rate), ${SECONDS} s each`);
-  const first = placed.length;
-  await eventLoopLag(service); // prom-client measures the lag between two reads: this one starts the window
-  const [bare, human] = await inTurns(rate, [
-    { name: `floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity`, once: uws('activity') },
-    { name: `service at ${rate.toFixed(1)}/s: live human transcription order`, once: live },
-  ]);
-  // How long the service's main thread kept a ready callback waiting (both streams' turns).
-  console.log(JSON.stringify({ service_event_loop_lag_ms_while_paced: await eventLoopLag(service) }));
-  const paced_ids = placed.slice(first);
-  await settle();
-  const liveSaturated = await saturated('service, saturated: live human transcription order', live);
-  await settle();
+  if (values['profile-only']) {
+    const run = { latencies: [], failures: 0, cpu: {}, ticks: { idle: 0, steal: 0, total: 0 } };
+    const before = placed.length;
+    await paced(rate, SECONDS, live, run);
+    summary(`service at ${rate.toFixed(1)}/s: live human transcription order (profiled)`, run.latencies, SECONDS, run.failures, run.cpu, run.ticks);
+    console.log(JSON.stringify({ orders_in_profile: placed.length, paced: placed.length - before, service_event_loop_lag_ms: await eventLoopLag(service) }));
+  } else {
+    const first = placed.length;
+    await eventLoopLag(service); // prom-client measures the lag between two reads: this one starts the window
+    const [bare, human] = await inTurns(rate, [
+      { name: `floor at ${rate.toFixed(1)}/s: bare Update-with-Start + no-op activity`, once: uws('activity') },
+      { name: `service at ${rate.toFixed(1)}/s: live human transcription order`, once: live },
+    ]);
+    // How long the service's main thread kept a ready callback waiting (both streams' turns).
+    console.log(JSON.stringify({ service_event_loop_lag_ms_while_paced: await eventLoopLag(service) }));
+    const paced_ids = placed.slice(first);
+    await settle();
+    const liveSaturated = await saturated('service, saturated: live human transcription order', live);
 
-  // What one order costs Temporal until its task waits (a few orders from the paced run, their work settled).
-  const works = [];
-  for (const id of paced_ids.slice(0, 5)) {
-    const order = await temporalWork(client, `order-${id}`);
-    const children = await Promise.all(order.children.map((wid) => temporalWork(client, wid)));
-    works.push({
-      workflowTasks: order.workflowTasks + children.reduce((s, c) => s + c.workflowTasks, 0),
-      activities: order.activities + children.reduce((s, c) => s + c.activities, 0),
-      localActivities: order.localActivities + children.reduce((s, c) => s + c.localActivities, 0),
-      children: order.children.length,
-      events: order.events + children.reduce((s, c) => s + c.events, 0),
-    });
-  }
-  console.log(JSON.stringify({ temporal_work_per_order_until_its_task_waits: works }));
+    // What one order costs Temporal until its task waits (a few orders from the paced run, settled before the saturated run).
+    const works = [];
+    for (const id of paced_ids.slice(0, 5)) {
+      const order = await temporalWork(client, `order-${id}`);
+      const children = await Promise.all(order.children.map((wid) => temporalWork(client, wid)));
+      works.push({
+        workflowTasks: order.workflowTasks + children.reduce((s, c) => s + c.workflowTasks, 0),
+        activities: order.activities + children.reduce((s, c) => s + c.activities, 0),
+        localActivities: order.localActivities + children.reduce((s, c) => s + c.localActivities, 0),
+        children: order.children.length,
+        events: order.events + children.reduce((s, c) => s + c.events, 0),
+      });
+    }
+    console.log(JSON.stringify({ temporal_work_per_order_until_its_task_waits: works }));
 
-  const x = (a, b) => `${(a / b).toFixed(2)}×`;
-  console.log(`\n| at ${rate.toFixed(1)} orders/s, open loop, in turns of ${BLOCK} s | p50 ms | p95 ms | p99 ms | failures |\n|---|---|---|---|---|`);
-  for (const r of [bare, human]) console.log(`| ${r.name} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.failures} |`);
-  console.log(`\nhuman order / floor: p50 ${x(human.p50_ms, bare.p50_ms)} (goal ≤ 1.1×), p99 ${x(human.p99_ms, bare.p99_ms)} (goal ≤ 1.25×)`);
-  console.log(`\n| saturated, concurrency ${C} | per s | p50 ms |\n|---|---|---|`);
-  for (const r of [floorActivity, floorLocal, liveSaturated]) console.log(`| ${r.name} | ${r.per_second} | ${r.p50_ms} |`);
-  console.log(
-    `\nhuman order saturated / floor with an activity: ${x(liveSaturated.per_second, floorActivity.per_second)}; / floor with a local activity: ${x(liveSaturated.per_second, floorLocal.per_second)}`,
-  );
-  const w = works[0];
-  if (w)
+    const x = (a, b) => `${(a / b).toFixed(2)}×`;
+    console.log(`\n| at ${rate.toFixed(1)} orders/s, open loop, in turns of ${BLOCK} s | p50 ms | p95 ms | p99 ms | failures |\n|---|---|---|---|---|`);
+    for (const r of [bare, human]) console.log(`| ${r.name} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.failures} |`);
+    console.log(`\nhuman order / floor: p50 ${x(human.p50_ms, bare.p50_ms)} (goal ≤ 1.1×), p99 ${x(human.p99_ms, bare.p99_ms)} (goal ≤ 1.25×)`);
+    console.log(`\n| saturated, concurrency ${C} | per s | p50 ms |\n|---|---|---|`);
+    for (const r of [floorActivity, floorLocal, liveSaturated]) console.log(`| ${r.name} | ${r.per_second} | ${r.p50_ms} |`);
     console.log(
-      `one order until its task waits: ${w.workflowTasks} workflow tasks, ${w.activities} activities, ${w.localActivities} local activities, ${w.children} child workflows, ${w.events} history events`,
+      `\nhuman order saturated / floor with an activity: ${x(liveSaturated.per_second, floorActivity.per_second)}; / floor with a local activity: ${x(liveSaturated.per_second, floorLocal.per_second)}`,
     );
+    const w = works[0];
+    if (w)
+      console.log(
+        `one order until its task waits: ${w.workflowTasks} workflow tasks, ${w.activities} activities, ${w.localActivities} local activities, ${w.children} child workflows, ${w.events} history events`,
+      );
+  }
 } finally {
   for (const stop of stops.reverse()) await stop().catch((err) => console.error(String(err)));
 }
