@@ -4,10 +4,10 @@ import { Router, type Response } from 'express';
 import type { WebDeps } from '../context.js';
 import { callbackUrlOf, resendLastCallback } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
-import { callbackAttemptsOf, filesOf, getAccountOrder } from '../../db/orders.js';
+import { callbackAttemptsOf, filesOf } from '../../db/orders.js';
 import { tasksOfOrder } from '../../db/tasks.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
-import { orderNotFound, PageError, sendPage } from '../errors.js';
+import { sendPage } from '../errors.js';
 import { customerDetail, truncate, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
@@ -23,7 +23,7 @@ import { orderLedger } from '../../db/accountArea.js';
 import { isSettled, statusLabel } from '../../domain/statusLabels.js';
 import { setFlash, signedIn, takeFlash, type Signed } from '../session.js';
 import { timelineEntries, timelineHtml } from '../timeline.js';
-import { orderIdOf } from './orders.js';
+import { signedInOrder } from './orders.js';
 
 const NOTICES: Record<string, string> = {
   ...SHARING_NOTICES,
@@ -210,25 +210,19 @@ ${callbacks(order, attempts, callbackUrlOf(order, signed.account), signed.csrf)}
 
 export function orderRouter(deps: WebDeps): Router {
   const router = Router();
-  const findOrder = async (res: Response, raw: string) => {
-    const id = orderIdOf(raw);
-    const order = id === undefined ? undefined : await getAccountOrder(deps.db, signedIn(res).account.id, id);
-    if (!order) throw orderNotFound();
-    return order;
-  };
 
   router.get('/orders/:id', async (req, res) => {
-    const order = await findOrder(res, req.params.id);
+    const order = await signedInOrder(deps, res, req.params.id);
     const flash = takeFlash(req, res, deps.publicBaseUrl);
     await renderOrder(deps, res, signedIn(res), order, { notice: flash && Object.hasOwn(NOTICES, flash) ? NOTICES[flash] : undefined });
   });
 
   // The order's media for its transcript's player: only as what its bytes are, by ranges.
-  router.get('/orders/:id/media', async (req, res) => sendOrderMedia(req, res, deps, await findOrder(res, req.params.id)));
+  router.get('/orders/:id/media', async (req, res) => sendOrderMedia(req, res, deps, await signedInOrder(deps, res, req.params.id)));
 
   router.post('/orders/:id/resend', async (req, res) => {
     const signed = signedIn(res);
-    const order = await findOrder(res, req.params.id);
+    const order = await signedInOrder(deps, res, req.params.id);
     try {
       const outcome = await resendLastCallback(deps, signed.account.id, order.id);
       deps.log('callback resent from the account area', { orderId: order.id, accountId: order.accountId, outcome: outcome.outcome });

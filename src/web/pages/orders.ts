@@ -1,6 +1,6 @@
 // The account's orders: the filtered, paginated list, the status feed app.js polls, and the
 // result files served with the session (the same rendering as the API's file route).
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { WebDeps } from '../context.js';
 import { getAccountOrder } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
@@ -18,6 +18,14 @@ import { sendOrderResult } from '../orderDownloads.js';
 const PAGE_SIZE = 20;
 
 /** An order id from a path or the search box; undefined when it cannot be one. */
+/** The signed-in account's order named by a path's `:id`; the page's 404 for another account's or none. */
+export async function signedInOrder(deps: WebDeps, res: Response, raw: string): Promise<OrderRow> {
+  const id = orderIdOf(raw);
+  const order = id === undefined ? undefined : await getAccountOrder(deps.db, signedIn(res).account.id, id);
+  if (!order) throw orderNotFound();
+  return order;
+}
+
 export function orderIdOf(raw: string): number | undefined {
   const digits = raw.replace(/^#/, '');
   return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
@@ -106,10 +114,7 @@ ${pager(page > 1 ? link(page - 1) : undefined, rows.length > PAGE_SIZE ? link(pa
   });
 
   router.get('/orders/:id/files/:kind', async (req, res) => {
-    const id = orderIdOf(req.params.id);
-    const order = id === undefined ? undefined : await getAccountOrder(deps.db, signedIn(res).account.id, id);
-    if (!order) throw orderNotFound();
-    await sendOrderResult(req, res, deps, order, req.params.kind);
+    await sendOrderResult(req, res, deps, await signedInOrder(deps, res, req.params.id), req.params.kind);
   });
   return router;
 }

@@ -1,19 +1,18 @@
 // Sharing a finished order by a link (issue 44): the order page's "Share" form and the link it makes
 // (a text box named "Share link"), "Stop sharing", and the list of what the account shares (Settings).
 // The link opens src/web/shared.ts without signing in; its token is its own (src/db/shareLinks.ts).
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { WebDeps } from '../context.js';
 import type { OrderRow } from '../../db/schema.js';
-import { getAccountOrder } from '../../db/orders.js';
 import { shareLinkOfOrder, shareOrder, stopSharing, type ShareLink } from '../../db/shareLinks.js';
-import { orderNotFound, PageError } from '../errors.js';
+import { PageError } from '../errors.js';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { csrfInput } from '../layout.js';
 import { orderLink } from '../orderView.js';
 import { setFlash, signedIn, type Signed } from '../session.js';
-import { orderIdOf } from './orders.js';
+import { signedInOrder } from './orders.js';
 
 /** The expiries offered, in days ('' never); a form may send any whole number of days up to a year. */
 const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [
@@ -31,7 +30,7 @@ export const SHARING_NOTICES: Readonly<Record<string, string>> = {
   unshared: 'Sharing stopped: the link no longer opens anything.',
 };
 
-export const shareUrl = (deps: WebDeps, token: string): string => `${deps.publicBaseUrl}/shared/${token}`;
+const shareUrl = (deps: WebDeps, token: string): string => `${deps.publicBaseUrl}/shared/${token}`;
 
 /** The text box that holds a link (read-only, spell check off), named by its label. */
 const linkBox = (id: string, label: Html | string, url: string) =>
@@ -76,17 +75,11 @@ export function sharedListHtml(deps: WebDeps, links: ShareLink[], csrf: string):
 
 export function sharingRouter(deps: WebDeps): Router {
   const router = Router();
-  const findFinished = async (res: Response, raw: string) => {
-    const id = orderIdOf(raw);
-    const order = id === undefined ? undefined : await getAccountOrder(deps.db, signedIn(res).account.id, id);
-    if (!order) throw orderNotFound();
-    return order;
-  };
   const field = (req: Request, name: string) => (req.body as Record<string, unknown> | undefined)?.[name];
 
   router.post('/orders/:id/share', async (req, res) => {
     const { account } = signedIn(res);
-    const order = await findFinished(res, req.params.id);
+    const order = await signedInOrder(deps, res, req.params.id);
     if (order.status !== 'finished') throw new PageError(409, `Order ${order.id} is not finished yet: only a finished order can be shared.`);
     const days = expiresInDays.safeParse(field(req, 'expires_in_days') ?? '');
     if (!days.success) throw new PageError(400, 'expires_in_days: give a whole number of days from 1 to 366, or nothing for a link that never expires.');
@@ -99,7 +92,7 @@ export function sharingRouter(deps: WebDeps): Router {
 
   router.post('/orders/:id/share/stop', async (req, res) => {
     const { account } = signedIn(res);
-    const order = await findFinished(res, req.params.id);
+    const order = await signedInOrder(deps, res, req.params.id);
     const stopped = await stopSharing(deps.db, account.id, order.id);
     deps.log('order sharing stopped', { orderId: order.id, accountId: account.id, stopped });
     setFlash(req, res, deps.publicBaseUrl, 'unshared');
