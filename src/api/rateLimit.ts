@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AuthenticationError, RateLimitedError } from '../contracts/failures.js';
-import { TokenBuckets } from '../http/tokenBuckets.js';
+import { DEFAULT_RATE_LIMITS, TokenBuckets } from '../http/tokenBuckets.js';
 
 /** Requests per minute; a bucket holds one minute's worth, so bursts up to that pass. 0: no limit. */
 export interface RateLimits {
@@ -17,7 +17,7 @@ export interface RateLimits {
   signInPerMinute?: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { createPerMinute: 60, readsPerMinute: 600, failedAuthPerMinute: 30 };
+export { DEFAULT_RATE_LIMITS };
 
 const tokenOf = (req: Request): unknown => (req.body as Record<string, unknown> | undefined)?.api_token ?? req.query?.api_token;
 // Hashed: the limiter's memory holds no usable token.

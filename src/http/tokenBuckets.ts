@@ -2,6 +2,12 @@
 // (src/api/rateLimit.ts) and of the account area's sign-in (src/web/signInRoutes.ts). Each process
 // limits on its own (docs/decisions.md).
 
+/**
+ * The API's limits unless configured (src/api/rateLimit.ts, src/config.ts), which a share link's reads
+ * follow too (src/web/shared.ts): per minute, 0 for none.
+ */
+export const DEFAULT_RATE_LIMITS = { createPerMinute: 60, readsPerMinute: 600, failedAuthPerMinute: 30 } as const;
+
 /** Sign-in attempts to the account area per client address and minute, unless configured. */
 export const DEFAULT_SIGN_IN_PER_MINUTE = 10;
 

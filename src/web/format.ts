@@ -15,6 +15,9 @@ export function when(date: Date | null | undefined): Html {
   return html`<time datetime="${date.toISOString()}">${formatUtc(date)} UTC</time>`;
 }
 
+/** A length of media in words: "10 min 0 s (600 s)". */
+export const duration = (seconds: number): string => `${Math.floor(seconds / 60)} min ${seconds % 60} s (${seconds} s)`;
+
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -8,25 +8,23 @@ import type { WebDeps } from './context.js';
 import type { OrderRow } from '../db/schema.js';
 import { filesOf } from '../db/orders.js';
 import { sharedOrder } from '../db/shareLinks.js';
-import { TokenBuckets } from '../http/tokenBuckets.js';
+import { DEFAULT_RATE_LIMITS, TokenBuckets } from '../http/tokenBuckets.js';
 import { PageError, sendPage, webErrorHandler } from './errors.js';
-import { when } from './format.js';
+import { duration, when } from './format.js';
 import { html, type Part } from './html.js';
 import { layout } from './layout.js';
 import { filesHtml, productName } from './orderView.js';
 import { sendOrderMedia, sendOrderResult } from './orderDownloads.js';
 import { transcriptSection } from './pages/transcriptView.js';
 
-/** Unless configured: reads per link and minute, and links that open nothing per address and minute (the API's defaults). */
-const DEFAULT_LIMITS = { readsPerMinute: 600, failedAuthPerMinute: 30 };
 /** A share token as src/db/shareLinks.ts makes them (24 random bytes, base64url). */
 const TOKEN_SHAPE = /^[\w-]{32}$/;
 const GONE = 'This share link does not open anything: it was never made, or sharing was stopped.';
 
 export function sharedOrders(deps: WebDeps): Router {
   const router = Router();
-  const reads = new TokenBuckets(deps.rateLimits?.readsPerMinute ?? DEFAULT_LIMITS.readsPerMinute);
-  const misses = new TokenBuckets(deps.rateLimits?.failedAuthPerMinute ?? DEFAULT_LIMITS.failedAuthPerMinute);
+  const reads = new TokenBuckets(deps.rateLimits?.readsPerMinute ?? DEFAULT_RATE_LIMITS.readsPerMinute);
+  const misses = new TokenBuckets(deps.rateLimits?.failedAuthPerMinute ?? DEFAULT_RATE_LIMITS.failedAuthPerMinute);
   const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
   const noindex: RequestHandler = (_req, res, next) => {
@@ -62,7 +60,7 @@ export function sharedOrders(deps: WebDeps): Router {
     const transcript = await transcriptSection(deps, order, files, base);
     const row = (term: string, value: Part) => html`<dt>${term}</dt><dd>${value}</dd>`;
     const body = html`<h1>Shared transcript</h1>
-<dl>${row('Product', productName(order.product))}${order.seconds > 0 ? row('Duration', `${Math.floor(order.seconds / 60)} min ${order.seconds % 60} s`) : ''}${row('Finished', when(order.finishedAt))}</dl>
+<dl>${row('Product', productName(order.product))}${order.seconds > 0 ? row('Duration', duration(order.seconds)) : ''}${row('Finished', when(order.finishedAt))}</dl>
 ${transcript}
 <section id="result-files" aria-labelledby="files-heading"><h2 id="files-heading">Downloads</h2>${filesHtml(order, base)}</section>`;
     sendPage(res, 200, layout({ title: 'Shared transcript', area: 'shared', noindex: true, body }));

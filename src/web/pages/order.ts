@@ -8,7 +8,7 @@ import { callbackAttemptsOf, filesOf } from '../../db/orders.js';
 import { tasksOfOrder } from '../../db/tasks.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { sendPage } from '../errors.js';
-import { customerDetail, truncate, usd, when } from '../format.js';
+import { customerDetail, duration, truncate, usd, when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { accountOrderPath, filesHtml, orderLink, productName, statusHtml } from '../orderView.js';
@@ -30,8 +30,6 @@ const NOTICES: Record<string, string> = {
   'resent-ok': 'The last callback was sent again and delivered: the receiver answered ok.',
   'resent-failed': 'The last callback was sent again, but the receiver did not answer ok: see the newest attempt below.',
 };
-
-const duration = (seconds: number) => `${Math.floor(seconds / 60)} min ${seconds % 60} s (${seconds} s)`;
 
 /** How a parameter's value reads: as given, as words (enum slugs), a language's name, a clock time, … */
 type Reading = 'as-given' | 'words' | 'language' | 'clock' | 'upper' | 'order';
