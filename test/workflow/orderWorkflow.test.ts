@@ -24,6 +24,7 @@ import {
   orderWorkflowId,
   placeOrderUpdate,
   qualityCheckUpdate,
+  refundUpdate,
   rejectTranscriptUpdate,
   SEARCH_ATTRIBUTES,
   engineTaskQueue,
@@ -79,11 +80,13 @@ async function newInput(
       turnaroundHours: 48,
       fulfilment: 'operator',
       resultKinds: ['transcription'],
+      results: [{ kind: 'transcription', field: 'transcription_url', formats: ['docx'] }],
       ...order,
     },
     payment: { by: 'customer', payBy },
     qualityCheckProbability: 0,
     qualityCheckWindowMs: 72 * HOUR,
+    workbench: { leaseMs: HOUR, partSeconds: 360 },
     ...rest,
   };
 }
@@ -97,6 +100,8 @@ interface Behaviour {
   retranscribe?: (orderId: number) => OrderToPlace | null;
   /** Awaited inside closeQualityCheck after it is recorded: the test holds the activity running. */
   closing?: () => Promise<void>;
+  /** Awaited inside every settling activity (finish, refund, quality fix, retranscribe) after it is recorded: a change held running. */
+  settling?: () => Promise<void>;
 }
 
 /** Activities with the real names and signatures; each call is recorded with its server time and attempt. */
@@ -124,11 +129,11 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     closeTask: [],
     creditWorkers: [],
     deliverWork: [],
-    sourceDraft: [],
-    draftTranscript: [],
     timeWork: [],
     timeTypedWords: [],
     checkSuppliedTranscript: [],
+    expireUpload: [],
+    deleteOrderData: [],
   };
   // `at` is the test server's clock when the attempt ran (the test server reports an attempt's
   // scheduled time as the moment the previous attempt failed, before the retry pause).
@@ -158,17 +163,21 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     },
     async finishOrder(input) {
       await record('finishOrder', input);
+      await behaviour.settling?.();
     },
     async refundOrder(input) {
       await failable('refundOrder', input);
+      await behaviour.settling?.();
       return { balanceCents: 10_000 };
     },
     async retranscribe(input) {
       await record('retranscribe', input);
+      await behaviour.settling?.();
       return behaviour.retranscribe?.(input.orderId) ?? null;
     },
     async applyQualityFix(input) {
       await failable('applyQualityFix', input);
+      await behaviour.settling?.();
     },
     async closeQualityCheck(input) {
       await record('closeQualityCheck', input);
@@ -231,14 +240,6 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
       await record('deliverWork', input);
       return [];
     },
-    async sourceDraft(input) {
-      await record('sourceDraft', input);
-      return '';
-    },
-    async draftTranscript(input) {
-      await record('draftTranscript', input);
-      return '';
-    },
     async timeWork(input) {
       await record('timeWork', input);
       return null;
@@ -250,6 +251,12 @@ function mockActivities(behaviour: Behaviour = {}): { calls: Calls; activities: 
     async checkSuppliedTranscript(input) {
       await record('checkSuppliedTranscript', input);
       return { verdict: 'unavailable' as const };
+    },
+    async expireUpload(input) {
+      await record('expireUpload', input);
+    },
+    async deleteOrderData(input) {
+      await record('deleteOrderData', input);
     },
   };
   return { calls, activities };
@@ -485,7 +492,6 @@ describe('order workflow on the time-skipping test server', () => {
     // The activity's own pause (src/activities/callbacks.ts) with the default bounds: 1 minute, 10 hours.
     const schedule = { firstPauseMs: MINUTE, maxPauseMs: 10 * HOUR };
     const backingOff = (attempt: number, call: Calls['deliverCallback'][number]) => {
-      expect(call.schedule).toBe('backoff'); // the workflow asks for the back-off
       throw ApplicationFailure.create({ message: 'receiver down', nextRetryDelay: callbackPauseMs(attempt, schedule) });
     };
 
@@ -771,6 +777,7 @@ describe('order workflow on the time-skipping test server', () => {
         product: 'proofreading',
         fulfilment: 'proofreading',
         params: { language: 'english', auto_retranscribe: autoRetranscribe },
+        onReject: autoRetranscribe ? 'hand_off' : 'refund',
       });
     const childOf = (parent: OrderToPlace): OrderToPlace<OrderParams> => ({
       ...parent,
@@ -849,6 +856,115 @@ describe('order workflow on the time-skipping test server', () => {
       expect(calls.chargeWallet.map((c) => c.id)).toEqual([input.order.id]);
       expect(events(calls, input.order.id)).toEqual(['refunded']);
       await expect(childHandle(input.order).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    });
+  });
+});
+
+/**
+ * Two updates at once on every pair of the order's commands that can race (OrderRun's one mutex,
+ * src/workflows/order/state.ts): the first's change is held running (its activity waits), so the
+ * second arrives while it runs. Exactly one applies; the other is refused, naming why (a change is
+ * running, or the order is no longer in the state it needs); the order settles once, with one
+ * callback of its outcome.
+ */
+describe('updates racing on the time-skipping test server', () => {
+  type Update = (handle: Handle) => Promise<unknown>;
+  const UPDATES: Record<string, Update> = {
+    complete: (handle) => complete(handle, [file('transcription')]),
+    refund: (handle) => handle.executeUpdate(refundUpdate, { args: [{ reason: 'asked' }] }),
+    cancel: (handle) => handle.executeUpdate(cancelUpdate),
+    reject: (handle) => handle.executeUpdate(rejectTranscriptUpdate),
+    pass: (handle) => handle.executeUpdate(qualityCheckUpdate, { args: [{ pass: true }] }),
+    fix: (handle) => handle.executeUpdate(qualityCheckUpdate, { args: [{ fix: [file('transcription', 'blob-fixed')] }] }),
+  };
+  const REFUSED = /is changing state; try again|needs a (paid|finished) order|has no open quality check/;
+
+  /** Runs `first` and `second` at once, the first's change held until the second was answered; the outcome of each. */
+  async function race(handle: Handle, first: string, second: string, release: () => void) {
+    const one = UPDATES[first]!(handle);
+    // The second goes once the first's change is running (its activity recorded, then held).
+    await new Promise((r) => setTimeout(r, 300));
+    const two = await Promise.allSettled([UPDATES[second]!(handle)]);
+    release();
+    return [...(await Promise.allSettled([one])), ...two];
+  }
+
+  const held = () => {
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    return { gate, release: () => release() };
+  };
+
+  it.each([
+    ['complete', 'refund'],
+    ['complete', 'cancel'],
+    ['refund', 'complete'],
+    ['refund', 'cancel'],
+    ['cancel', 'refund'],
+    ['cancel', 'complete'],
+    ['complete', 'complete'],
+    ['refund', 'refund'],
+    ['cancel', 'cancel'],
+  ])('%s, then %s while it runs: the first applies, the second is refused; one settlement, one callback', async (first, second) => {
+    const { gate, release } = held();
+    const { calls, activities } = mockActivities({ settling: () => gate });
+    const input = await newInput();
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      const [a, b] = await race(handle, first, second, release);
+      expect(a!.status, String((a as PromiseRejectedResult).reason)).toBe('fulfilled');
+      expect(b!.status).toBe('rejected');
+      expect(((b as PromiseRejectedResult).reason as WorkflowUpdateFailedError).cause?.message).toMatch(REFUSED);
+      const outcome = await handle.result();
+      expect(outcome.status).toBe(first === 'complete' ? 'finished' : first === 'refund' ? 'refunded' : 'canceled');
+      expect(calls.finishOrder.length + calls.refundOrder.length).toBe(1);
+      expect(events(calls, input.order.id)).toEqual([outcome.status]);
+    });
+  });
+
+  it.each([
+    ['reject', 'complete'],
+    ['reject', 'refund'],
+    ['complete', 'reject'],
+    ['refund', 'reject'],
+    ['reject', 'reject'],
+  ])('a proofreading order: %s, then %s while it runs: one applies, one is refused', async (first, second) => {
+    const { gate, release } = held();
+    const { calls, activities } = mockActivities({ settling: () => gate });
+    const input = await newInput({ product: 'proofreading', fulfilment: 'proofreading', params: { language: 'english' }, onReject: 'refund' });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      const [a, b] = await race(handle, first, second, release);
+      expect(a!.status, String((a as PromiseRejectedResult).reason)).toBe('fulfilled');
+      expect(((b as PromiseRejectedResult).reason as WorkflowUpdateFailedError).cause?.message).toMatch(REFUSED);
+      const outcome = await handle.result();
+      expect(outcome.status).toBe(first === 'complete' ? 'finished' : 'refunded');
+      expect(calls.finishOrder.length + calls.refundOrder.length).toBe(1);
+      expect(events(calls, input.order.id)).toEqual([outcome.status]);
+    });
+  });
+
+  it.each([
+    ['fix', 'pass'],
+    ['pass', 'fix'],
+    ['fix', 'fix'],
+    ['pass', 'pass'],
+  ])('a finished order in its quality check: %s, then %s while it runs: the first decides, the second is refused', async (first, second) => {
+    const { gate, release } = held();
+    let settled = false;
+    const heldOnceFinished = () => (settled ? gate : Promise.resolve());
+    const { calls, activities } = mockActivities({ settling: heldOnceFinished, closing: heldOnceFinished });
+    const input = await newInput({}, { qualityCheckProbability: 1 });
+    await withWorker(activities, async (taskQueue) => {
+      const handle = await placeOrder(input, taskQueue);
+      expect(await complete(handle, [file('transcription')])).toMatchObject({ status: 'finished', quality_check: 'pending' });
+      settled = true;
+      const [a, b] = await race(handle, first, second, release);
+      expect(a!.status, String((a as PromiseRejectedResult).reason)).toBe('fulfilled');
+      expect(((b as PromiseRejectedResult).reason as WorkflowUpdateFailedError).cause?.message).toMatch(REFUSED);
+      expect(await handle.result()).toEqual({ status: 'finished', qualityCheck: first === 'fix' ? 'fixed' : 'passed' });
+      expect(calls.applyQualityFix).toHaveLength(first === 'fix' ? 1 : 0);
+      expect(events(calls, input.order.id)).toEqual(first === 'fix' ? ['finished', 'quality_fix'] : ['finished']);
     });
   });
 });

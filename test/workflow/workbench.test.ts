@@ -20,7 +20,7 @@ import {
   statusQuery,
   type OrderWorkflowInput,
 } from '../../src/contracts/orders.js';
-import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, taskStateQuery, taskWorkflowId } from '../../src/contracts/tasks.js';
+import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, taskStateQuery, taskIdOf } from '../../src/contracts/tasks.js';
 import { createAccount } from '../../src/db/accounts.js';
 import { filesOf, getOrder } from '../../src/db/orders.js';
 import { getTask, saveDraft, tasksOfOrder } from '../../src/db/tasks.js';
@@ -140,7 +140,7 @@ async function placeTranscription(taskQueue: string, seconds: number, extra: { q
 
 /** Once its row exists (the task is open): the task and the workflow holding it (its order's), as the API finds them. */
 async function openTask(orderId: number, name: string) {
-  const taskId = taskWorkflowId(orderId, name);
+  const taskId = taskIdOf(orderId, name);
   await waitFor(async () => (await getTask(database.db, taskId)) !== undefined, `task ${taskId}`);
   const { workflowId } = (await getTask(database.db, taskId))!;
   expect(workflowId).toBe(orderWorkflowId(orderId));
@@ -263,9 +263,9 @@ describe('the workbench on the time-skipping test server', () => {
           .filter((e) => e.orderId === id)
           .map((e) => e.taskId)
           .sort();
-      expect(await paid('ann')).toEqual([taskWorkflowId(id, 'part-1'), taskWorkflowId(id, 'part-2')]);
-      expect(await paid('bob')).toEqual([taskWorkflowId(id, 'part-3'), taskWorkflowId(id, 'part-4')]);
-      expect(await paid('rita')).toEqual([taskWorkflowId(id, 'review-1')]);
+      expect(await paid('ann')).toEqual([taskIdOf(id, 'part-1'), taskIdOf(id, 'part-2')]);
+      expect(await paid('bob')).toEqual([taskIdOf(id, 'part-3'), taskIdOf(id, 'part-4')]);
+      expect(await paid('rita')).toEqual([taskIdOf(id, 'review-1')]);
     });
   });
 

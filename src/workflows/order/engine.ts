@@ -5,8 +5,7 @@ import * as wf from '@temporalio/workflow';
 import { isCancellation } from '@temporalio/workflow';
 import { faultHandOver, handOverOf, OPERATOR_WORK, type EngineOutcome, type HandOver } from '../../contracts/handOver.js';
 import type { PeopleWork } from '../../contracts/orders.js';
-import { patched } from '../patches.js';
-import { engineFor, failureReason, persistent } from '../activities.js';
+import { engineFor, failureReason, peopleWork } from '../activities.js';
 import { runWork } from './people.js';
 import type { OrderRun } from './state.js';
 
@@ -27,27 +26,21 @@ export async function runEngine(run: OrderRun): Promise<void> {
 /**
  * The order goes to people: completions are taken at once, and the database (order-ops pending)
  * learns it next, so an order is never listed for a person before the workflow accepts their work.
- * A plan runs in the workbench (orders handed over before it: an operator); else an operator takes it.
+ * A plan runs in the workbench; else an operator takes it.
  */
 async function handToPeople(run: OrderRun, handOver: HandOver): Promise<void> {
   const { reason } = handOver;
-  run.handToPeople();
-  if (handOver.plan && run.input.workbench && patched('aiTranslationInWorkbench')) {
+  await run.handToPeople();
+  if (handOver.plan) {
     await reestimateForPeople(run, handOver.people, reason);
-    const job = run.assignWorkbench(handOver.plan);
-    if (job) await runWork(run, job);
+    await runWork(run, await run.assignWorkbench(handOver.plan));
     return;
   }
-  // Orders handed over before this patch were handed to the operator by the activity itself.
-  if (handOver.fault || patched('handOverFromWorkflow')) await persistent.handToOperator({ orderId: run.order.id, reason });
+  await peopleWork.handToOperator({ orderId: run.order.id, reason });
   await reestimateForPeople(run, OPERATOR_WORK, handOver.fault ? `the speech engine failed: ${reason}` : reason);
 }
 
-/**
- * Handed to people: a delivery estimate from the turnaround of their work, which the lateness
- * timer waits for now. Orders handed over before this patch keep the machine's estimate.
- */
+/** Handed to people: a delivery estimate from the turnaround of their work, which the lateness timer waits for now. */
 async function reestimateForPeople(run: OrderRun, work: PeopleWork, reason: string): Promise<void> {
-  if (!patched('reestimateForPeople')) return;
-  run.moveDeliveryEstimate((await persistent.reestimateForPeople({ orderId: run.order.id, work, reason })).deliveryEstimate);
+  await run.moveDeliveryEstimate((await peopleWork.reestimateForPeople({ orderId: run.order.id, work, reason })).deliveryEstimate);
 }

@@ -1,7 +1,7 @@
 // A timer at the delivery estimate, beside the order's life, never blocking it.
 import * as wf from '@temporalio/workflow';
 import { SEARCH_ATTRIBUTES } from '../../contracts/orders.js';
-import { records } from '../activities.js';
+import { orderRecords } from '../activities.js';
 import type { OrderRun } from './state.js';
 
 /**
@@ -20,7 +20,7 @@ export async function watchDeliveryEstimate(run: OrderRun): Promise<void> {
     if (moved()) continue;
     wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.late, value: true }]);
     wf.log.warn('order is late: still open at its delivery estimate', { orderId: run.order.id, deliveryEstimate: estimate });
-    await records.markOrderLate({ orderId: run.order.id });
+    await orderRecords.markOrderLate({ orderId: run.order.id });
     await wf.condition(() => !run.is('paid') || moved());
     if (!run.is('paid')) return;
     wf.upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.late, value: false }]);

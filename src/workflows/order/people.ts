@@ -2,8 +2,8 @@
 // unless someone settled the order first.
 import * as wf from '@temporalio/workflow';
 import { isCancellation } from '@temporalio/workflow';
-import { alignerTiming, runWorkbench, type WorkbenchOrder } from '../workbench.js';
-import { records } from '../activities.js';
+import { alignerTiming, runWorkbench, type WorkbenchOrder } from './humanStages.js';
+import { orderRecords } from '../activities.js';
 import { passesAutomaticCheck } from './proofreadingCheck.js';
 import type { OrderRun } from './state.js';
 
@@ -14,7 +14,7 @@ export async function runWork(run: OrderRun, job: WorkbenchOrder): Promise<void>
     worked = await run.atWork('people', async () => {
       // Proofreading: a supplied transcript that fails the automatic check never reaches a person.
       if (!(await passesAutomaticCheck(run, job))) return undefined;
-      return runWorkbench(job, run.desk);
+      return runWorkbench(job);
     });
   } catch (err) {
     if (!isCancellation(err)) wf.log.error('the workbench stopped; the order waits for an operator', { orderId, error: String(err) });
@@ -28,6 +28,6 @@ export async function runWork(run: OrderRun, job: WorkbenchOrder): Promise<void>
     return;
   }
   const { text, draft } = worked;
-  const files = await records.deliverWork({ orderId, text, draft, ...(await alignerTiming(job, text)) });
+  const files = await orderRecords.deliverWork({ orderId, text, draft, ...(await alignerTiming(job, text)) });
   await run.settleByPeople(text, files).catch((err) => wf.log.error('the approved work could not be delivered', { orderId, error: String(err) }));
 }

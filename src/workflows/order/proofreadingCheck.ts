@@ -1,14 +1,13 @@
 // Fulfilment of proofreading starts with the automatic check: the supplied transcript against the
 // speech engine's. One that fails never reaches a person.
 import * as wf from '@temporalio/workflow';
-import { patched } from '../patches.js';
 import { engineFor, failureReason } from '../activities.js';
-import type { WorkbenchOrder } from '../workbench.js';
+import type { WorkbenchOrder } from './humanStages.js';
 import type { OrderRun } from './state.js';
 
-/** True unless a proofreading order's supplied transcript fails the check (orders before the check: true). */
+/** True unless a proofreading order's supplied transcript fails the check. */
 export async function passesAutomaticCheck(run: OrderRun, job: WorkbenchOrder): Promise<boolean> {
-  if (run.order.fulfilment !== 'proofreading' || !patched('automaticTranscriptCheck')) return true;
+  if (run.order.fulfilment !== 'proofreading') return true;
   return suppliedTranscriptPasses(job);
 }
 

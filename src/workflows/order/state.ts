@@ -1,8 +1,10 @@
 // An order's state while its workflow runs, and the only code that changes it. The workflow's
-// handlers and its paths (order/engine.ts, people.ts, qualityCheck.ts) call its commands; a command
-// that changes the status or the quality check runs under the order's lock (lock.ts), one at a time,
-// settling the money first and then the people or engines at work.
+// handlers and its paths (order/engine.ts, people.ts, qualityCheck.ts) call its commands; every
+// command runs inside the order's one mutex (as the safe-message-handlers sample's ClusterManager),
+// one at a time, settling the money first and then the people or engines at work. Validators refuse
+// while a command runs (`changing`); paths that settle the order queue for their turn.
 import * as wf from '@temporalio/workflow';
+import { Mutex } from 'async-mutex';
 import { CancellationScope, ParentClosePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
@@ -21,12 +23,11 @@ import {
   type WorkPlan,
 } from '../../contracts/orders.js';
 import type { EngineOutcome } from '../../contracts/handOver.js';
-import type { WorkbenchOrder } from '../workbench.js';
-import { TaskDesk } from '../heldTask.js';
-import { chargeWallet, records } from '../activities.js';
+import type { TaskInput } from '../../contracts/tasks.js';
+import type { WorkbenchOrder } from './humanStages.js';
+import { TaskDesk, type HeldTask } from './heldTask.js';
+import { chargeWallet, orderRecords } from '../activities.js';
 import { stateFailure, updateFailure } from './failures.js';
-import { StateLock } from './lock.js';
-import { patched } from '../patches.js';
 
 const SETTLED: readonly OrderStatus[] = ['finished', 'refunded', 'canceled', 'retranscribed'];
 
@@ -50,11 +51,11 @@ export class OrderRun {
   private retranscribedOrderId: number | undefined;
   /** When an open quality check closes as passed: the window counts from the finish. */
   private checkDeadline = 0;
-  private readonly lock = new StateLock();
+  private readonly mutex = new Mutex();
   /** Callbacks to send, in order. */
   private readonly outbox: CallbackEvent[] = [];
-  /** The workbench tasks this workflow holds (orders placed since tasksHeldByOrder). */
-  readonly desk = new TaskDesk();
+  /** The workbench tasks this workflow holds. */
+  private readonly desk = new TaskDesk();
 
   constructor(
     readonly input: OrderWorkflowInput,
@@ -92,14 +93,14 @@ export class OrderRun {
     return this.placed !== undefined;
   }
 
-  /** A change is running: updates are refused, the paths wait for it. */
+  /** A command is running: updates are refused, the paths queue for their turn. */
   get changing(): boolean {
-    return this.lock.held;
+    return this.mutex.isLocked();
   }
 
-  /** Settled, and no change running: only callbacks and an open quality check are left. */
+  /** Settled, and no command running: only callbacks and an open quality check are left. */
   isSettled(): boolean {
-    return !this.lock.held && SETTLED.includes(this.status);
+    return !this.changing && SETTLED.includes(this.status);
   }
 
   get qualityCheckOpen(): boolean {
@@ -114,64 +115,78 @@ export class OrderRun {
     return this.outbox.length > 0;
   }
 
-  nextCallback(): CallbackEvent | undefined {
-    return this.outbox.shift();
+  /** A task this order holds, by the id an update names. */
+  findTask(taskId: string): HeldTask {
+    return this.desk.find(taskId);
   }
 
   requireStatus(action: string, needed: OrderStatus): void {
-    if (this.lock.held) throw stateFailure(`order ${this.order.id} is changing state; try again`);
+    if (this.changing) throw stateFailure(`order ${this.order.id} is changing state; try again`);
     if (this.status !== needed) throw stateFailure(`order ${this.order.id} is ${this.status}; ${action} needs a ${needed} order`);
   }
 
   /** When the people's work is due: the order's delivery estimate. */
-  workDeadline(): string {
+  private workDeadline(): string {
     return this.estimate || (this.placed?.deliveryEstimate ?? new Date(Date.now() + this.order.turnaroundHours * 3_600_000).toISOString());
   }
 
   // ---- payment ----
 
+  /** The next callback to send, once no command runs. */
+  nextCallback(): Promise<CallbackEvent | undefined> {
+    return this.mutex.runExclusive(() => this.outbox.shift());
+  }
+
   /** The customer's charge (placeOrder): answered again, not charged again, once placed. */
-  async charge(): Promise<PlacedOrder> {
-    if (this.placed) return this.placed;
-    try {
-      this.placed = await chargeWallet(this.order);
-    } catch (err) {
-      this.moveTo('payment_failed');
-      throw updateFailure(err);
-    }
-    this.moveTo('paid');
-    return this.placed;
+  charge(): Promise<PlacedOrder> {
+    return this.mutex.runExclusive(async () => {
+      if (this.placed) return this.placed;
+      try {
+        this.placed = await chargeWallet(this.order);
+      } catch (err) {
+        this.moveTo('payment_failed');
+        throw updateFailure(err);
+      }
+      this.moveTo('paid');
+      return this.placed;
+    });
   }
 
   /** A child order: the parent's transaction charged it; confirming finds that charge (false: it could not). */
-  async confirmParentCharge(): Promise<boolean> {
-    try {
-      this.placed = await chargeWallet(this.order);
-      this.moveTo('paid');
-      return true;
-    } catch (err) {
-      wf.log.error('a child order could not confirm its charge', { orderId: this.order.id, error: String(err) });
-      return false;
-    }
+  confirmParentCharge(): Promise<boolean> {
+    return this.mutex.runExclusive(async () => {
+      try {
+        this.placed = await chargeWallet(this.order);
+        this.moveTo('paid');
+        return true;
+      } catch (err) {
+        wf.log.error('a child order could not confirm its charge', { orderId: this.order.id, error: String(err) });
+        return false;
+      }
+    });
   }
 
   /** Not paid in time (or the charge refused): the order ends unpaid. */
-  closeUnpaid(): void {
-    if (!this.is('payment_failed')) this.moveTo('payment_failed');
+  closeUnpaid(): Promise<void> {
+    return this.mutex.runExclusive(() => {
+      if (!this.is('payment_failed')) this.moveTo('payment_failed');
+    });
   }
 
   // ---- fulfilment ----
 
   /** Paid: the engine or the people start, due at placement's estimate. */
-  startFulfilment(): void {
-    this.workingOn = this.order.fulfilment === 'engine' ? 'engine' : 'operator';
-    if (this.placed) this.estimate = this.placed.deliveryEstimate;
+  startFulfilment(): Promise<void> {
+    return this.mutex.runExclusive(() => {
+      this.workingOn = this.order.fulfilment === 'engine' ? 'engine' : 'operator';
+      if (this.placed) this.estimate = this.placed.deliveryEstimate;
+    });
   }
 
   /**
-   * Runs one kind of work in a scope of its own, which a settlement cancels. The scope is let go as
-   * the work ends, on a branch of its promise: the caller resumes exactly when it did before the
-   * lock (an order's commands keep their order in its history).
+   * Runs one kind of work (hours of an engine's or people's) in a scope of its own, which a
+   * settlement cancels: only registering the scope changes the order, synchronously; the work runs
+   * outside the mutex, and its outcome is applied by a command.
    */
   atWork<T>(work: Work, body: () => Promise<T>): Promise<T> {
     const running = CancellationScope.cancellable(() => {
@@ -188,76 +203,72 @@ export class OrderRun {
   }
 
   /** The engine gave the order up: people take it; completions are accepted from now. */
-  handToPeople(): void {
-    this.workingOn = 'operator';
+  handToPeople(): Promise<void> {
+    return this.mutex.runExclusive(() => {
+      this.workingOn = 'operator';
+    });
   }
 
   /** Handed to people: due at the turnaround of their work (the lateness timer waits for it). */
-  moveDeliveryEstimate(estimate: string): void {
-    this.estimate = estimate;
+  moveDeliveryEstimate(estimate: string): Promise<void> {
+    return this.mutex.runExclusive(() => {
+      this.estimate = estimate;
+    });
   }
 
-  /** The workbench's job for this order: its plan of human work, due at the order's estimate. */
-  assignWorkbench(work: WorkPlan): WorkbenchOrder | undefined {
-    if (!this.input.workbench) return undefined;
-    this.workbench = { order: { ...this.order, work }, settings: this.input.workbench, deadline: this.workDeadline() };
-    return this.workbench;
+  /** The workbench's job for this order: its plan of human work, due at the order's estimate, its tasks held here. */
+  assignWorkbench(work: WorkPlan): Promise<WorkbenchOrder> {
+    return this.mutex.runExclusive(() => {
+      const job = {
+        order: { ...this.order, work },
+        settings: this.input.workbench,
+        deadline: this.workDeadline(),
+        holdTask: (input: TaskInput) => this.desk.hold(input),
+      };
+      this.workbench = job;
+      return job;
+    });
   }
 
-  // ---- settlement by the paths: each once no change runs, and only while the order is paid ----
+  // ---- settlement by the paths: each in its turn, and only while the order is paid ----
 
   /** The engine's outcome: its files delivered, or the order refunded with its reason. */
   async settleByEngine(outcome: Exclude<EngineOutcome, { outcome: 'unavailable' }>): Promise<void> {
-    if (!(await this.stillPaidWhenFree())) return;
-    await this.transition(() => this.whilePaid(() => (outcome.outcome === 'finished' ? this.finish(outcome.files) : this.refund('refunded', outcome.reason))));
+    await this.whilePaid(() => (outcome.outcome === 'finished' ? this.finish(outcome.files) : this.refund('refunded', outcome.reason)));
   }
 
   /** The people's approved work: its files delivered; its text is what a quality check reviews. */
   async settleByPeople(text: string, files: ResultFile[]): Promise<void> {
-    if (!(await this.stillPaidWhenFree())) return;
-    await this.transition(() =>
-      this.whilePaid(() => {
-        this.deliveredText = text;
-        return this.finish(files);
-      }),
-    );
+    await this.whilePaid(() => {
+      this.deliveredText = text;
+      return this.finish(files);
+    });
   }
 
   /** A supplied transcript the automatic check failed: refunded, or handed on. */
   async settleRejectedTranscript(): Promise<void> {
-    if (!(await this.stillPaidWhenFree())) return;
-    await this.transition(() => this.whilePaid(() => this.rejectSuppliedTranscript()));
+    await this.whilePaid(() => this.rejectSuppliedTranscript());
   }
 
-  /** The quality check's reviewer decided: a fix (its files made under the lock) or a pass. False: it was decided first. */
-  async decideQualityCheck(fixedFiles: (() => Promise<ResultFile[]>) | undefined): Promise<boolean> {
-    await wf.condition(() => !this.lock.held);
-    if (this.check !== 'pending') return false;
-    let decided = false;
-    await this.transition(async () => {
-      if (this.check !== 'pending') return; // decided while this waited for its turn
+  /** The quality check's reviewer decided: a fix (its files made in its turn) or a pass. False: it was decided first. */
+  decideQualityCheck(fixedFiles: (() => Promise<ResultFile[]>) | undefined): Promise<boolean> {
+    return this.mutex.runExclusive(async () => {
+      if (this.check !== 'pending') return false;
       await (fixedFiles ? this.fixQualityCheck(await fixedFiles()) : this.passQualityCheck());
-      decided = true;
+      return true;
     });
-    return decided;
   }
 
-  /** The window closed with nobody's decision (the workflow saw no change running): passed, and the reviewer's task withdrawn. */
-  async closeUndecidedQualityCheck(): Promise<void> {
-    // Runs before the patch closed the check outside the lock, as they did (a decision in between was applied, then passed over).
-    if (!patched('lockedQualityCheckClose')) {
-      await this.passQualityCheck();
-      this.scopes.get('qualityCheck')?.cancel();
-      return;
-    }
-    await this.transition(async () => {
-      if (this.check !== 'pending') return; // an update decided it first
+  /** The window closed with nobody's decision: passed, and the reviewer's task withdrawn (unless an update decided it first). */
+  closeUndecidedQualityCheck(): Promise<void> {
+    return this.mutex.runExclusive(async () => {
+      if (this.check !== 'pending') return;
       await this.passQualityCheck();
       this.scopes.get('qualityCheck')?.cancel();
     });
   }
 
-  // ---- the updates' commands: their validators refused while a change ran ----
+  // ---- the updates' commands: their validators refused while a command ran ----
 
   complete(files: ResultFile[]): Promise<TransitionResult> {
     return this.transition(() => this.finish(files));
@@ -278,34 +289,23 @@ export class OrderRun {
     });
   }
 
-  // ---- the changes themselves, each under the lock ----
+  // ---- the changes themselves, each inside the mutex ----
 
-  /**
-   * One change at a time. Free, the lock is taken before the change's first await (validators see it
-   * held, and the change starts when it did before the lock); held, the change waits its turn.
-   */
-  private async transition(work: () => Promise<void>): Promise<TransitionResult> {
-    while (this.lock.held) await wf.condition(() => !this.lock.held);
-    this.lock.take();
-    try {
-      await work();
-      return this.result();
-    } catch (err) {
-      throw updateFailure(err);
-    } finally {
-      this.lock.release();
-    }
+  /** An update's change in its turn, answered with the order's state after it. */
+  private transition(work: () => Promise<void>): Promise<TransitionResult> {
+    return this.mutex.runExclusive(async () => {
+      try {
+        await work();
+        return this.result();
+      } catch (err) {
+        throw updateFailure(err);
+      }
+    });
   }
 
-  /** A path's change, once it has the lock: only while the order is still paid. */
+  /** A path's change in its turn: only while the order is still paid then (an update may have settled it meanwhile). */
   private whilePaid(work: () => Promise<void>): Promise<void> {
-    return this.is('paid') ? work() : Promise.resolve();
-  }
-
-  /** For a path that settles the order: once no change runs (false: the order was settled meanwhile). */
-  private async stillPaidWhenFree(): Promise<boolean> {
-    await wf.condition(() => !this.lock.held);
-    return this.is('paid');
+    return this.mutex.runExclusive(() => (this.is('paid') ? work() : undefined));
   }
 
   private result(): TransitionResult {
@@ -324,7 +324,7 @@ export class OrderRun {
 
   private async finish(files: ResultFile[]): Promise<void> {
     const picked = Math.random() < this.input.qualityCheckProbability; // deterministic in workflows
-    await records.finishOrder({ orderId: this.order.id, files, qualityCheck: picked });
+    await orderRecords.finishOrder({ orderId: this.order.id, files, qualityCheck: picked });
     this.check = picked ? 'pending' : 'none';
     this.checkDeadline = Date.now() + this.input.qualityCheckWindowMs;
     this.scopes.get('people')?.cancel();
@@ -339,7 +339,7 @@ export class OrderRun {
   }
 
   private async refund(next: 'refunded' | 'canceled', reason: string | null): Promise<void> {
-    await records.refundOrder({ orderId: this.order.id, status: next, reason });
+    await orderRecords.refundOrder({ orderId: this.order.id, status: next, reason });
     // Only once the money is back: a refund that failed leaves the engine (or the people) working.
     this.scopes.get('engine')?.cancel();
     this.scopes.get('people')?.cancel();
@@ -350,23 +350,21 @@ export class OrderRun {
 
   /** The quality check found errors: the fixed files replace the delivered ones, and a second callback goes. */
   private async fixQualityCheck(files: ResultFile[]): Promise<void> {
-    await records.applyQualityFix({ orderId: this.order.id, files });
+    await orderRecords.applyQualityFix({ orderId: this.order.id, files });
     this.check = 'fixed';
     this.outbox.push('quality_fix');
   }
 
   /** The quality check passed (approved as it stands, or undecided within its window). */
   private async passQualityCheck(): Promise<void> {
-    await records.closeQualityCheck({ orderId: this.order.id, result: 'passed' });
+    await orderRecords.closeQualityCheck({ orderId: this.order.id, result: 'passed' });
     this.check = 'passed';
   }
 
   /** The supplied transcript is too poor to proofread: refunded, or handed on to a human transcription. */
   private async rejectSuppliedTranscript(): Promise<void> {
-    // Orders placed before onReject was on the order decide by the parameter, as they did.
-    const handsOff = this.order.onReject !== undefined ? this.order.onReject === 'hand_off' : this.order.params.auto_retranscribe === true;
-    if (!handsOff) return this.refund('refunded', 'the supplied transcript is too poor to proofread');
-    const child = await records.retranscribe({ orderId: this.order.id });
+    if (this.order.onReject !== 'hand_off') return this.refund('refunded', 'the supplied transcript is too poor to proofread');
+    const child = await orderRecords.retranscribe({ orderId: this.order.id });
     this.scopes.get('people')?.cancel();
     if (child) {
       await startChildOrder(child, this.input);

@@ -1,25 +1,24 @@
-// The human stages of an order in the workbench, as its plan declares them (`stagesOf`): a draft,
+// The human stages of an order in the workbench, as its plan declares them (`work.stages`): a draft,
 // then in the declared order the work (one task per part of long media, in parallel, merged in time
 // order) and each review stage (a review; a second review where the customer paid for one), each in
 // rounds until its reviewer approves; the words a transcriber typed are timed by the aligner at each
 // submission (alignSubmitted), and the aligner's timing of the approved text follows (alignerTiming,
 // called by order/people.ts). Returns the approved text. The order's own workflow holds its
 // tasks (heldTask.ts), and the draft's activity opens the work's tasks: behind an order's placement
-// runs one activity and one workflow task. Orders placed before that hold each task in a child
-// workflow opened after the draft (legacy/tasksAsChildren.ts).
+// runs one activity and one workflow task.
 import * as wf from '@temporalio/workflow';
-import { stagesOf, type OrderToPlace, type WorkbenchSettings, type WorkPlan } from '../contracts/orders.js';
-import { isReviewStage, STAGES, taskWorkflowId, type ReviewStage, type TaskInput, type TaskOutcome } from '../contracts/tasks.js';
-import { mergeParts, planParts, textInSpan, type PartSpan } from '../domain/workbench/parts.js';
-import { draftOf, taskAsChild } from './legacy/tasksAsChildren.js';
-import { patched, stageShipped } from './patches.js';
-import type { TaskDesk } from './heldTask.js';
-import { engineFor, failureReason, opening, persistent as records } from './activities.js';
+import type { OrderToPlace, WorkbenchSettings, WorkPlan } from '../../contracts/orders.js';
+import { isReviewStage, STAGES, taskIdOf, type ReviewStage, type TaskInput, type TaskOutcome } from '../../contracts/tasks.js';
+import { mergeParts, planParts, type PartSpan } from '../../domain/humanWork/parts.js';
+import type { HeldTask } from './heldTask.js';
+import { engineFor, failureReason, peopleWork, taskOpening } from '../activities.js';
 
 export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
   settings: WorkbenchSettings;
   deadline: string;
+  /** Holds a task in the order's workflow (its updates name it). */
+  holdTask(input: TaskInput): HeldTask;
 }
 
 /**
@@ -30,22 +29,21 @@ export interface WorkbenchOrder {
 async function openWork({ order }: WorkbenchOrder, tasks: TaskInput[]): Promise<{ draft: string; leaseMs: number }> {
   try {
     if (order.work.draft === 'engine') return await engineFor(order).openWork({ tasks, draft: 'engine' });
-    if (order.work.draft === 'source') return await records.openWork({ tasks, draft: 'source' });
+    if (order.work.draft === 'source') return await peopleWork.openWork({ tasks, draft: 'source' });
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
     wf.log.warn('no machine draft: the work starts from an empty editor', { orderId: order.id, error: failureReason(err) });
   }
-  return opening.openWork({ tasks, draft: 'none' });
+  return taskOpening.openWork({ tasks, draft: 'none' });
 }
 
 /** The approved text, and the draft the people started from (for the edit rate). */
-export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise<{ text: string; draft: string }> {
+export async function runWorkbench(job: WorkbenchOrder): Promise<{ text: string; draft: string }> {
   const { order, settings } = job;
-  const held = patched('tasksHeldByOrder');
   const spans: PartSpan[] = order.work.mediaParam ? planParts(order.seconds, settings.partSeconds) : [{ start: 0, end: order.seconds }];
   const task = (name: string, fields: TaskFields): Promise<TaskOutcome> => {
-    const input = taskInput(job, name, fields, held);
-    return held ? desk.hold(input).run(() => opening.openTask(input)) : taskAsChild(input);
+    const input = taskInput(job, name, fields);
+    return job.holdTask(input).run(() => taskOpening.openTask(input));
   };
 
   const work = spans.map((span, i) =>
@@ -55,16 +53,8 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
   );
   /** The work stage: every part's task, each opened with its share of the draft. */
   const doWork = async (): Promise<{ draft: string; parts: TaskOutcome[] }> => {
-    if (!held) {
-      // Before tasksHeldByOrder (legacy/tasksAsChildren.ts): the draft first, then each part's task.
-      const draft = await draftOf(job);
-      const parts = await Promise.all(
-        work.map(({ name, ...fields }) => task(name, { ...fields, draftText: fields.span ? textInSpan(draft, fields.span) : draft })),
-      );
-      return { draft, parts };
-    }
-    const inputs = work.map(({ name, ...fields }) => taskInput(job, name, { ...fields, draftText: '' }, true));
-    const tasks = inputs.map((input) => desk.hold(input));
+    const inputs = work.map(({ name, ...fields }) => taskInput(job, name, { ...fields, draftText: '' }));
+    const tasks = inputs.map((input) => job.holdTask(input));
     const opened = openWork(job, inputs);
     const parts = await Promise.all(tasks.map((t) => t.run(() => opened)));
     return { draft: (await opened).draft, parts };
@@ -77,7 +67,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
       text = reviewed.text;
       if (reviewed.decision === 'approve') return text;
       // When that worker has been disabled meanwhile, whoever takes it from the queue (paid as new work).
-      const toAuthor = !patched('sendBackToEnabledWorker') || (await records.workerEnabled({ workerId: author }));
+      const toAuthor = await peopleWork.workerEnabled({ workerId: author });
       const fix = await task(`${names.fix}-${round}`, {
         stage: 'work',
         skill: order.work.skill,
@@ -94,7 +84,7 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
   let draft = '';
   let text = '';
   let author = 0;
-  for (const stage of stagesOf(order.work, order.params)) {
+  for (const stage of order.work.stages) {
     if (stage === 'work') {
       const done = await doWork();
       draft = done.draft;
@@ -102,20 +92,18 @@ export async function runWorkbench(job: WorkbenchOrder, desk: TaskDesk): Promise
       text = done.parts.length === 1 ? done.parts[0]!.text : mergeParts(done.parts.map((p, i) => ({ ...spans[i]!, text: p.text })));
       await alignSubmitted(job, text);
     } else if (isReviewStage(stage)) {
-      // A stage shipped by a patch: histories from before it replay without it (its marker is not in them).
-      if (!stageShipped(stage)) continue;
       text = await review(stage, text, draft, author);
     }
   }
-  await records.creditWorkers({ orderId: order.id });
+  await peopleWork.creditWorkers({ orderId: order.id });
   return { text, draft };
 }
 
 type TaskFields = Omit<TaskInput, 'taskId' | 'orderId' | 'deadline' | 'leaseMs' | 'words' | 'partNo' | 'span' | 'workflowId'> & Partial<TaskInput>;
 
-/** A task of the order: on the whole of it unless a part is named; held by the order's workflow (`held`) or a child named as the task. */
-function taskInput({ order, settings, deadline }: WorkbenchOrder, name: string, fields: TaskFields, held: boolean): TaskInput {
-  const taskId = taskWorkflowId(order.id, name);
+/** A task of the order, held by the order's workflow: on the whole of it unless a part is named. */
+function taskInput({ order, settings, deadline }: Omit<WorkbenchOrder, 'holdTask'>, name: string, fields: TaskFields): TaskInput {
+  const taskId = taskIdOf(order.id, name);
   return {
     taskId,
     orderId: order.id,
@@ -125,15 +113,14 @@ function taskInput({ order, settings, deadline }: WorkbenchOrder, name: string, 
     partNo: 0,
     span: { start: 0, end: order.seconds },
     ...fields,
-    ...(held ? { workflowId: wf.workflowInfo().workflowId } : {}),
+    workflowId: wf.workflowInfo().workflowId,
   };
 }
 
 /** A finished order picked for the quality check: a reviewer approves it, edited or not. */
-export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string, desk: TaskDesk): Promise<TaskOutcome> {
-  const held = patched('tasksHeldByOrder');
-  const input = taskInput(job, 'qc', { stage: 'qc', skill: job.order.work.reviewSkill, draftText: finishedText, baseText: finishedText }, held);
-  return held ? desk.hold(input).run(() => opening.openTask(input)) : taskAsChild(input);
+export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: string): Promise<TaskOutcome> {
+  const input = taskInput(job, 'qc', { stage: 'qc', skill: job.order.work.reviewSkill, draftText: finishedText, baseText: finishedText });
+  return job.holdTask(input).run(() => taskOpening.openTask(input));
 }
 
 /**
@@ -141,7 +128,7 @@ export async function runQualityCheckTask(job: WorkbenchOrder, finishedText: str
  * words typed are timed by the aligner, and the review starts from those times. Best effort.
  */
 async function alignSubmitted({ order }: WorkbenchOrder, text: string): Promise<void> {
-  if (!(order.work.editor === 'transcript' && order.work.mediaParam) || !patched('typedWordsAlignedAtSubmit')) return;
+  if (!(order.work.editor === 'transcript' && order.work.mediaParam)) return;
   try {
     await engineFor(order).timeTypedWords({ orderId: order.id, text, rebase: true });
   } catch (err) {
@@ -157,8 +144,8 @@ async function alignSubmitted({ order }: WorkbenchOrder, text: string): Promise<
  * when the aligner cannot time the words, the text's marks or the interpolated times serve.
  */
 export async function alignerTiming({ order }: WorkbenchOrder, text: string): Promise<{ timedKey?: string }> {
-  const byAligner = stagesOf(order.work, order.params).includes('aligner_timing');
-  if (byAligner ? !patched('timingByAligner') : !(order.work.editor === 'transcript' && order.work.mediaParam && patched('typedWordsByAligner'))) return {};
+  const byAligner = order.work.stages.includes('aligner_timing');
+  if (!byAligner && !(order.work.editor === 'transcript' && order.work.mediaParam)) return {};
   try {
     const timedKey = await (byAligner ? engineFor(order).timeWork({ orderId: order.id, text }) : engineFor(order).timeTypedWords({ orderId: order.id, text }));
     return timedKey ? { timedKey } : {};

@@ -4,12 +4,11 @@
 // and sees the first claim taken). Autosaves go to the database; the lease timer reads their count
 // there and returns a task nobody saved for the lease's length to the queue, its draft kept.
 //
-// Since the tasksHeldByOrder patch the order's own workflow holds its tasks (`TaskDesk`, several at
-// once for parts, routed by the task id the updates carry); before it each task was a child
-// workflow of its own (task.ts), which in-flight orders still run.
+// The order's own workflow holds its tasks (`TaskDesk`, several at once for parts), routed by the
+// task id the updates carry.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
-import { FAILURE_TYPES } from '../contracts/failures.js';
+import { FAILURE_TYPES } from '../../contracts/failures.js';
 import {
   claimTaskUpdate,
   releaseTaskUpdate,
@@ -23,10 +22,9 @@ import {
   type TaskOutcome,
   type TaskState,
   type TaskStatus,
-} from '../contracts/tasks.js';
-import { skillCovers } from '../domain/workbench/skills.js';
-import { patched } from './patches.js';
-import { persistent as records } from './activities.js';
+} from '../../contracts/tasks.js';
+import { skillCovers } from '../../domain/humanWork/skills.js';
+import { peopleWork } from '../activities.js';
 
 export class HeldTask {
   status: TaskStatus;
@@ -64,7 +62,7 @@ export class HeldTask {
     } catch (err) {
       if (isCancellation(err)) {
         this.status = 'closed';
-        await CancellationScope.nonCancellable(() => records.closeTask({ taskId: this.taskId }));
+        await CancellationScope.nonCancellable(() => peopleWork.closeTask({ taskId: this.taskId }));
       }
       throw err;
     }
@@ -81,7 +79,7 @@ export class HeldTask {
       this.status = 'claimed';
       this.claimedBy = workerId;
       this.claimEpoch += 1;
-      await records.recordTaskClaim({ taskId: this.taskId, workerId });
+      await peopleWork.recordTaskClaim({ taskId: this.taskId, workerId });
     });
   }
 
@@ -94,7 +92,7 @@ export class HeldTask {
   submit({ workerId, text }: SubmitTask): Promise<TaskState> {
     return this.recording(async () => {
       this.status = 'submitted';
-      await records.recordTaskOutcome({ taskId: this.taskId, status: this.status, workerId, text });
+      await peopleWork.recordTaskOutcome({ taskId: this.taskId, status: this.status, workerId, text });
       this.outcome = { workerId, text };
     });
   }
@@ -109,7 +107,7 @@ export class HeldTask {
   review({ workerId, text, decision, note }: ReviewTask): Promise<TaskState> {
     return this.recording(async () => {
       this.status = decision === 'approve' ? 'approved' : 'sent_back';
-      await records.recordTaskOutcome({ taskId: this.taskId, status: this.status, workerId, text, ...(note !== undefined ? { note } : {}) });
+      await peopleWork.recordTaskOutcome({ taskId: this.taskId, status: this.status, workerId, text, ...(note !== undefined ? { note } : {}) });
       this.outcome = { workerId, text, decision, ...(note !== undefined ? { note } : {}) };
     });
   }
@@ -122,12 +120,12 @@ export class HeldTask {
 
   release({ reason, to }: ReleaseTask): Promise<TaskState> {
     wf.log.info('task released', { taskId: this.taskId, orderId: this.input.orderId, from: this.claimedBy, to: to?.workerId, reason });
-    if (to) return this.claim({ workerId: to.workerId, skills: to.skills });
+    if (to) return this.claim({ taskId: this.taskId, workerId: to.workerId, skills: to.skills });
     return this.recording(async () => {
       this.status = 'waiting';
       this.claimedBy = null;
       this.claimEpoch += 1;
-      await records.recordTaskRelease({ taskId: this.taskId, expired: false });
+      await peopleWork.recordTaskRelease({ taskId: this.taskId, expired: false });
     });
   }
 
@@ -157,12 +155,12 @@ export class HeldTask {
       }
       const epoch = this.claimEpoch;
       const claimChanged = () => this.claimEpoch !== epoch || this.status !== 'claimed';
-      // A claim sets the saves to zero; before that patch, the lease read the count at each claim.
-      let seenSaves = patched('leaseCountsFromClaim') ? 0 : (await records.taskLease({ taskId: this.taskId })).saves;
+      // A claim sets the saves to zero.
+      let seenSaves = 0;
       let wait = leaseMs;
       for (;;) {
         if (await wf.condition(claimChanged, wait)) break;
-        const lease = await records.taskLease({ taskId: this.taskId });
+        const lease = await peopleWork.taskLease({ taskId: this.taskId });
         if (claimChanged()) break;
         if (lease.saves > seenSaves) {
           seenSaves = lease.saves;
@@ -173,18 +171,15 @@ export class HeldTask {
         this.status = 'waiting';
         this.claimedBy = null;
         this.claimEpoch += 1;
-        await records.recordTaskRelease({ taskId: this.taskId, expired: true });
+        await peopleWork.recordTaskRelease({ taskId: this.taskId, expired: true });
         break;
       }
     }
   }
 }
 
-/**
- * The task updates on a workflow, each for the task `find` names: the one task of a task's own
- * workflow, or the order workflow's task of the id the update carries.
- */
-export function wireTaskUpdates(find: (taskId: string | undefined) => HeldTask): void {
+/** The task updates on the order's workflow, each for the task `find` names by the id the update carries. */
+export function wireTaskUpdates(find: (taskId: string) => HeldTask): void {
   wf.setHandler(claimTaskUpdate, (u) => find(u.taskId).claim(u), { validator: (u) => find(u.taskId).validateClaim(u) });
   wf.setHandler(submitTaskUpdate, (u) => find(u.taskId).submit(u), { validator: (u) => find(u.taskId).validateSubmit(u) });
   wf.setHandler(reviewTaskUpdate, (u) => find(u.taskId).review(u), { validator: (u) => find(u.taskId).validateReview(u) });
@@ -201,9 +196,9 @@ export class TaskDesk {
     return task;
   }
 
-  find(taskId: string | undefined): HeldTask {
-    const task = taskId === undefined ? undefined : this.tasks.get(taskId);
-    if (!task) throw refusal(`task ${taskId ?? '(no id)'} is not open on this order`);
+  find(taskId: string): HeldTask {
+    const task = this.tasks.get(taskId);
+    if (!task) throw refusal(`task ${taskId} is not open on this order`);
     return task;
   }
 }
