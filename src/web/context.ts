@@ -8,8 +8,12 @@ import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
 import type { FileStore } from '../storage/fileStore.js';
+import type { UploadedFiles } from '../net/uploadedFiles.js';
+import type { PlacementDeps } from '../orders/place.js';
+import type { UploadStore } from '../storage/uploads.js';
 
-export interface WebDeps {
+/** `PlacementDeps`: the account area places orders (src/web/pages/newOrder.ts). */
+export interface WebDeps extends PlacementDeps {
   db: Db;
   files: FileStore;
   temporal: Client;
@@ -34,6 +38,10 @@ export interface WebDeps {
   media: MediaLimits;
   /** Extracts the audio of a video once per order (the player's first play of an order no engine heard yet). */
   audioRenderer?: AudioRenderer;
-  /** How many tasks one worker may hold at once (orders/workbench.ts). */
+  /** How many tasks one worker may hold at once (orders/tasks.ts). */
   maxHeldTasks?: number;
+  /** This service's uploads: the player's copy of an order placed on one is a link to its file; the new-order page's files. */
+  uploads?: UploadedFiles;
+  /** Where the new-order page's uploads are received (tus at /account/uploads); none: the page offers no upload. */
+  uploadStore?: UploadStore;
 }

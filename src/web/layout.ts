@@ -17,6 +17,8 @@ export interface PageOptions {
   area?: Area;
   /** Asks search engines not to index the page nor follow its links (a share link's page). */
   noindex?: boolean;
+  /** Scripts of the area's assets this page loads after the area's own (e.g. the new-order page's). */
+  scripts?: readonly string[];
 }
 
 const AREAS: Record<Area, { base: string; name: string; script: string; nav: ReadonlyArray<[Section, string, string]> }> = {
@@ -80,7 +82,10 @@ ${
 <link rel="stylesheet" href="${area.base}/assets/app.css">
 <link rel="icon" href="${area.base}/assets/icon.svg" type="image/svg+xml">
 <script src="${area.base}/assets/${area.script}" defer></script>
-</head>
+${(page.scripts ?? []).map(
+  (name) => html`<script src="${area.base}/assets/${name}" defer></script>
+`,
+)}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header><span class="brand">Order service</span>${nav}</header>

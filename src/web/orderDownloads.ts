@@ -5,8 +5,9 @@ import type { WebDeps } from './context.js';
 import type { OrderRow } from '../db/schema.js';
 import { RequestError } from '../contracts/failures.js';
 import { checkResultKind, sendResultFile } from '../http/resultFiles.js';
+import { FetchError } from '../net/outbound.js';
 import { MediaRefusedError } from '../orders/orderMedia.js';
-import { servedWorkFile } from '../orders/workbench.js';
+import { servedWorkFile } from '../orders/tasks.js';
 import { sendRange } from './customerFiles.js';
 import { PageError } from './errors.js';
 
@@ -16,6 +17,8 @@ export async function sendOrderMedia(req: Request, res: Response, deps: WebDeps,
   try {
     file = await servedWorkFile(deps, order, 'media'); // kept on its first play where nobody heard it yet
   } catch (err) {
+    // The customer's server would not give its file whole now: an upstream failure, not the viewer's.
+    if (err instanceof FetchError) throw new PageError(502, "The media cannot be read from the customer's server now; try again later.");
     if (!(err instanceof MediaRefusedError)) throw err;
   }
   if (!file) throw new PageError(404, 'This order has no media to play.');
@@ -29,7 +32,7 @@ export async function sendOrderResult(req: Request, res: Response, deps: WebDeps
   } catch (err) {
     // The API's message names the problem (no such kind, format, not finished yet; a rendering that
     // cannot be made, 422, which is not a missing page).
-    if (err instanceof RequestError) throw new PageError(err.status === 422 ? 422 : 404, `This file is not available: ${err.message}.`);
+    if (err instanceof RequestError) throw new PageError([410, 422].includes(err.status) ? err.status : 404, `This file is not available: ${err.message}.`);
     throw err;
   }
 }

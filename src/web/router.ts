@@ -2,7 +2,7 @@
 // API token. Mounted by src/api/app.ts; answers every /account path itself (HTML errors included).
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { Router, type RequestHandler } from 'express';
+import type { Router, RequestHandler } from 'express';
 import type { WebDeps } from './context.js';
 import { PageError, webErrorHandler } from './errors.js';
 import { requireSession } from './session.js';
@@ -13,19 +13,28 @@ import { sharingRouter } from './pages/sharing.js';
 import { walletRouter } from './pages/wallet.js';
 import { settingsRouter } from './pages/settings.js';
 import { sampleRouter } from './pages/sample.js';
+import { newOrderRouter } from './pages/newOrder.js';
+import { caseSensitiveRouter } from '../http/router.js';
+import { compiledScript } from '../runtime/compiledScript.js';
 
 const ASSET_TYPES: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'work.js': 'text/javascript; charset=utf-8',
+  'new-order.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 };
 
-/** The scripts, the style sheet and the icon, read once (copied to dist/web/assets by scripts/copy-assets.mjs); the workbench serves them too. */
+/**
+ * The scripts, the style sheet and the icon, read once from dist/web/assets, where the build leaves
+ * them (the scripts bundled from src/web/client by scripts/bundle-pages.mjs, the others copied by
+ * scripts/copy-assets.mjs), also when this module runs from its TypeScript source (the tests); the
+ * workbench serves them too.
+ */
 export function assets(): RequestHandler {
   const files = new Map(
     Object.entries(ASSET_TYPES).map(([name, type]) => {
-      const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+      const body = readFileSync(compiledScript(import.meta.url, `assets/${name}`));
       return [name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }];
     }),
   );
@@ -39,12 +48,13 @@ export function assets(): RequestHandler {
 }
 
 export function accountArea(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/assets/:name', assets());
   router.use(signInRouter(deps));
   router.use(requireSession(deps));
   router.get('/', (_req, res) => void res.redirect(303, '/account/orders'));
-  // The list's fixed paths (status.json) before the order page's /orders/:id.
+  // The fixed paths (orders/new, status.json) before the order page's /orders/:id.
+  router.use(newOrderRouter(deps));
   router.use(ordersRouter(deps));
   router.use(orderRouter(deps));
   router.use(sharingRouter(deps));

@@ -2,13 +2,15 @@
 // and its downloads, without signing in, and nothing else of the account. The token is the link's
 // own (src/db/shareLinks.ts); a stopped link, or one ended by a rotated API token, answers 404 from
 // the next request on, an expired one 410. Every answer asks not to be indexed; reads are limited
-// per link as the API's are per token, and unknown tokens per address as failed sign-ins are.
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+// per link and viewer (client address, src/http/clientAddress.ts), and tokens that open nothing per
+// address as failed sign-ins are, which never refuses a token that opens something.
+import type { Router, Request, RequestHandler, Response } from 'express';
 import type { WebDeps } from './context.js';
 import type { OrderRow } from '../db/schema.js';
 import { filesOf } from '../db/orders.js';
 import { sharedOrder } from '../db/shareLinks.js';
 import { DEFAULT_RATE_LIMITS, TokenBuckets } from '../http/tokenBuckets.js';
+import { clientAddress } from '../http/clientAddress.js';
 import { PageError, sendPage, webErrorHandler } from './errors.js';
 import { duration, when } from './format.js';
 import { html, type Part } from './html.js';
@@ -16,16 +18,17 @@ import { layout } from './layout.js';
 import { filesHtml, productName } from './orderView.js';
 import { sendOrderMedia, sendOrderResult } from './orderDownloads.js';
 import { transcriptSection } from './pages/transcriptView.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /** A share token as src/db/shareLinks.ts makes them (24 random bytes, base64url). */
 const TOKEN_SHAPE = /^[\w-]{32}$/;
 const GONE = 'This share link does not open anything: it was never made, or sharing was stopped.';
 
 export function sharedOrders(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
+  // Keyed by order and address: one link per order, and the key holds no token.
   const reads = new TokenBuckets(deps.rateLimits?.readsPerMinute ?? DEFAULT_RATE_LIMITS.readsPerMinute);
   const misses = new TokenBuckets(deps.rateLimits?.failedAuthPerMinute ?? DEFAULT_RATE_LIMITS.failedAuthPerMinute);
-  const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
   const noindex: RequestHandler = (_req, res, next) => {
     res.set('X-Robots-Tag', 'noindex, nofollow');
@@ -33,23 +36,29 @@ export function sharedOrders(deps: WebDeps): Router {
   };
   router.use(noindex);
 
-  /** The order a link opens, or the page's refusal: 429 past the rate, 404 for no live link, 410 when expired. */
+  /**
+   * The order a link opens, or the page's refusal: 404 for no live link (429 once the address has
+   * tried too many of those), 410 when expired, 429 past the viewer's reads. A token that opens
+   * something is looked up before the misses are asked, and costs none: guesses from an address
+   * (a whole office behind one proxy) cannot lock its viewers out of a link.
+   */
   async function openLink(req: Request, res: Response): Promise<OrderRow> {
     const token = String(req.params.token);
+    const address = clientAddress(req);
     const refuse = (status: number, message: string, wait: number) => {
       res.set('Retry-After', String(wait));
       return new PageError(status, message);
     };
-    const blocked = misses.check(addressOf(req), false);
-    if (blocked) throw refuse(429, `Too many share links that open nothing were tried from this address; try again in ${blocked} seconds.`, blocked);
     const found = TOKEN_SHAPE.test(token) ? await sharedOrder(deps.db, deps.secretKey, token) : undefined;
-    if (!found || found.order.status !== 'finished') {
-      misses.check(addressOf(req), true);
+    if (!found) {
+      const blocked = misses.check(address, true);
+      if (blocked) throw refuse(429, `Too many share links that open nothing were tried from this address; try again in ${blocked} seconds.`, blocked);
       throw new PageError(404, GONE);
     }
+    if (found.order.status !== 'finished') throw new PageError(404, GONE);
     if (found.expired) throw new PageError(410, 'This share link has expired.');
-    const wait = reads.check(token, true);
-    if (wait) throw refuse(429, `This share link was read too often; try again in ${wait} seconds.`, wait);
+    const wait = reads.check(`${found.order.id} ${address}`, true);
+    if (wait) throw refuse(429, `This share link was read too often from this address; try again in ${wait} seconds.`, wait);
     return found.order;
   }
 

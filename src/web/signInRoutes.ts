@@ -2,13 +2,15 @@
 // worker token), one code: the token only in a POST body (never in a URL, a log line or a page sent
 // back), a double-submit CSRF cookie before there is a session, the sign-in rate limit per address.
 import { randomBytes } from 'node:crypto';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Router, Request, RequestHandler, Response } from 'express';
 import type { WebDeps } from './context.js';
 import { DEFAULT_SIGN_IN_PER_MINUTE, TokenBuckets } from '../http/tokenBuckets.js';
+import { clientAddress } from '../http/clientAddress.js';
 import { createSession, deleteSession, expireSessions, findSession, type SessionOwner } from '../db/sessions.js';
 import type { AccountSessionRow } from '../db/schema.js';
 import { errorPage, sendPage } from './errors.js';
 import { isHttps, parseCookies, sameToken, SESSION_TTL_MS, setCookie } from './session.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export interface SignInArea {
   /** Where the area is mounted: its cookies' path. */
@@ -32,7 +34,7 @@ export interface SignInArea {
 }
 
 export function signInRoutes(deps: WebDeps, area: SignInArea): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const attempts = new TokenBuckets(deps.rateLimits?.signInPerMinute ?? DEFAULT_SIGN_IN_PER_MINUTE);
   const cookie = (req: Request, res: Response, name: string, value: string, maxAge: number) =>
     setCookie(res, isHttps(req, deps.publicBaseUrl), name, value, maxAge, area.path);
@@ -55,7 +57,7 @@ export function signInRoutes(deps: WebDeps, area: SignInArea): Router {
 
   router.post('/sign-in', async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const wait = attempts.check(req.ip ?? req.socket.remoteAddress ?? '', true);
+    const wait = attempts.check(clientAddress(req), true);
     if (wait) {
       res.set('Retry-After', String(wait));
       return void sendPage(

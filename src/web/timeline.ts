@@ -1,9 +1,10 @@
 // An order's history as one list: paid, the work on it, finished or refunded, each callback
 // attempt, the workbench's stages (work, review, the second review paid for), the quality check and
-// its fix. Built from the database (and the workflow for live work). Workers are not named to customers.
+// its fix, the deletion of its data. Built from the database (and the workflow for live work).
+// Workers are not named to customers.
 import type { CallbackAttemptRow, OrderFileRow, OrderRow, TaskRow } from '../db/schema.js';
 import { usd, when } from './format.js';
-import { STAGES, type StageRow } from '../contracts/tasks.js';
+import { taskRowOf } from '../contracts/tasks.js';
 import { html, type Html } from './html.js';
 import { kindName, orderLink } from './orderView.js';
 import type { WorkProgress } from './progress.js';
@@ -46,7 +47,7 @@ function ledgerEntry(order: OrderRow, entry: LedgerRow): Entry | undefined {
 function taskEntry(task: TaskRow): Entry | undefined {
   if (task.submittedBy === null || !['submitted', 'approved', 'sent_back'].includes(task.status)) return undefined;
   if (task.stage === 'work') return { at: task.closedAt, text: task.partNo > 0 ? html`Part ${task.partNo} of the work handed in` : html`The work handed in` };
-  const { timeline: review }: StageRow = STAGES[task.stage];
+  const review = taskRowOf(task.stage)?.timeline;
   if (!review) return undefined;
   return { at: task.closedAt, text: task.status === 'approved' ? html`${review}: approved` : html`${review}: sent back for changes` };
 }
@@ -104,6 +105,7 @@ export function timelineEntries(
     entries.push({ at: order.finishedAt, text: html`Picked for a quality check: ${verdict}` });
   }
   entries.push(...attempts.map(attemptEntry));
+  if (order.deletedAt) entries.push({ at: order.deletedAt, text: html`Data deleted: the media, transcript, result files and share link` });
   const work = workEntry(order, progress);
   if (work) entries.push(work);
   // Timed entries in order; the ones happening now last.

@@ -3,7 +3,7 @@
 // server), with a media server and a callback receiver on loopback. The selectors are the pages'
 // contract (docs of the account area): ids, names, data-field attributes and button texts.
 // One browser for the file, a fresh context (own cookies) per test. The run writes the
-// screenshots of docs/screenshots/ (linked from the README).
+// screenshots of docs/screenshots/ (shown in docs/account-area.md).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding } from '../helpers/legs.js';
@@ -13,7 +13,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver, type ReceivedCallback } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
-import { placeOrder as placeOrderOf } from '../helpers/orders.js';
+import { placeOrder as placeOrderOf, withResults } from '../helpers/orders.js';
 import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot } from '../helpers/browser.js';
 import { getAccount } from '../../src/db/accounts.js';
 import { finishOrder, getOrder } from '../../src/db/orders.js';
@@ -351,19 +351,22 @@ describeNeeding('chromium', 'account area in Chromium', () => {
     const db = service.database.db;
     const direct = async (fulfilment: 'engine' | 'operator') => {
       const id = await nextOrderId(db);
-      await chargeWalletForOrder(db, {
-        id,
-        accountId: account.accountId,
-        product: fulfilment === 'engine' ? 'ai_transcription' : 'transcription',
-        priceCents: 50,
-        seconds: 60,
-        words: 0,
-        params: { url: media.audio(60), language: 'english' },
-        callbackUrl: null,
-        turnaroundHours: 120,
-        fulfilment,
-        resultKinds: fulfilment === 'engine' ? ['transcription', 'captions'] : ['transcription'],
-      });
+      await chargeWalletForOrder(
+        db,
+        withResults({
+          id,
+          accountId: account.accountId,
+          product: fulfilment === 'engine' ? 'ai_transcription' : 'transcription',
+          priceCents: 50,
+          seconds: 60,
+          words: 0,
+          params: { url: media.audio(60), language: 'english' },
+          callbackUrl: null,
+          turnaroundHours: 120,
+          fulfilment,
+          resultKinds: fulfilment === 'engine' ? ['transcription', 'captions'] : ['transcription'],
+        }),
+      );
       return id;
     };
     const atWork = await direct('engine');

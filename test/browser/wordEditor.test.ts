@@ -20,7 +20,7 @@ import { placeOrder } from '../helpers/orders.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
 import { getOrder } from '../../src/db/orders.js';
 import { draftWordsOf } from '../../src/orders/workWords.js';
-import { comparable } from '../../src/domain/workbench/wordTimes.js';
+import { comparable } from '../../src/domain/humanWork/wordTimes.js';
 import { startLocalEngine, type LocalEngine } from '../../src/engines/localEngine.js';
 import { buildEngines } from '../../src/engines/settings.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';

@@ -3,6 +3,7 @@
 // OpenAI-compatible server on loopback), claimed, heard, edited, saved, reloaded and submitted by a
 // worker; sent back and approved by a reviewer; delivered to the customer's callback receiver with
 // the worker's words. Every page passes axe; the run writes docs/screenshots/workbench-*.png.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describeNeeding } from '../helpers/legs.js';
@@ -16,6 +17,7 @@ import { blankPdf, pngImage, startDocumentServer, type DocumentServer } from '..
 import { axeCheck, failOnPageProblems, launchBrowser, newContext, screenshot, takePageProblems } from '../helpers/browser.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
+import { MAX_WORK_TEXT } from '../../src/domain/humanWork/workText.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { hasLeg } from '../helpers/legs.js';
 import { scannedPage } from '../helpers/pages.js';
@@ -64,6 +66,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Tom', 'translation:english>french'],
       ['Olga', 'ocr:english'],
       ['Hana', 'transcription:english'],
+      ['Lena', 'transcription:english'],
       ['Dora', 'transcription:english,translation:english>spanish,ocr:english'],
       ['Dirk', 'transcription:dutch'],
       ['Rudi', 'review:dutch'],
@@ -71,6 +74,7 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
       ['Wanda', 'transcription:english'],
       ['Pedro', 'transcription:english'],
       ['Vera', 'transcription:english'],
+      ['Iris', 'transcription:english'],
     ] as const) {
       const created = await service.ops('POST', '/ops/workers', { name, skills });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -354,6 +358,43 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(await changed.count()).toBe(1);
     expect(await changed.textContent()).toBe('machine. (a term of this order)');
     await axeCheck(rita);
+  });
+
+  it("keeps an older order's right-to-left override inside its term: the terms and the offered term's note read in order", async () => {
+    const account = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, {
+      token: account.token,
+      fields: { url: media.audio(40), language: 'english', vocabulary: 'Zyphrex Cloud, Ada Lovelace' },
+    });
+    // Placed before such terms were refused (issue 51): the override stored as it was sent then.
+    const terms = ['Zyphrex\u202E Cloud', 'Ada Lovelace'];
+    await service.database.db.execute(sql`UPDATE orders SET params = jsonb_set(params, '{vocabulary}', ${JSON.stringify(terms)}::jsonb) WHERE id = ${orderId}`);
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const iris = await signIn('Iris');
+    await iris.goto(`/work/tasks/${taskId}`);
+    await iris.getByRole('button', { name: 'Claim' }).click();
+    await iris.waitForURL(`**/work/tasks/${taskId}`);
+    expect(await iris.locator('#terms > li > bdi').allTextContents()).toEqual(terms);
+    // Whether a text is drawn left to right: its first character left of its last.
+    const readsLeftToRight = (element: Locator) =>
+      element.evaluate((e) => {
+        const text = e.firstChild!;
+        const box = (from: number) => {
+          const range = document.createRange();
+          range.setStart(text, from);
+          range.setEnd(text, from + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return box(0) < box(text.textContent!.length - 1);
+      });
+    const box = textBox(iris);
+    await box.press('Control+End');
+    await iris.keyboard.type(' zyph');
+    const offered = iris.getByRole('option', { name: /Zyphrex/ });
+    await expect.poll(() => offered.getAttribute('aria-selected')).toBe('true');
+    // The override reverses its own term's rest; the note after the term still reads "a term of this order".
+    expect(await offered.locator('.cm-completionDetail').textContent()).toBe('a term of this order');
+    expect(await readsLeftToRight(offered.locator('.cm-completionDetail'))).toBe(true);
   });
 
   it("keeps each worker's back-track, skip length and keys: a foot pedal's F8 plays, a refused key names its field", async () => {
@@ -769,5 +810,31 @@ describeNeeding('chromium', 'the workbench in Chromium', () => {
     expect(await direction(source)).toBe('ltr');
     expect(await source.getAttribute('lang')).toBe('en');
     await axeCheck(amal);
+  });
+
+  it('saves and submits a text at the limit (MAX_WORK_TEXT characters of CJK and emoji): the page says Saved, not Not saved', async () => {
+    const account = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, { token: account.token, fields: { url: media.audio(30), language: 'english' } });
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const lena = await signIn('Lena');
+    await lena.goto(`/work/tasks/${taskId}`);
+    await lena.getByRole('button', { name: 'Claim' }).click();
+    await lena.waitForURL(`**/work/tasks/${taskId}`);
+    await expect.poll(formText(lena)).toContain('Hello from the machine.');
+
+    // Paragraphs of CJK and emoji, exactly at the limit: the autosave sends them as one change (JSON).
+    const line = `${'漢字かな🎉'.repeat(160)}\n`;
+    const text = `[00:00:01] Speaker 1: ${line.repeat(Math.ceil(MAX_WORK_TEXT / line.length))}`.slice(0, MAX_WORK_TEXT);
+    expect([text.length, /[\ud800-\udbff]$/.test(text)]).toEqual([MAX_WORK_TEXT, false]);
+    // Two million characters typed into the editor at once: seconds of Chromium's work on a slow core.
+    await textBox(lena).fill(text, { timeout: 60_000 });
+    await expect.poll(() => lena.locator('#save-status').textContent(), { timeout: 20_000 }).toMatch(/^Saved at/);
+    expect((await getTask(service.database.db, taskId))!.draft === text).toBe(true);
+
+    // Submit sends the form (application/x-www-form-urlencoded: 9 bytes a CJK character, each line break CRLF).
+    await lena.getByRole('button', { name: 'Submit' }).click();
+    await lena.waitForURL('**/work/queue', { timeout: 30_000 });
+    const submitted = (await getTask(service.database.db, taskId))!;
+    expect([submitted.status, submitted.draft === text]).toEqual(['submitted', true]);
   });
 });

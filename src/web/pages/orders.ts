@@ -1,6 +1,6 @@
 // The account's orders: the filtered, paginated list, the status feed app.js polls, and the
 // result files served with the session (the same rendering as the API's file route).
-import { Router, type Response } from 'express';
+import type { Router, Response } from 'express';
 import type { WebDeps } from '../context.js';
 import { getAccountOrder } from '../../db/orders.js';
 import type { OrderRow } from '../../db/schema.js';
@@ -14,6 +14,7 @@ import { findOrders, ordersByIds, type OrderFilter } from '../../db/accountArea.
 import { isSettled, statusLabel, STATUS_LABELS, type StatusLabel } from '../../domain/statusLabels.js';
 import { signedIn } from '../session.js';
 import { sendOrderResult } from '../orderDownloads.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 const PAGE_SIZE = 20;
 
@@ -49,7 +50,7 @@ const select = (name: string, label: string, options: Array<[string, string]>, c
 <select id="${name}" name="${name}">${options.map(([value, text]) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`)}</select>`;
 
 export function ordersRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   router.get('/orders', async (req, res) => {
     const signed = signedIn(res);
@@ -76,6 +77,7 @@ export function ordersRouter(deps: WebDeps): Router {
     };
     const filtered = Boolean(product || status || q);
     const body = html`<h1>Orders</h1>
+<p><a id="new-order-link" href="/account/orders/new">New order</a></p>
 <form id="order-filter" method="get" action="/account/orders" class="filters">
 <div>${select('product', 'Product', [['', 'All'], ...PRODUCT_LIST.map((p): [string, string] => [p.key, productName(p.key)])], product)}</div>
 <div>${select('status', 'Status', [['', 'All'], ...STATUS_LABELS.map((s): [string, string] => [s, s])], status)}</div>

@@ -1,6 +1,6 @@
 // Sample callback: a product's exact callback shape for an event, signed, sent to the saved
 // callback URL or one typed in; the page shows what the receiver answered.
-import { Router, type Response } from 'express';
+import type { Router, Response } from 'express';
 import type { WebDeps } from '../context.js';
 import { SAMPLE_EVENTS, sampleCallbackFields, sendSampleCallback, type AttemptOutcome, type SampleEvent } from '../../orders/deliverCallback.js';
 import { RequestError } from '../../contracts/failures.js';
@@ -11,6 +11,7 @@ import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { productName } from '../orderView.js';
 import { signedIn } from '../session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 interface Choice {
   product: string;
@@ -65,7 +66,7 @@ ${messages.sent ? resultSection(deps, messages.sent) : ''}`;
 }
 
 export function sampleRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   router.get('/sample-callback', (_req, res) => {
     sendPage(res, 200, samplePage(deps, res, { product: PRODUCT_LIST[0]!.key, event: 'finished', url: '' }, {}));

@@ -1,13 +1,15 @@
 // Settings: the account-wide callback URL (checked as an order's callback_url is, and by the
 // outbound guard), canceled callbacks, the callback signing secret and the API token (each shown
-// only on request, by POST, and rotatable), and the orders the account shares by a link.
-import { Router, type Response } from 'express';
+// only on request, by POST, and rotatable), the account's rule for deleting its orders' data, and
+// the orders the account shares by a link.
+import type { Router, Response } from 'express';
 import type { WebDeps } from '../context.js';
 import {
   CANCELED_CALLBACKS_SINCE,
   rotateApiToken,
   rotateWebhookSecret,
   setCallbackSettings,
+  setDeleteAfterDays,
   webhookSecretsOf,
   type WebhookSecrets,
 } from '../../db/accounts.js';
@@ -21,9 +23,22 @@ import { alert, csrfInput, layout, notice } from '../layout.js';
 import { setFlash, signedIn, takeFlash } from '../session.js';
 import { shareLinksOfAccount } from '../../db/shareLinks.js';
 import { sharedListHtml, SHARING_NOTICES } from './sharing.js';
+import { caseSensitiveRouter } from '../../http/router.js';
+import { MAX_DELETE_AFTER_SECONDS } from '../../contracts/deletion.js';
 
 /** How long a replaced signing secret keeps signing beside the new one (receivers switch meanwhile). */
 const SECRET_ROTATION_WINDOW_MS = 24 * 3_600_000;
+
+/** The longest rule in days: what an order's own `delete_after_seconds` may be (about ten years). */
+const MAX_DELETE_AFTER_DAYS = Math.floor(MAX_DELETE_AFTER_SECONDS / 86_400);
+
+/** The days typed for "Delete orders' data after": null for never (empty), undefined when refused. */
+function deleteAfterDaysOf(typed: string): number | null | undefined {
+  if (typed === '') return null;
+  if (!/^\d{1,5}$/.test(typed)) return undefined;
+  const days = Number(typed);
+  return days >= 1 && days <= MAX_DELETE_AFTER_DAYS ? days : undefined;
+}
 
 interface View {
   notice?: string;
@@ -31,11 +46,34 @@ interface View {
   /** What was typed, shown again after a refusal. */
   callbackUrl?: string;
   canceledCallbacks?: boolean;
+  deleteAfterDays?: string;
   secrets?: WebhookSecrets;
   token?: string;
 }
 
 const FLASHES: Readonly<Record<string, string>> = { saved: 'Settings saved.', unshared: SHARING_NOTICES.unshared! };
+
+/** The notice after the rule was saved, in the words of the rule now in force. */
+const deletionSaved = (account: AccountRow): string =>
+  account.deleteAfterDays === null
+    ? 'Settings saved: orders placed from now on keep their data until you delete it.'
+    : `Settings saved: orders placed from now on have their data deleted ${daysText(account.deleteAfterDays)} after they are finished, refunded or canceled.`;
+
+const daysText = (days: number): string => (days === 1 ? '1 day' : `${days} days`);
+
+/** The section of the account's rule for its orders' data (issue 53), with what it means now. */
+function deletionSection(account: AccountRow, csrf: string, view: View): Html {
+  const typed = view.deleteAfterDays ?? (account.deleteAfterDays === null ? '' : String(account.deleteAfterDays));
+  const now =
+    account.deleteAfterDays === null ? "Now: never; an order's data stays until you delete it on its page." : `Now: ${daysText(account.deleteAfterDays)}.`;
+  return html`<section aria-labelledby="deletion-heading"><h2 id="deletion-heading">Orders' data</h2>
+<form id="deletion-settings" method="post" action="/account/settings/deletion">${csrfInput(csrf)}
+<p><label for="delete_after_days">Delete orders' data after</label>
+<input id="delete_after_days" name="delete_after_days" type="number" inputmode="numeric" min="1" max="${MAX_DELETE_AFTER_DAYS}" step="1" value="${typed}" aria-describedby="delete_after_days-hint"> days
+<span id="delete_after_days-hint" class="hint">Applies to orders placed from now on: each one's media, transcript, files and share link are deleted this many days after it is finished, refunded or canceled, and its record stays for the bill. Empty for never. An order placed with its own <code>delete_after_seconds</code> keeps that. ${now}</span></p>
+<p><button type="submit">Save</button></p>
+</form></section>`;
+}
 
 function settingsPage(account: AccountRow, csrf: string, view: View, shared: Html): string {
   const url = view.callbackUrl ?? account.callbackUrl ?? '';
@@ -73,12 +111,13 @@ ${
 ${view.token ? html`<p>API token: <code data-field="api-token">${view.token}</code></p>` : ''}
 <div class="actions">${button('show-token', 'token/show', 'Show API token')} ${button('rotate-token', 'token/rotate', 'Rotate API token')}</div>
 </section>
+${deletionSection(account, csrf, view)}
 ${shared}`;
   return layout({ title: 'Settings', csrf, current: 'settings', body });
 }
 
 export function settingsRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const show = async (res: Response, status: number, view: View) => {
     const { account, csrf } = signedIn(res);
     const shared = sharedListHtml(deps, await shareLinksOfAccount(deps.db, deps.secretKey, account.id), csrf);
@@ -87,7 +126,25 @@ export function settingsRouter(deps: WebDeps): Router {
 
   router.get('/settings', async (req, res) => {
     const flash = takeFlash(req, res, deps.publicBaseUrl);
+    if (flash === 'deletion-saved') return show(res, 200, { notice: deletionSaved(signedIn(res).account) });
     await show(res, 200, { notice: flash && Object.hasOwn(FLASHES, flash) ? FLASHES[flash] : undefined });
+  });
+
+  router.post('/settings/deletion', async (req, res) => {
+    const { account } = signedIn(res);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const typed = typeof body.delete_after_days === 'string' ? body.delete_after_days.trim() : '';
+    const days = deleteAfterDaysOf(typed);
+    if (days === undefined) {
+      return show(res, 400, {
+        alert: `delete_after_days: give a whole number of days from 1 to ${MAX_DELETE_AFTER_DAYS}, or nothing to keep orders' data until you delete it.`,
+        deleteAfterDays: typed,
+      });
+    }
+    await setDeleteAfterDays(deps.db, account.id, days);
+    deps.log('order data rule set', { accountId: account.id, deleteAfterDays: days, by: 'account area' });
+    setFlash(req, res, deps.publicBaseUrl, 'deletion-saved');
+    res.redirect(303, '/account/settings');
   });
 
   router.post('/settings/callback', async (req, res) => {

@@ -1,7 +1,7 @@
 // Sharing a finished order by a link (issue 44): the order page's "Share" form and the link it makes
 // (a text box named "Share link"), "Stop sharing", and the list of what the account shares (Settings).
 // The link opens src/web/shared.ts without signing in; its token is its own (src/db/shareLinks.ts).
-import { Router, type Request } from 'express';
+import type { Router, Request } from 'express';
 import { z } from 'zod';
 import type { WebDeps } from '../context.js';
 import type { OrderRow } from '../../db/schema.js';
@@ -13,6 +13,7 @@ import { csrfInput } from '../layout.js';
 import { orderLink } from '../orderView.js';
 import { setFlash, signedIn, type Signed } from '../session.js';
 import { signedInOrder } from './orders.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 /** The expiries offered, in days ('' never); a form may send any whole number of days up to a year. */
 const EXPIRY_CHOICES: ReadonlyArray<[string, string]> = [
@@ -74,7 +75,7 @@ export function sharedListHtml(deps: WebDeps, links: ShareLink[], csrf: string):
 }
 
 export function sharingRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const field = (req: Request, name: string) => (req.body as Record<string, unknown> | undefined)?.[name];
 
   router.post('/orders/:id/share', async (req, res) => {

@@ -1,5 +1,5 @@
 // The wallet: balance, AI minutes, the ledger with its running balance, and the ledger as CSV.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { WebDeps } from '../context.js';
 import { formatUtc } from '../../domain/time.js';
 import { csvField } from '../../domain/csv.js';
@@ -10,6 +10,7 @@ import { layout, pager } from '../layout.js';
 import { orderLink } from '../orderView.js';
 import { ledgerOf, type LedgerRow } from '../../db/accountArea.js';
 import { signedIn } from '../session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 const PAGE_SIZE = 50;
 
@@ -35,7 +36,7 @@ export function ledgerCsv(rows: LedgerRow[]): string {
 }
 
 export function walletRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   router.get('/wallet', async (req, res) => {
     const { account, csrf } = signedIn(res);

@@ -1,5 +1,5 @@
 // What a worker has earned: each approved task once, credited when its order's work was approved.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { WebDeps } from '../context.js';
 import { earningsOf } from '../../db/workers.js';
 import { sendPage } from '../errors.js';
@@ -7,9 +7,10 @@ import { usd, when } from '../format.js';
 import { html } from '../html.js';
 import { layout } from '../layout.js';
 import { signedWorker } from './session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 export function earningsRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/earnings', async (_req, res) => {
     const { worker, csrf } = signedWorker(res);
     const { totalCents, entries } = await earningsOf(deps.db, worker.id);

@@ -4,8 +4,8 @@
 // assets/work.js; these pages work as forms without it (no autosave, no hotkeys).
 import type { OrderRow, TaskRow } from '../../db/schema.js';
 import type { WorkPlan } from '../../contracts/orders.js';
-import { splitWords, wordDiff } from '../../domain/workbench/diff.js';
-import { formatMark, transcriptFromEditor } from '../../domain/workbench/editorText.js';
+import { splitWords, wordDiff } from '../../domain/humanWork/diff.js';
+import { formatMark, transcriptFromEditor } from '../../domain/humanWork/editorText.js';
 import { doubtsIn } from '../../domain/doubts.js';
 import { languageTag, writingDirection } from '../../domain/languages.js';
 import { languagesOf } from '../../products/shared.js';
@@ -15,7 +15,7 @@ import { alert, csrfInput, layout } from '../layout.js';
 import { clock, productLabel, timeLeft } from './queue.js';
 import { STAGES } from '../../contracts/tasks.js';
 import { WORK_PATH } from './session.js';
-import { HOTKEY_ACTIONS, type EditorSettings, type HotkeyAction } from '../../domain/workbench/editorSettings.js';
+import { HOTKEY_ACTIONS, type EditorSettings, type HotkeyAction } from '../../domain/humanWork/editorSettings.js';
 
 export interface TaskPage {
   task: TaskRow;
@@ -121,13 +121,16 @@ function diff(before: string, after: string, terms: readonly string[]): Html {
   )}</p></section>`;
 }
 
-/** The order's terms (its vocabulary), as the customer spells them: beside the editor, offered while typing. */
+/**
+ * The order's terms (its vocabulary), as the customer spells them: beside the editor, offered while
+ * typing; each isolated (`<bdi>`), so a bidi control in an older order's term reorders nothing else.
+ */
 function terms(page: TaskPage): Html {
   const vocabulary = page.order.params.vocabulary ?? [];
   if (!vocabulary.length) return html``;
   return html`<section class="terms" aria-labelledby="terms-title"><h2 id="terms-title">Terms of this order</h2>
 <p class="muted">Spell them as the customer does; the editor offers them as you type.</p>
-<ul id="terms"${textAttributes(languagesOf(page.order.params).result)}>${vocabulary.map((term) => html`<li>${term}</li>`)}</ul></section>`;
+<ul id="terms"${textAttributes(languagesOf(page.order.params).result)}>${vocabulary.map((term) => html`<li><bdi>${term}</bdi></li>`)}</ul></section>`;
 }
 
 /**

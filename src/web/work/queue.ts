@@ -1,10 +1,10 @@
 // The worker's queue: the tasks they may take (their skills, soonest deadline first) and the
 // tasks they hold; "Claim next task" takes the first one nobody else claimed first.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { WebDeps } from '../context.js';
 import type { TaskRow } from '../../db/schema.js';
 import { STAGES } from '../../contracts/tasks.js';
-import { claimNextTask, claimTask, queueFor, TaskRefusedError } from '../../orders/workbench.js';
+import { claimNextTask, claimTask, queueFor, TaskRefusedError } from '../../orders/tasks.js';
 import { isProductKey, PRODUCTS } from '../../products/registry.js';
 import { sendPage } from '../errors.js';
 import { usd } from '../format.js';
@@ -12,6 +12,7 @@ import { html, type Html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { takeFlash, setFlash } from '../session.js';
 import { signedWorker, WORK_PATH } from './session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 export function clock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -64,7 +65,7 @@ const REFUSED: Record<string, string> = {
 };
 
 export function queueRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   router.get('/queue', async (req, res) => {
     const { worker, csrf } = signedWorker(res);

@@ -1,6 +1,6 @@
 // The workbench (/work): pages for the people who do the human work. Mounted by src/api/app.ts;
 // answers every /work path itself (HTML errors included).
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { WebDeps } from '../context.js';
 import { PageError, webErrorHandler } from '../errors.js';
 import { assets } from '../router.js';
@@ -10,9 +10,10 @@ import { requireWorker, WORK_PATH } from './session.js';
 import { workSignInRouter } from './signIn.js';
 import { taskRouter } from './task.js';
 import { settingsRouter } from './settings.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 export function workbench(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/assets/:name', assets());
   router.use(workSignInRouter(deps));
   router.use(requireWorker(deps));

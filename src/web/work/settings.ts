@@ -1,7 +1,7 @@
 // The worker's editor settings (/work/settings): the back-track on resume, the skip length and the
 // key of each hotkey, kept per worker. A plain form; a key is typed as its name (`Alt+KeyN`, `F9`),
 // which is what a foot pedal that sends keys sends.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { WebDeps } from '../context.js';
 import { setEditorSettings } from '../../db/workers.js';
@@ -13,13 +13,14 @@ import {
   normalCombo,
   type EditorSettings,
   type HotkeyAction,
-} from '../../domain/workbench/editorSettings.js';
+} from '../../domain/humanWork/editorSettings.js';
 import { describeZodError } from '../../http/zodErrors.js';
 import { sendPage } from '../errors.js';
 import { html } from '../html.js';
 import { alert, csrfInput, layout, notice } from '../layout.js';
 import { setFlash, takeFlash } from '../session.js';
 import { signedWorker, WORK_PATH } from './session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 const ACTIONS = Object.keys(HOTKEY_ACTIONS) as HotkeyAction[];
 
@@ -68,7 +69,7 @@ ${ACTIONS.map(
 }
 
 export function settingsRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/settings', (req, res) => {
     const { worker, csrf } = signedWorker(res);
     const saved = takeFlash(req, res, deps.publicBaseUrl) === 'settings-saved' ? 'Settings saved.' : undefined;

@@ -1,14 +1,13 @@
 // A task's page and its actions: autosave (JSON, from work.js or sendBeacon), Submit, review,
 // release, and the files the editor shows (the media with range requests, the page image), read
 // from the service's copy: a worker never sees a customer's URL.
-import { Router, type Request, type Response } from 'express';
+import type { Router, Request, Response } from 'express';
 import { z } from 'zod';
 import type { WebDeps } from '../context.js';
 import { FetchError } from '../../net/outbound.js';
 import {
   releaseTask,
   reviewWork,
-  MAX_WORK_TEXT,
   saveWork,
   servedWorkFile,
   sourcePdfPage,
@@ -17,37 +16,53 @@ import {
   SubmissionProblemsError,
   taskForWorker,
   TaskRefusedError,
-} from '../../orders/workbench.js';
+} from '../../orders/tasks.js';
 import { DocumentRefusedError } from '../../documents/limits.js';
 import { TranscriptImportError } from '../../domain/transcript.js';
-import { editorText } from '../../domain/workbench/editorText.js';
+import { editorText } from '../../domain/humanWork/editorText.js';
+import { editorLineBreaks, MAX_WORK_NOTE, MAX_WORK_TEXT, workTextProblem } from '../../domain/humanWork/workText.js';
+import { RequestError } from '../../contracts/failures.js';
 import { workPlanOfOrder } from '../../products/registry.js';
 import { timedWork } from '../../orders/workWords.js';
-import { editorSettingsOf } from '../../domain/workbench/editorSettings.js';
+import { editorSettingsOf } from '../../domain/humanWork/editorSettings.js';
 import { PageError, sendPage, styleNonce } from '../errors.js';
 import { setFlash } from '../session.js';
 import { customerFileHeaders, sendRange } from '../customerFiles.js';
 import { taskPage, type TaskPage } from './editor.js';
 import { signedWorker, WORK_PATH } from './session.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
-const text = z.string({ error: 'text: must be text' }).max(MAX_WORK_TEXT, `text: longer than ${MAX_WORK_TEXT.toLocaleString('en')} characters`);
+/** A worker's text, named by its field, refused by the one rule of src/domain/humanWork/workText.ts (limit, lone surrogates, size as JSON). */
+const workText = (field: string, max = MAX_WORK_TEXT) =>
+  z.string({ error: `${field}: must be text` }).superRefine((value, ctx) => {
+    const problem = workTextProblem(field, value, max);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const text = workText('text');
+/** Submit's and review's fields, sent by the page's form: their line breaks back to the editor's before they are counted. */
+const formField = (field: string, max = MAX_WORK_TEXT) =>
+  z
+    .string({ error: `${field}: must be text` })
+    .transform(editorLineBreaks)
+    .pipe(workText(field, max));
+const submitted = formField('text');
 const offset = (name: string) => z.int({ error: `change.${name}: must be a whole number` }).min(0, `change.${name}: must not be negative`);
-/** One stretch of the text replaced, against the text last saved (src/domain/workbench/textChange.ts). */
+/** One stretch of the text replaced, against the text last saved (src/domain/humanWork/textChange.ts). */
 const changeSave = z.object({
   change: z.object(
-    { from: offset('from'), to: offset('to'), insert: z.string({ error: 'change.insert: must be text' }).max(MAX_WORK_TEXT, 'change.insert: too long') },
+    { from: offset('from'), to: offset('to'), insert: workText('change.insert') },
     { error: 'change: must be an object of from, to and insert' },
   ),
   base: z.string({ error: 'base: must be the digest of the text saved' }).max(64, 'base: must be the digest of the text saved'),
 });
 const reviewForm = z.object({
   decision: z.enum(['approve', 'send_back'], { error: 'decision: approve or send_back' }),
-  text,
-  note: z.string().max(10_000).optional(),
+  text: submitted,
+  note: formField('note', MAX_WORK_NOTE).optional(),
 });
 
 export function taskRouter(deps: WebDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   async function pageOf(req: Request, res: Response, extra: Partial<TaskPage> = {}): Promise<TaskPage> {
     const { worker, csrf } = signedWorker(res);
@@ -101,13 +116,15 @@ export function taskRouter(deps: WebDeps): Router {
         return void res.status(412).json({ error: 'the text saved is not the one this change was made to; send the whole text' });
     } catch (err) {
       if (err instanceof TaskRefusedError) return void res.status(409).json({ error: err.message });
+      // A change that splits a character of the text saved, or makes it too long: named, as the page shows it.
+      if (err instanceof RequestError) return void res.status(err.status).json({ error: err.message });
       throw err;
     }
     res.status(204).end();
   });
 
   router.post('/tasks/:id/submit', async (req, res) => {
-    const given = text.parse((req.body as Record<string, unknown>).text ?? '');
+    const given = submitted.parse((req.body as Record<string, unknown> | undefined)?.text ?? '');
     try {
       await submitWork(deps, signedWorker(res).worker, String(req.params.id), given);
     } catch (err) {

@@ -1,31 +1,46 @@
 // The transcript editor on CodeMirror 6 (a view that draws only what is on screen): each word of the
-// text marked with its times (wordMarks.js). Clicking a word plays from it; while the media plays,
+// text marked with its times (wordMarks.ts). Clicking a word plays from it; while the media plays,
 // the word heard carries aria-current and stays in view; Alt+K says it. Speakers are chosen per
 // paragraph and named once in a list. The form's textarea stays the value the page submits.
-import { EditorSelection, StateEffect } from '@codemirror/state';
-import { Decoration, EditorView, ViewPlugin, WidgetType } from '@codemirror/view';
-import { editorInPlaceOf } from './editorBase.js';
-import { confirmWord, DOUBTFUL, LEAD, marksFor, paragraphsOf, setCurrent, setWords, wordsField } from './wordMarks.js';
+import { EditorSelection, StateEffect, type Range } from '@codemirror/state';
+import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from '@codemirror/view';
+import { editorInPlaceOf, type Editor } from './editorBase.js';
+import { confirmWord, marksFor, setCurrent, setWords, timesOf, wordsField, type Span } from './wordMarks.js';
+import { heardWord, LEAD, nextDoubtful, paragraphsOf, type TimedWord } from './pure/wordTiming.js';
+import { newSpeakerName, renamedIn, sameList, speakerListAfter, speakerNameOf, speakersIn } from './pure/speakers.js';
+import { clock } from '../../domain/humanWork/editorText.js';
 
-/** Every speaker label of the text, in order of first use. */
-function speakersIn(text) {
-  const names = [];
-  for (const p of paragraphsOf(text)) if (p.label && !names.includes(p.label)) names.push(p.label);
-  return names;
+/** The editor's speakers: their names in the list, and those added there by hand. */
+interface Speakers {
+  names: string[];
+  added: Set<string>;
+}
+
+/** A word of the text with its place. */
+type PlacedWord = TimedWord & Span;
+
+/** What work.ts drives of the transcript editor, beside what every editor has. */
+export interface TranscriptEditor extends Editor {
+  addSpeaker(): void;
+  playCaretWord(): void;
+  sayCurrentWord(): void;
+  nextDoubt(): void;
+  confirmDoubt(): void;
 }
 
 /** A paragraph's speaker as a control: its label's text replaced by a choice of the order's speakers. */
 class SpeakerChoice extends WidgetType {
-  constructor(label, names, paragraph) {
+  constructor(
+    readonly label: string,
+    readonly names: readonly string[],
+    readonly paragraph: number,
+  ) {
     super();
-    this.label = label;
-    this.names = names;
-    this.paragraph = paragraph;
   }
-  eq(other) {
-    return other.label === this.label && other.paragraph === this.paragraph && other.names.join('\n') === this.names.join('\n');
+  override eq(other: SpeakerChoice): boolean {
+    return other.label === this.label && other.paragraph === this.paragraph && sameList(other.names, this.names);
   }
-  toDOM(view) {
+  toDOM(view: EditorView): HTMLElement {
     const select = document.createElement('select');
     select.className = 'speaker-choice';
     select.setAttribute('aria-label', `Speaker of paragraph ${this.paragraph}`);
@@ -45,26 +60,29 @@ class SpeakerChoice extends WidgetType {
     });
     return select;
   }
-  ignoreEvent() {
+  override ignoreEvent(): boolean {
     return true;
   }
 }
 
+const speakersChanged = StateEffect.define<null>();
+
 /** Speaker controls for the paragraphs on screen (drawn only where the view draws). */
-function speakerControls(speakers) {
+function speakerControls(speakers: Speakers) {
   return ViewPlugin.fromClass(
     class {
-      constructor(view) {
+      decorations: DecorationSet;
+      constructor(view: EditorView) {
         this.decorations = this.build(view);
       }
-      update(update) {
+      update(update: ViewUpdate) {
         if (update.docChanged || update.viewportChanged || update.transactions.some((t) => t.effects.some((e) => e.is(speakersChanged))))
           this.decorations = this.build(update.view);
       }
-      build(view) {
-        const ranges = [];
+      build(view: EditorView): DecorationSet {
+        const ranges: Range<Decoration>[] = [];
         const doc = view.state.doc;
-        const starts = (n) => doc.line(n).text.trim() !== '' && (n === 1 || doc.line(n - 1).text.trim() === '');
+        const starts = (n: number) => doc.line(n).text.trim() !== '' && (n === 1 || doc.line(n - 1).text.trim() === '');
         for (const { from, to } of view.visibleRanges) {
           // The paragraphs before the first line drawn, counted once; then one by one.
           let line = doc.lineAt(from);
@@ -90,16 +108,28 @@ function speakerControls(speakers) {
   );
 }
 
-const speakersChanged = StateEffect.define();
-
 /**
  * Replaces the textarea `textarea` (kept, hidden, as the form's value) with the editor. `player`:
  * the audio element; `wordsUrl`: where the task's timed words are; `status`: a live region for what
- * the keys find. Returns what work.js drives: the text, inserting, the doubt pass.
+ * the keys find; `speakerList`: where the speakers' names are given.
  */
-export function transcriptEditor({ textarea, player, wordsUrl, status, speakerList, styleNonce }) {
-  const speakers = { names: speakersIn(textarea.value), added: new Set() };
-  let wordIndex = null;
+export function transcriptEditor({
+  textarea,
+  player,
+  wordsUrl,
+  status,
+  speakerList,
+  styleNonce,
+}: {
+  textarea: HTMLTextAreaElement;
+  player: HTMLMediaElement | null;
+  wordsUrl: string;
+  status: HTMLElement | null;
+  speakerList: HTMLElement | null;
+  styleNonce: string | undefined;
+}): TranscriptEditor {
+  const speakers: Speakers = { names: speakersIn(textarea.value), added: new Set() };
+  let wordIndex: PlacedWord[] | null = null;
   const editor = editorInPlaceOf(textarea, {
     styleNonce,
     extensions: [
@@ -112,7 +142,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
       EditorView.domEventHandlers({
         // On press, not on click: placing the caret redraws the line, and the click then lands on the line.
         mousedown(event) {
-          const word = event.target instanceof Element ? event.target.closest('[data-start]') : null;
+          const word = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-start]') : null;
           if (word && player && event.button === 0 && !event.shiftKey) player.currentTime = Number(word.dataset.start);
           return false;
         },
@@ -120,9 +150,8 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
     ],
     // Labels typed by hand join the speakers' list; a speaker added there and not used yet stays.
     onText(text) {
-      const found = speakersIn(text);
-      const names = [...found, ...speakers.names.filter((n) => !found.includes(n) && speakers.added.has(n))];
-      if (names.join('\n') !== speakers.names.join('\n')) {
+      const names = speakerListAfter(text, speakers.names, speakers.added);
+      if (!sameList(names, speakers.names)) {
         speakers.names = names;
         view.dispatch({ effects: speakersChanged.of(null) });
         drawSpeakers();
@@ -132,7 +161,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
   const { view } = editor;
 
   fetch(wordsUrl, { credentials: 'same-origin' })
-    .then((r) => (r.ok ? r.json() : { segments: [] }))
+    .then((r) => (r.ok ? (r.json() as Promise<{ segments: { words?: TimedWord[] }[] }>) : { segments: [] }))
     .then(({ segments }) => {
       view.dispatch({ effects: setWords.of(marksFor(view.state.doc.toString(), segments)) });
       view.dom.dataset.words = 'ready';
@@ -142,29 +171,14 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
     });
 
   /** The words in reading order with their places, rebuilt after an edit when the player next asks. */
-  const index = () => {
+  const index = (): PlacedWord[] => {
     if (wordIndex) return wordIndex;
-    wordIndex = [];
+    const words: PlacedWord[] = [];
     const { deco } = view.state.field(wordsField);
-    for (let it = deco.iter(); it.value; it.next()) wordIndex.push({ from: it.from, to: it.to, ...it.value.spec.word });
-    return wordIndex;
+    for (let it = deco.iter(); it.value; it.next()) words.push({ from: it.from, to: it.to, ...timesOf(it.value) });
+    return (wordIndex = words);
   };
-  const wordAtTime = (t) => {
-    const words = index();
-    let lo = 0;
-    let hi = words.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (words[mid].start <= t) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    const word = words[found];
-    return word && t < Math.max(word.end, word.start + 0.05) + 0.25 ? word : null;
-  };
-  const visible = (pos) => {
+  const visible = (pos: number) => {
     const box = view.coordsAtPos(pos);
     if (!box) return false;
     const frame = view.scrollDOM.getBoundingClientRect();
@@ -172,12 +186,12 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
   };
   const follow = () => {
     if (!player) return;
-    const word = wordAtTime(player.currentTime);
+    const word = heardWord(index(), player.currentTime);
     const { current } = view.state.field(wordsField);
     if (word && current && current.from === word.from) return;
     // Kept in view while the person follows; not pulled back when they scrolled away to read elsewhere.
     const following = !current || visible(current.from);
-    const effects = [setCurrent.of(word ? { from: word.from, to: word.to } : null)];
+    const effects: StateEffect<unknown>[] = [setCurrent.of(word ? { from: word.from, to: word.to } : null)];
     if (word && following) effects.push(EditorView.scrollIntoView(word.from, { y: 'nearest' }));
     view.dispatch({ effects });
   };
@@ -194,7 +208,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
     });
   }
 
-  const say = (message) => {
+  const say = (message: string) => {
     if (status) status.textContent = message;
   };
   const wordAtCaret = () => {
@@ -203,7 +217,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
   };
 
   // The speakers' list: a name given once applies to every paragraph of that speaker.
-  const renameSpeaker = (from, to) => {
+  const renameSpeaker = (from: string, to: string) => {
     if (!to || from === to) return;
     const doc = view.state.doc;
     const changes = [];
@@ -211,10 +225,10 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
       if (p.label !== from) continue;
       const line = doc.lineAt(p.from);
       const lead = LEAD.exec(line.text);
-      const at = line.from + (lead[1]?.length ?? 0);
+      const at = line.from + (lead?.[1]?.length ?? 0);
       changes.push({ from: at, to: at + from.length, insert: to });
     }
-    speakers.names = [...new Set(speakers.names.map((n) => (n === from ? to : n)))];
+    speakers.names = renamedIn(speakers.names, from, to);
     view.dispatch({ changes, effects: speakersChanged.of(null) });
     drawSpeakers();
   };
@@ -228,7 +242,7 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
         const input = document.createElement('input');
         input.value = name;
         input.name = `speaker-${i + 1}`;
-        input.addEventListener('change', () => renameSpeaker(name, input.value.trim().replace(/[:\n]/g, '')));
+        input.addEventListener('change', () => renameSpeaker(name, speakerNameOf(input.value)));
         label.append(input);
         row.append(label);
         return row;
@@ -237,47 +251,44 @@ export function transcriptEditor({ textarea, player, wordsUrl, status, speakerLi
   };
   drawSpeakers();
 
+  const playFrom = (seconds: number) => {
+    if (!player) return;
+    player.currentTime = seconds;
+    void player.play().catch(() => {});
+  };
+
   return {
     ...editor,
     addSpeaker() {
-      let n = speakers.names.length + 1;
-      while (speakers.names.includes(`Speaker ${n}`)) n++;
-      speakers.names = [...speakers.names, `Speaker ${n}`];
-      speakers.added.add(`Speaker ${n}`);
+      const name = newSpeakerName(speakers.names);
+      speakers.names = [...speakers.names, name];
+      speakers.added.add(name);
       view.dispatch({ effects: speakersChanged.of(null) });
       drawSpeakers();
     },
     /** Plays from the word at the caret. */
     playCaretWord() {
       const word = wordAtCaret();
-      if (word && player) {
-        player.currentTime = word.start;
-        void player.play().catch(() => {});
-      }
+      if (word) playFrom(word.start);
     },
     /**
      * Says the word being heard and its time in the status region: only when asked, as the word
      * marked while playing (aria-current) is not announced on its own.
      */
     sayCurrentWord() {
-      const word = player ? wordAtTime(player.currentTime) : null;
+      const word = player ? heardWord(index(), player.currentTime) : null;
       if (!word) return say('No word is being heard.');
-      const clock = new Date(word.start * 1000).toISOString().slice(11, 19);
-      say(`Heard at ${clock}: ${view.state.sliceDoc(word.from, word.to)}`);
+      say(`Heard at ${clock(word.start)}: ${view.state.sliceDoc(word.from, word.to)}`);
     },
     /** Selects the next doubtful word after the caret and plays from just before it. */
     nextDoubt() {
-      const pos = view.state.selection.main.to;
-      const doubtful = index().filter((w) => w.confidence !== undefined && w.confidence < DOUBTFUL);
-      const next = doubtful.find((w) => w.from >= pos) ?? doubtful[0];
-      if (!next) return say('No doubtful words are left.');
-      view.dispatch({ selection: EditorSelection.range(next.from, next.to), effects: EditorView.scrollIntoView(next.from, { y: 'center' }) });
+      const found = nextDoubtful(index(), view.state.selection.main.to);
+      if (!found) return say('No doubtful words are left.');
+      const { word, number, count } = found;
+      view.dispatch({ selection: EditorSelection.range(word.from, word.to), effects: EditorView.scrollIntoView(word.from, { y: 'center' }) });
       view.focus();
-      if (player) {
-        player.currentTime = Math.max(0, next.start - 1);
-        void player.play().catch(() => {});
-      }
-      say(`Doubtful word ${doubtful.indexOf(next) + 1} of ${doubtful.length}: ${view.state.sliceDoc(next.from, next.to)}`);
+      playFrom(Math.max(0, word.start - 1));
+      say(`Doubtful word ${number} of ${count}: ${view.state.sliceDoc(word.from, word.to)}`);
     },
     /** The doubtful word at the caret is right as it is: no longer doubtful. */
     confirmDoubt() {
