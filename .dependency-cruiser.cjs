@@ -1,5 +1,6 @@
 // The layer table of docs/architecture.md, checked (npm run lint:layers, part of npm test): each
-// layer imports only the layers above it, and siblings (api, web) never each other.
+// layer imports only the layers above it, siblings (api, web) never each other, and no module
+// reaches itself again through its imports (types included).
 const LAYERS = [
   ['contracts and shared utilities', '^src/(contracts/|runtime/|log\\.ts$|metrics\\.ts$)'],
   ['domain', '^src/domain/'],
@@ -33,21 +34,37 @@ const below = (i) =>
     .map(([, path]) => `(${path})`);
 
 module.exports = {
-  forbidden: levels.flatMap((level, i) =>
-    level.map(([name, path]) => ({
-      name: `layer: ${name}`,
-      comment: `${name} imports only the layers above it, not its siblings (docs/architecture.md)`,
+  forbidden: [
+    ...levels.flatMap((level, i) =>
+      level.map(([name, path]) => ({
+        name: `layer: ${name}`,
+        comment: `${name} imports only the layers above it, not its siblings (docs/architecture.md)`,
+        severity: 'error',
+        from: { path },
+        to: {
+          path: [...below(i), ...level.filter(([other]) => other !== name).map(([, sibling]) => `(${sibling})`)].join('|') || '^$',
+        },
+      })),
+    ),
+    {
+      name: 'no circle',
+      comment: 'no module imports, through others, a module that imports it (a type import included)',
       severity: 'error',
-      from: { path },
-      to: {
-        path: [...below(i), ...level.filter(([other]) => other !== name).map(([, sibling]) => `(${sibling})`)].join('|') || '^$',
-      },
-    })),
-  ),
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'browser code',
+      comment:
+        "the pages' scripts (src/web/client, bundled for the browser) import only each other, the pure domain and packages: no other layer, no Node built-in",
+      severity: 'error',
+      from: { path: '^src/web/client/' },
+      to: { pathNot: '^(src/web/client/|src/domain/|node_modules/)' },
+    },
+  ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^src/web/assets/' },
   },
 };

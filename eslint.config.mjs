@@ -4,8 +4,23 @@
 // Prettier's (.prettierrc.json), not ESLint's.
 import tseslint from 'typescript-eslint';
 
+/** What a page has and Node has not, or what does I/O: none of it in the browser code's pure modules. */
+const PAGE_GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'location',
+  'history',
+  'localStorage',
+  'sessionStorage',
+  'fetch',
+  'XMLHttpRequest',
+  'requestAnimationFrame',
+  'crypto',
+];
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'clients/**/dist/**', 'src/web/assets/**', '.old-code-*/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'clients/**/dist/**', '.old-code-*/**', 'coverage/**'] },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -16,6 +31,20 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  // The browser code, with its own types (the DOM, no Node).
+  { files: ['src/web/client/**/*.ts'], languageOptions: { parserOptions: { project: './tsconfig.client.json' } } },
+  // Its pure parts, unit-tested in Node: no page, no I/O, no editor or upload library, nothing of the
+  // browser code outside them (the domain's pure rules they may share with the service).
+  {
+    files: ['src/web/client/pure/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...PAGE_GLOBALS.map((name) => ({ name, message: 'The pure modules of the browser code use no page and do no I/O.' }))],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`^(@codemirror/|tus-js-client$|\.\./[^/]+$)`, message: 'The pure modules import each other and the domain only.' }] },
+      ],
     },
   },
 );

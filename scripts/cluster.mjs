@@ -10,6 +10,10 @@ import { loadConfig } from '../dist/config.js';
 import { startServiceDevServer } from '../dist/temporal/devServer.js';
 
 const env = { ...process.env, DATA_DIR: resolve(process.env.DATA_DIR ?? 'data/cluster') };
+// One public address for the whole cluster (the load balancer's; by default the first API's): the
+// result and upload URLs every API gives are the same, and an upload made through one API is
+// ordered through the other.
+env.PUBLIC_BASE_URL ??= `http://localhost:${Number(env.PORT ?? 3000)}`;
 if (!env.DATABASE_URL) {
   console.error('start:cluster needs PostgreSQL: set DATABASE_URL (e.g. postgresql://postgres@127.0.0.1:5432/postgres); PGlite serves one process');
   process.exit(2);

@@ -16,6 +16,7 @@ import { parseAllowCidrs } from './net/addressGuard.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './api/httpServer.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './api/rateLimit.js';
 import { DEFAULT_SIGN_IN_PER_MINUTE } from './http/tokenBuckets.js';
+import { parseTrustProxy, type TrustProxy } from './http/clientAddress.js';
 import { parsePayloadKeys, type PayloadKey } from './temporal/payloadCodec.js';
 import { DEFAULT_DOCUMENT_LIMITS } from './documents/limits.js';
 import { DEFAULT_RENDER_CHILDREN, DEFAULT_RENDER_CPU_MS, DEFAULT_RENDER_WAIT_MS, DEFAULT_SANDBOX, type SandboxSettings } from './documents/sandbox/index.js';
@@ -50,9 +51,13 @@ export interface Config {
   payment: { windowMs: number; graceMs: number };
   http: HttpLimits;
   rateLimits: RateLimits;
+  /** The proxies whose X-Forwarded-For gives the client's address to the limits per address (TRUST_PROXY); false: the socket's peer. */
+  trustProxy: TrustProxy;
   /** Customer media: its size (MEDIA_MAX_BYTES), its length (MEDIA_MAX_SECONDS), a measurement's deadline (MEDIA_TIMEOUT_MS). */
   media: MediaLimits;
   documents: { maxBytes: number; timeoutMs: number };
+  /** Uploads: an unused one is deleted this long after its creation (UPLOAD_TTL_HOURS); their size is MEDIA_MAX_BYTES. */
+  uploads: { ttlMs: number };
   /** Opening files: the limits on the work and the child processes (src/documents/sandbox/). */
   sandbox: SandboxSettings;
   /** Private ranges customer URLs may reach anyway (tests, local experiments); everything else private is refused. */
@@ -177,12 +182,14 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       failedAuthPerMinute: number(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE', DEFAULT_RATE_LIMITS.failedAuthPerMinute),
       signInPerMinute: number(env, 'RATE_LIMIT_SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE),
     },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     media: {
       maxBytes: number(env, 'MEDIA_MAX_BYTES', 5 * 1024 ** 3),
       maxSeconds: number(env, 'MEDIA_MAX_SECONDS', 36_000),
       timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000),
     },
     documents: { maxBytes: number(env, 'DOCUMENT_MAX_BYTES', 50 * 1024 ** 2), timeoutMs: number(env, 'MEDIA_TIMEOUT_MS', 30_000) },
+    uploads: { ttlMs: Math.round(number(env, 'UPLOAD_TTL_HOURS', 48) * 3_600_000) },
     sandbox: {
       limits: {
         cpuMs: number(env, 'DOCUMENT_CPU_MS', DEFAULT_DOCUMENT_LIMITS.cpuMs),

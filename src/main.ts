@@ -12,7 +12,7 @@ import { startServiceDevServer, type DevServer } from './temporal/devServer.js';
 import { createOrderWorkers, type OrderWorkers } from './temporal/worker.js';
 import { payloadDataConverter } from './temporal/payloadCodec.js';
 import { startLocalEngine, type LocalEngine } from './engines/localEngine.js';
-import { ffmpegRenderer } from './engines/audioRendition.js';
+import { chooseFfmpeg, ffmpegRenderer, type FfmpegChoice } from './engines/audioRendition.js';
 import { ALL_MEDIA_FORMATS, namesOf, workedMediaFormats } from './documents/mediaFormats.js';
 import { buildEngines, needsLocalProcess, type EngineChoices } from './engines/settings.js';
 import type { EngineSettings } from './engines/types.js';
@@ -20,14 +20,17 @@ import { installedOcrLanguages } from './documents/ocr.js';
 import { translatorsFrom } from './engines/translators.js';
 import { createApp } from './app.js';
 import { createOutboundClient, privateAddressHint } from './net/outbound.js';
+import { uploadedFiles, withUploads } from './net/uploadedFiles.js';
+import { createUploadStore } from './storage/uploads.js';
 import { createHttpServer } from './api/httpServer.js';
 import { createDocumentSandbox } from './documents/sandbox/index.js';
 import { drainable } from './api/drain.js';
 import { databaseCheck, startHealthServer, temporalCheck, workerCheck, type ReadinessChecks } from './api/health.js';
 import { log, logger, orderOfError, withOrderFields } from './log.js';
-import { missingFontFamilies } from './documents/fonts.js';
+import { missingFontFamilies, packagedFontDir } from './documents/fonts.js';
 import { startMetricsServer, unhandledRejections } from './metrics.js';
 import { installTemporalRuntime } from './temporal/runtime.js';
+import { startSpawner, stopSpawner } from './runtime/spawner/index.js';
 
 type Role = 'all' | 'api' | 'worker';
 
@@ -66,6 +69,9 @@ process.on('uncaughtException', (err, origin) => {
 });
 
 async function main(role: Role): Promise<void> {
+  // First, while this process is small: its children are started by the spawner from now on.
+  startSpawner();
+  stops.push(async () => stopSpawner());
   const config = await loadConfig();
   if (role !== 'all' && !config.databaseUrl) {
     throw new Error(`the ${role} role shares its database with other processes: set DATABASE_URL (PGlite serves one process)`);
@@ -97,14 +103,21 @@ async function main(role: Role): Promise<void> {
     const { choices } = config.engines;
     let localEngine: LocalEngine | undefined;
     if (role !== 'api' && needsLocalProcess(choices)) {
-      localEngine = await startLocalEngine({ ...config.engines.local, pidFile: join(config.dataDir, 'engine.pid') });
+      localEngine = await startLocalEngine({ ...config.engines.local, pidFile: join(config.dataDir, 'engine.pid'), restart: true });
       stops.push(() => localEngine!.stop());
       log('local speech engine started', { url: localEngine.url });
     }
 
+    const filesDir = join(config.dataDir, 'files');
+    const uploadStore = createUploadStore(database.db, filesDir, { ttlMs: config.uploads.ttlMs, maxBytes: config.media.maxBytes }, database.pool);
+    stops.push(() => uploadStore.close());
+    const uploads = uploadedFiles(database.db, uploadStore, config.publicBaseUrl);
+    const ffmpeg = chooseFfmpeg();
     const deps = {
       db: database.db,
-      files: localFileStore(join(config.dataDir, 'files')),
+      files: localFileStore(filesDir),
+      uploadStore,
+      uploads,
       secretKey: config.secretKey,
       publicBaseUrl: config.publicBaseUrl,
       callbacks: config.callbacks,
@@ -122,8 +135,9 @@ async function main(role: Role): Promise<void> {
               translators: await translatorsFrom(config.engines.translation),
             },
       media: config.media,
-      audioRenderer: ffmpegRenderer(),
-      outbound: createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }),
+      audioRenderer: ffmpegRenderer(ffmpeg.command ?? 'none'),
+      // Customer URLs, and this service's own upload URLs read from the store.
+      outbound: withUploads(createOutboundClient({ allowCidrs: config.outbound.allowCidrs, log, onRefused: privateAddressHint() }), uploads),
       // The API's roles read files with every quote: their readers start now, not at the first one.
       documentReader: createDocumentSandbox({ ...config.sandbox, warm: role !== 'worker' }),
       taskLeaseMs: config.workbench.leaseMs,
@@ -185,6 +199,7 @@ async function main(role: Role): Promise<void> {
         maxHeldTasks: config.maxHeldTasks,
         payment: config.payment,
         rateLimits: config.rateLimits,
+        trustProxy: config.trustProxy,
         log,
         probes: config.probes,
         readiness: {
@@ -212,7 +227,11 @@ async function main(role: Role): Promise<void> {
       console.log(`Order API:   ${config.publicBaseUrl}/api/v4/  (languages: ${config.publicBaseUrl}/api/v4/languages)`);
       const noFont = missingFontFamilies();
       console.log(
-        `PDF fonts:   ${noFont.length ? `no ${noFont.join(', ')} (their text in PDFs is drawn as U+FFFD: apt-get install fonts-noto-core fonts-noto-cjk)` : 'Noto, for every script of the language sets'}`,
+        `PDF fonts:   ${
+          noFont.length
+            ? `no ${noFont.join(', ')} (their text in PDFs is drawn as U+FFFD: npm install brings them into ${packagedFontDir()}; FONT_DIRS adds directories)`
+            : `Noto, for every script of the language sets (${packagedFontDir()}, after FONT_DIRS)`
+        }`,
       );
     }
     if (devServer?.uiUrl) console.log(`Temporal UI: ${devServer.uiUrl}`);
@@ -222,8 +241,10 @@ async function main(role: Role): Promise<void> {
       console.log(
         `Media:       ${
           deps.audioRenderer
-            ? `${namesOf(ALL_MEDIA_FORMATS)}; measured by ffmpeg and worked up to the length paid for, a video's audio extracted once`
-            : `${namesOf(workedMediaFormats(false))} only, measured again by the parser (install ffmpeg for AIFF, WMA, video and the rest)`
+            ? `${namesOf(ALL_MEDIA_FORMATS)}; measured by ffmpeg (${ffmpegBanner(ffmpeg)}) and worked up to the length paid for, a video's audio extracted once`
+            : `${namesOf(workedMediaFormats(false))} only, measured again by the parser (no ffmpeg: ${
+                ffmpeg.command ? `${ffmpeg.command} does not run` : ffmpeg.reason
+              }; for AIFF, WMA, video and the rest: apt-get install ffmpeg, or FFMPEG=its path)`
         }`,
       );
     }
@@ -256,6 +277,12 @@ main(role).catch((err) => {
   console.error(`order-service failed to start: ${(err as Error).message}`);
   process.exit(1);
 });
+
+/** Which ffmpeg measures and renders media, for the banner. */
+function ffmpegBanner(choice: FfmpegChoice): string {
+  if (choice.source === 'packaged') return `npm install's, ${choice.command}`;
+  return choice.source === 'PATH' ? `${choice.command}, on PATH` : `FFMPEG=${choice.command}`;
+}
 
 /** Which machine drafts this worker makes (docs/engines.md, Drafts): what is off says so. */
 function draftsBanner(choices: EngineChoices, engines: EngineSettings): string {

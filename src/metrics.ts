@@ -46,6 +46,12 @@ export const ordersCanceled = new Counter({
   labelNames: ['product'] as const,
   registers: [registry],
 });
+export const ordersDeleted = new Counter({
+  name: 'orders_deleted_total',
+  help: "Orders whose data was deleted (the record kept for the bill), by product and by whom: the customer (API or account area), an operator, or the order's delete_after_seconds",
+  labelNames: ['product', 'by'] as const,
+  registers: [registry],
+});
 export const callbackAttempts = new Counter({
   name: 'callback_attempts_total',
   help: 'Callback POSTs to customer receivers, by outcome (ok, wrong_answer, http_error, network_error, gone)',

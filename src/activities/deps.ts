@@ -7,6 +7,7 @@ import type { MediaLimits, OutboundClient } from '../net/outbound.js';
 import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import type { CallbackSettings } from '../orders/deliverCallback.js';
+import type { UploadedFiles } from '../net/uploadedFiles.js';
 
 export type { EngineSettings } from '../engines/types.js';
 export type { CallbackSettings } from '../orders/deliverCallback.js';
@@ -33,4 +34,6 @@ export interface ActivityDeps {
   documentReader: DocumentReader;
   /** A claim left without a save this long returns to the queue (TASK_LEASE_MINUTES, as the workers have it). */
   taskLeaseMs: number;
+  /** This service's uploads: read from the store as an order's media, ended when they expire. */
+  uploads?: UploadedFiles;
 }

@@ -1,14 +1,14 @@
 // Machine drafts of the work people do, made before the first claim on the engine queue: speech
 // transcribed with its speakers, pages read by OCR, a source machine-translated. Best effort: what
 // no engine covers starts from an empty editor, and the order's note says why.
-import { timedParagraphsOf, type TimedParagraph } from '../domain/workbench/wordTimes.js';
+import { timedParagraphsOf, type TimedParagraph } from '../domain/humanWork/wordTimes.js';
 import { log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import { engineWork, spokenLanguageOf } from './engineWork.js';
 import { noteEngineFinding } from '../db/orders.js';
 import { languageCodeOf, languageNameOf } from '../domain/languages.js';
 import { languagesOf } from '../products/shared.js';
-import { editorText } from '../domain/workbench/editorText.js';
+import { editorText } from '../domain/humanWork/editorText.js';
 import { draftWithDoubts, type DoubtfulParagraph } from '../domain/doubts.js';
 import { speakerCount, withSpeakerTurns } from '../domain/speakers.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
@@ -32,13 +32,10 @@ export interface Draft {
 /** A timed transcript as a draft: its editor text, its doubtful words and its timed words. */
 export const timedDraft = (t: Transcript): Draft => ({ ...draftWithDoubts(t), timed: timedParagraphsOf(t) });
 
-/** The machine draft of an order already read: what `draftTranscript` answers, and what opening the work starts from. */
+/** The machine draft of an order already read: what opening the work starts from. */
 export type MachineDraft = (order: OrderRow) => Promise<Draft>;
 
-export function createDraftActivities(deps: ActivityDeps): {
-  activities: { draftTranscript(input: { orderId: number }): Promise<string> };
-  machineDraft: MachineDraft;
-} {
+export function createDraftActivities(deps: ActivityDeps): { machineDraft: MachineDraft } {
   const { db, files, engines, documentReader } = deps;
   const { requireOrder, mediaRequest, heartbeating } = engineWork(deps);
 
@@ -141,13 +138,5 @@ export function createDraftActivities(deps: ActivityDeps): {
     }
   }
 
-  return {
-    activities: {
-      /** The machine draft by the order's id: how workflows placed before `openWork` ask for it. */
-      async draftTranscript({ orderId }: { orderId: number }): Promise<string> {
-        return (await machineDraft(await requireOrder(orderId))).text;
-      },
-    },
-    machineDraft,
-  };
+  return { machineDraft };
 }

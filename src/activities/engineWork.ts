@@ -9,9 +9,16 @@ import type { OrderRow } from '../db/schema.js';
 import { workPlanOfOrder } from '../products/registry.js';
 import { languagesOf } from '../products/shared.js';
 import { MediaRefusedError, orderMedia } from '../orders/orderMedia.js';
+import { FetchError } from '../net/outbound.js';
 
 /** The failure type of an order whose media is not audio or video by its bytes. */
 export const MEDIA_REFUSED = 'MediaRefused';
+
+/** Whether the running activity's retry policy allows no further attempt. */
+function lastAttempt(): boolean {
+  const { attempt, retryPolicy } = Context.current().info;
+  return retryPolicy?.maximumAttempts !== undefined && retryPolicy.maximumAttempts > 0 && attempt >= retryPolicy.maximumAttempts;
+}
 
 /** The language spoken in an order's media (languagesOf's source). */
 export const spokenLanguageOf = (order: OrderRow): string | undefined => languagesOf(order.params).source;
@@ -25,7 +32,12 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
   async function engineRequest(order: OrderRow, engine: string, language: string) {
     const media = await orderMedia(deps, order).catch((err: unknown) => {
       // Not audio or video by its bytes: no retry changes that (an AI order is refunded, a draft left out).
-      throw err instanceof MediaRefusedError ? ApplicationFailure.nonRetryable(err.message, MEDIA_REFUSED) : err;
+      if (err instanceof MediaRefusedError) throw ApplicationFailure.nonRetryable(err.message, MEDIA_REFUSED);
+      // The customer's server would not give the file whole, on this activity's last attempt too: the same.
+      if (err instanceof FetchError && lastAttempt()) {
+        throw ApplicationFailure.nonRetryable(`the customer's media could not be fetched (${err.message})`, MEDIA_REFUSED);
+      }
+      throw err;
     });
     if (!media) throw ApplicationFailure.nonRetryable(`order ${order.id} has no media`);
     const audio = await files.blob(media.key); // read from disk as it is sent, never whole in memory

@@ -12,13 +12,14 @@ import { renderJson2 } from '../domain/render/json.js';
 import { engineTranscriptToModel, isSilent } from '../engines/transcript.js';
 import { EngineRejectedError, type EngineTranscript, type SpeechEngine, type TranscribeRequest } from '../engines/types.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
-import { keptSourceOf, orderResultKinds, productOf, workPlanOfOrder } from '../products/registry.js';
-import { languagesOf } from '../products/shared.js';
-import { transcriptFromEditor } from '../domain/workbench/editorText.js';
+import { keptSourceOf, orderResultKinds, productOf } from '../products/registry.js';
+import { languagesOf, workPlanOf } from '../products/shared.js';
+import { transcriptFromEditor } from '../domain/humanWork/editorText.js';
 import { withWordTimes } from '../domain/timing.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
-import { timedAndTyped, timedParagraphsOf, withAlignedTypedWords } from '../domain/workbench/wordTimes.js';
+import { timedAndTyped, timedParagraphsOf, withAlignedTypedWords } from '../domain/humanWork/wordTimes.js';
 import { draftWordsOf } from '../orders/workWords.js';
+import { forOrder } from '../db/orderBlobs.js';
 import { compareTranscripts, TRANSCRIPT_CHECK, transcriptCheckPasses } from '../engines/compare.js';
 import { machineTranslates, personTranslates, spokenLanguagePlan } from '../orders/spokenLanguage.js';
 import { checkTranscript, describeFigures } from '../engines/gate.js';
@@ -175,13 +176,13 @@ export function createEngineActivities(deps: ActivityDeps) {
   async function translatorWork(order: OrderRow, { heard, spoken }: { heard: EngineTranscript; spoken: string }): Promise<WorkPlan | undefined> {
     if (isSilent(heard)) return undefined;
     // As json2: the person's draft keeps the words' times and confidences, so the editor marks the doubtful ones.
-    const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(heard))));
+    const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(heard))), forOrder(db, order.id));
     await keepInputFile(db, order.id, 'source', { key, fileName: 'engine-transcript.json', contentType: 'application/json' });
     const learnt = { spoken_language: languageNameOf(spoken) };
     await addOrderParams(db, order.id, learnt);
     await assignOrder(db, order.id, 'operator');
     // The plan for the learnt language, from the product (the placement's had no people in it).
-    const work = workPlanOfOrder({ product: order.product, params: { ...order.params, ...learnt } });
+    const work = workPlanOf(productOf(order.product).work, { ...order.params, ...learnt });
     if (work) await setPlannedWork(db, order.id, work);
     return work;
   }
@@ -219,7 +220,7 @@ export function createEngineActivities(deps: ActivityDeps) {
             return { outcome: 'unavailable', reason: result.needsPerson, translator, people: peopleWorkFor(result.spoken, ordered) };
           }
           if (isSilent(result)) return { outcome: 'rejected', reason: 'no speech was found in the file' };
-          const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))));
+          const key = await files.put(Buffer.from(renderJson2(engineTranscriptToModel(result))), forOrder(db, orderId));
           return { outcome: 'finished', files: resultFiles(key, 'engine-transcript.json') };
         }
         // Alignment: the known words placed on the words the engine heard.
@@ -230,7 +231,7 @@ export function createEngineActivities(deps: ActivityDeps) {
         phase = 'aligning';
         beat();
         const words = await engines.alignment!.align({ ...audio, text: known.segments.map((s) => s.text).join('\n') });
-        const key = await files.put(Buffer.from(JSON.stringify({ words })));
+        const key = await files.put(Buffer.from(JSON.stringify({ words })), forOrder(db, orderId));
         return { outcome: 'finished', files: resultFiles(key, 'alignment.json') };
       } catch (err) {
         if (err instanceof EngineRejectedError) {
@@ -252,7 +253,7 @@ export function createEngineActivities(deps: ActivityDeps) {
       const order = await requireOrder(orderId);
       const transcript = transcriptFromEditor(text, order.seconds || undefined);
       const timed = await timedByAligner(order, transcript, 'the approved text', (words) => withWordTimes(transcript, words));
-      return timed && (await files.put(Buffer.from(renderJson2(timed))));
+      return timed && (await files.put(Buffer.from(renderJson2(timed)), forOrder(db, orderId)));
     },
 
     /**
@@ -278,9 +279,9 @@ export function createEngineActivities(deps: ActivityDeps) {
       if (!typed) return null;
       const aligned = await timedByAligner(order, timed.transcript, `${typed} words typed by people`, (words) => withAlignedTypedWords(timed, words));
       if (!aligned) return null;
-      if (!rebase) return files.put(Buffer.from(renderJson2(aligned)));
+      if (!rebase) return files.put(Buffer.from(renderJson2(aligned)), forOrder(db, orderId));
       const paragraphs = timedParagraphsOf(aligned);
-      if (paragraphs) await setDraftWords(db, orderId, await files.put(Buffer.from(JSON.stringify(paragraphs))));
+      if (paragraphs) await setDraftWords(db, orderId, await files.put(Buffer.from(JSON.stringify(paragraphs)), forOrder(db, orderId)));
       return null;
     },
 

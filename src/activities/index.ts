@@ -5,6 +5,8 @@ import { createCallbackActivities } from './callbacks.js';
 import { createEngineActivities } from './engines.js';
 import { createTaskActivities } from './tasks.js';
 import { createDraftActivities } from './drafts.js';
+import { createUploadActivities } from './uploads.js';
+import { createDeletionActivities } from './deletion.js';
 
 export type { ActivityDeps } from './deps.js';
 
@@ -14,7 +16,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createOrderActivities(deps),
     ...createCallbackActivities(deps),
     ...createEngineActivities(deps),
-    ...drafts.activities,
     ...createTaskActivities(deps, drafts.machineDraft),
+    ...createUploadActivities(deps),
+    ...createDeletionActivities(deps),
   };
 }

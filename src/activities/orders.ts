@@ -10,6 +10,7 @@ import { handOrderOn } from '../orders/handOff.js';
 import { crashPoint } from '../runtime/crashPoints.js';
 import { closeOpenTasks } from '../db/tasks.js';
 import { countSettled, ordersLate, walletChargeFailures } from '../metrics.js';
+import { scheduleOrderDeletion } from './deletion.js';
 
 async function typed<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -53,6 +54,7 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
         return finishInDb(db, input.orderId, input.files, input.qualityCheck ? 'pending' : null);
       });
       await closeOpenTasks(db, input.orderId);
+      await scheduleOrderDeletion(order);
       countSettled('finished', order.product);
       log.info('order finished', { orderId: input.orderId, accountId: order.accountId, qualityCheck: input.qualityCheck });
     },
@@ -62,7 +64,10 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
       await closeOpenTasks(db, input.orderId);
       crashPoint('after-refund-commit');
       const order = await getOrder(db, input.orderId);
-      if (order) countSettled(input.status, order.product);
+      if (order) {
+        await scheduleOrderDeletion(order);
+        countSettled(input.status, order.product);
+      }
       log.info(`order ${input.status}`, { orderId: input.orderId, accountId: order?.accountId, reason: input.reason });
       return refunded;
     },
@@ -74,6 +79,8 @@ export function createOrderActivities({ db, files, priceTable }: ActivityDeps) {
      */
     async retranscribe(input: { orderId: number }): Promise<OrderToPlace | null> {
       const { parent, target, child } = await typed(() => handOrderOn(db, priceTable, input.orderId));
+      const settled = await getOrder(db, parent.id);
+      if (settled) await scheduleOrderDeletion(settled);
       log.info(
         child ? `order handed on: replaced by a ${target.label} order` : `order refunded: the wallet cannot pay for the ${target.label} that would replace it`,
         { orderId: parent.id, accountId: parent.accountId, product: parent.product, childOrderId: child?.id ?? null },

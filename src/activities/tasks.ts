@@ -1,5 +1,5 @@
 // The workbench's activities: task rows, leases, outcomes, pay, and turning approved text into the
-// order's result files. The workflow holding the task (src/workflows/heldTask.ts) decides; these record.
+// order's result files. The workflow holding the task (src/workflows/order/heldTask.ts) decides; these record.
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ActivityDeps } from './deps.js';
 import type { ResultFile, WorkPlan } from '../contracts/orders.js';
@@ -10,8 +10,8 @@ import { closeTask, getTask, insertTasks, leaseState, recordClaim, recordOutcome
 import { timedDraft, type Draft, type MachineDraft } from './drafts.js';
 import { creditWorkers, getWorker, workerIsEnabled } from '../db/workers.js';
 import { renderJson2 } from '../domain/render/json.js';
-import { onSourceCues, transcriptFromEditor } from '../domain/workbench/editorText.js';
-import { textInSpan } from '../domain/workbench/parts.js';
+import { onSourceCues, transcriptFromEditor } from '../domain/humanWork/editorText.js';
+import { textInSpan } from '../domain/humanWork/parts.js';
 import { spreadUntimed } from '../domain/timing.js';
 import { languagesOf } from '../products/shared.js';
 import { keptSourceOf, orderResultKinds, productOf, resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
@@ -19,6 +19,7 @@ import { draftEditRate as draftEditRateMetric, draftWordsChanged, paidToFirstCla
 import { changedShares, doubtsIn } from '../domain/doubts.js';
 import { draftEditRate, payForOpenedTask } from '../orders/workPay.js';
 import { timedWork } from '../orders/workWords.js';
+import { forOrder } from '../db/orderBlobs.js';
 
 async function orderOf(deps: ActivityDeps, orderId: number): Promise<OrderRow> {
   const order = await getOrder(deps.db, orderId);
@@ -60,7 +61,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
     note: input.note ?? null,
     payCents: payForOpenedTask(payRates, order, input),
     claimedBy: input.assignedTo ?? null,
-    workflowId: input.workflowId ?? null,
+    workflowId: input.workflowId,
   });
   /**
    * The kept input file's text (proofreading's supplied transcript, the engine's transcript of an AI
@@ -93,7 +94,7 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
       // in the result's language (not the source a translator works from).
       const languages = languagesOf(order.params);
       if (made.timed && planOf(order).editor === 'transcript' && languages.source === languages.result)
-        await setDraftWords(db, order.id, await files.put(Buffer.from(JSON.stringify(made.timed))));
+        await setDraftWords(db, order.id, await files.put(Buffer.from(JSON.stringify(made.timed)), forOrder(db, order.id)));
       await openRows(
         order,
         tasks.map((task) => ({ ...task, draftText: tasks.length === 1 ? text : textInSpan(text, task.span) })),
@@ -177,17 +178,13 @@ export function createTaskActivities(deps: ActivityDeps, machineDraft: MachineDr
       if (rules.cues && source) {
         // A subtitle file translated: the paragraphs on the source's cues, kept timed.
         const cues = await documentReader.importDocument(await files.get(source.key), source.fileName);
-        return filesOf(await files.put(Buffer.from(renderJson2(onSourceCues(transcriptFromEditor(text), cues)))), 'work.json');
+        return filesOf(await files.put(Buffer.from(renderJson2(onSourceCues(transcriptFromEditor(text), cues))), forOrder(db, order.id)), 'work.json');
       }
-      if (!isTranscript) return filesOf(await files.put(Buffer.from(text)), 'work.txt');
+      if (!isTranscript) return filesOf(await files.put(Buffer.from(text), forOrder(db, order.id)), 'work.txt');
       // Every word timed: the draft's times kept across the people's edits, typed words between their neighbours.
       const transcript = (await timedWork(files, order, text)) ?? transcriptFromEditor(text, order.seconds || undefined);
-      return filesOf(await files.put(Buffer.from(renderJson2(resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript))), 'work.json');
-    },
-
-    /** The draft of `draft: 'source'` plans, by the order's id: how workflows placed before `openWork` ask for it. */
-    async sourceDraft({ orderId }: { orderId: number }): Promise<string> {
-      return (await keptSourceDraft(await orderOf(deps, orderId))).text;
+      const result = resultsNeedCues(order) ? spreadUntimed(transcript, order.seconds) : transcript;
+      return filesOf(await files.put(Buffer.from(renderJson2(result)), forOrder(db, order.id)), 'work.json');
     },
   };
 }

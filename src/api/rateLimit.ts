@@ -1,9 +1,10 @@
 // Per-process token buckets: order creation and reads per API token, failed authentications per
-// client address. Kept in memory: each API process limits on its own (docs/decisions.md).
+// client address (src/http/clientAddress.ts). Kept in memory: each API process limits on its own (docs/decisions/rate-limits.md).
 import { createHash } from 'node:crypto';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AuthenticationError, RateLimitedError } from '../contracts/failures.js';
 import { DEFAULT_RATE_LIMITS, TokenBuckets } from '../http/tokenBuckets.js';
+import { clientAddress } from '../http/clientAddress.js';
 
 /** Requests per minute; a bucket holds one minute's worth, so bursts up to that pass. 0: no limit. */
 export interface RateLimits {
@@ -22,16 +23,15 @@ export { DEFAULT_RATE_LIMITS };
 const tokenOf = (req: Request): unknown => (req.body as Record<string, unknown> | undefined)?.api_token ?? req.query?.api_token;
 // Hashed: the limiter's memory holds no usable token.
 const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
-const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? '';
 
-export function rateLimiter(limits: RateLimits): { limit: RequestHandler; countFailures: ErrorRequestHandler } {
+export function rateLimiter(limits: RateLimits): { limit: RequestHandler; refuseBlocked: RequestHandler; countFailures: ErrorRequestHandler } {
   const creates = new TokenBuckets(limits.createPerMinute);
   const reads = new TokenBuckets(limits.readsPerMinute);
   const failures = new TokenBuckets(limits.failedAuthPerMinute);
 
   const limit: RequestHandler = (req, _res, next) => {
     if (!req.path.startsWith('/api/') && !req.path.startsWith('/ops/')) return next();
-    const blocked = failures.check(addressOf(req), false);
+    const blocked = failures.check(clientAddress(req), false);
     if (blocked) throw new RateLimitedError(`too many failed authentications from this address; retry in ${blocked} s`, blocked);
     const token = tokenOf(req);
     if (typeof token !== 'string' || token === '' || !req.path.startsWith('/api/')) return next();
@@ -41,9 +41,16 @@ export function rateLimiter(limits: RateLimits): { limit: RequestHandler; countF
     next();
   };
 
+  /** Only the failed-authentication limit (uploads, whose body is the file and whose token is not in it). */
+  const refuseBlocked: RequestHandler = (req, _res, next) => {
+    const blocked = failures.check(clientAddress(req), false);
+    if (blocked) throw new RateLimitedError(`too many failed authentications from this address; retry in ${blocked} s`, blocked);
+    next();
+  };
+
   const countFailures: ErrorRequestHandler = (err, req, _res, next) => {
-    if (err instanceof AuthenticationError) failures.check(addressOf(req), true);
+    if (err instanceof AuthenticationError) failures.check(clientAddress(req), true);
     next(err);
   };
-  return { limit, countFailures };
+  return { limit, refuseBlocked, countFailures };
 }

@@ -18,6 +18,8 @@ const USAGE = `usage:
   order-ops cancel ORDER_ID
   order-ops reject-transcript ORDER_ID                               (proofreading: the supplied transcript is too poor)
   order-ops qc ORDER_ID (--pass | --fix KIND=PATH ...)
+  order-ops delete ORDER_ID                                          (deletes a settled order's data, as its customer's DELETE does;
+                                                                      the record stays for the bill with deleted_at)
   order-ops callbacks ORDER_ID                                   (JSON lines of delivery attempts)
   order-ops worker create --name NAME --skills SKILLS                (prints worker_id and sign_in_token; SKILLS e.g.
                                                                       transcription:english,review:english,translation:english>french,ocr:english)
@@ -28,12 +30,28 @@ const USAGE = `usage:
   order-ops release TASK_ID [--reason TEXT]                          (a claimed task back to the queue; its draft is kept)
   order-ops reassign TASK_ID WORKER_ID                               (the task to another worker with the skill)
   order-ops earnings [--since ISO_DATE]                              (workers' approved earnings as CSV)
-  order-ops patches                                                  (JSON lines: each workflow patch, the open workflows started
-                                                                      before it (none: may_deprecate) and those with its marker
-                                                                      (none of either: may_remove))
+  order-ops patches                                                  (JSON lines: the release and the open workflows started before it
+                                                                      (an older major version's: none, and it has none left running);
+                                                                      then each workflow patch since, the open workflows started before
+                                                                      it (none: may_deprecate) and those with its marker (none of
+                                                                      either: may_remove))
 environment: ORDER_SERVICE_URL (default http://localhost:$PORT or :3000), OPS_TOKEN (default: DATA_DIR/ops-token)`;
 
 class UsageError extends Error {}
+
+/**
+ * `value` as JSON whose every control, format or invisible character is written as its JSON escape
+ * (`\u202e`): what the service stored before such characters were refused (an order's terms, say)
+ * can neither reorder nor drive the terminal, and the line is still the same JSON.
+ */
+function terminalSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu, (c) =>
+    c
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
+}
 
 async function opsToken(): Promise<string> {
   if (process.env.OPS_TOKEN) return process.env.OPS_TOKEN;
@@ -131,7 +149,7 @@ async function run(argv: string[]): Promise<void> {
     },
   });
   const [command, ...rest] = positionals;
-  const print = (value: unknown) => console.log(JSON.stringify(value));
+  const print = (value: unknown) => console.log(terminalSafeJson(value));
   if (values.help || !command) return void console.log(USAGE);
 
   switch (command) {
@@ -185,6 +203,8 @@ async function run(argv: string[]): Promise<void> {
       return print(await call('POST', `/ops/orders/${orderId(rest[0])}/reject-transcript`, {}));
     case 'show':
       return print(await call('GET', `/ops/orders/${orderId(rest[0])}`));
+    case 'delete':
+      return print(await call('DELETE', `/ops/orders/${orderId(rest[0])}`));
     case 'qc': {
       const id = orderId(rest[0]);
       if (values.pass === (values.fix !== undefined)) throw new UsageError('qc needs exactly one of --pass or --fix KIND=PATH');
@@ -192,7 +212,8 @@ async function run(argv: string[]): Promise<void> {
       return print(await call('POST', `/ops/orders/${id}/qc`, body));
     }
     case 'patches': {
-      const { patches } = (await call('GET', '/ops/patches')) as { patches: unknown[] };
+      const { release, patches } = (await call('GET', '/ops/patches')) as { release: unknown; patches: unknown[] };
+      print({ release });
       for (const patch of patches) print(patch);
       return;
     }

@@ -10,7 +10,8 @@ import type { PeopleWork, ResultFile, WorkPlan } from './orders.js';
 export type EngineOutcome =
   | { outcome: 'finished'; files: ResultFile[] }
   | { outcome: 'rejected'; reason: string }
-  | { outcome: 'unavailable'; reason?: string; translator?: WorkPlan | undefined; people?: PeopleWork };
+  | { outcome: 'unavailable'; reason?: string; translator?: undefined }
+  | { outcome: 'unavailable'; reason: string; translator: WorkPlan; people: PeopleWork };
 
 /** The people's part of an order handed over: in the workbench by `plan` when there is one, else by an operator. */
 export interface HandOver {
@@ -33,13 +34,13 @@ export const peopleWorkFor = (spoken: string, ordered: string): PeopleWork => (s
  */
 export const OPERATOR_WORK: PeopleWork = 'transcriber';
 
-/** The hand-over an `unavailable` outcome asks for (outcomes recorded before `people` was reported: a translator's plan). */
+/** The hand-over an `unavailable` outcome asks for. */
 export function handOverOf(outcome: Extract<EngineOutcome, { outcome: 'unavailable' }>): HandOver {
   if (!outcome.translator) return { reason: outcome.reason ?? 'no engine is configured', people: OPERATOR_WORK };
   return {
-    reason: outcome.reason ?? 'no engine translates this speech into the language ordered',
+    reason: outcome.reason,
     plan: outcome.translator,
-    people: outcome.people ?? 'translator',
+    people: outcome.people,
   };
 }
 

@@ -2,7 +2,7 @@
 // cross from the API and the activities into workflows. Imports no layer of this service.
 // Nothing here may hold a secret: workflow histories are visible in the Temporal UI.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { ReviewStage } from './tasks.js';
+import type { PlanStage } from './tasks.js';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const orderWorkflowId = (orderId: number): string => `order-${orderId}`;
@@ -14,13 +14,10 @@ export type OrderStatus = 'awaiting_payment' | 'payment_failed' | 'paid' | 'fini
 export type Fulfilment = 'operator' | 'engine' | 'proofreading';
 
 /**
- * The parameters the workflow reads of an order. Past placement an order's parameters are its
- * product's parsed request (`OrderParams`, src/products/registry.ts), of which this is a part.
+ * An order's parameters: its product's parsed request (`OrderParams`, src/products/registry.ts).
+ * The workflow reads none of them; what they decide arrives decided, in the order's plan.
  */
-export interface WorkflowParams {
-  readonly additional_review?: boolean;
-  readonly auto_retranscribe?: boolean;
-}
+export type WorkflowParams = object;
 
 export interface OrderToPlace<Params extends WorkflowParams = WorkflowParams> {
   id: number;
@@ -36,23 +33,24 @@ export interface OrderToPlace<Params extends WorkflowParams = WorkflowParams> {
   fulfilment: Fulfilment;
   /** Result kinds the order delivers (from its product and parameters). */
   resultKinds: string[];
-  /** The results with their record fields and formats; absent on orders placed before it (worked out from the product). */
-  results?: PlannedResult[];
+  /** The results with their record fields and formats. */
+  results: PlannedResult[];
   /** AI subscription minutes the order may use before the wallet pays (AI transcription only). */
   subscription?: { centsPerMinute: number };
   /** Input files kept for the order by claim-check (file store keys), by name. */
   inputFiles?: Record<string, { key: string; fileName: string }>;
   parentOrderId?: number;
-  /** What people do for the order in the workbench (from its product's `work`); absent on orders placed before it. */
+  /** What people do for the order in the workbench (from its product's `work`); absent where nobody does (AI products). */
   work?: WorkPlan;
-  /** What rejecting the supplied input does (proofreading); absent on orders placed before it. */
+  /** What rejecting the supplied input does (proofreading); absent where nothing is supplied to reject. */
   onReject?: 'refund' | 'hand_off';
+  /** The order's data is deleted this long after it settles (its `delete_after_seconds`, or its account's rule); absent: kept. */
+  deleteAfterSeconds?: number;
 }
 
 /**
  * What placement fixed for an order from its product and parameters: kept on the order row
- * (`orders.plan`, migration 0012) for the activities, the web and the CLI, and carried in the
- * workflow's input. Rows from before it have none: their plan is worked out from the product.
+ * (`orders.plan`) for the activities, the web and the CLI, and carried in the workflow's input.
  */
 export type OrderPlan = Pick<OrderToPlace, 'fulfilment' | 'resultKinds' | 'results' | 'turnaroundHours' | 'work' | 'onReject'>;
 
@@ -66,7 +64,7 @@ export interface PlannedResult {
 export const fixedPlanOf = ({ fulfilment, resultKinds, results, turnaroundHours, work, onReject }: OrderToPlace): OrderPlan => ({
   fulfilment,
   resultKinds,
-  ...(results ? { results } : {}),
+  results,
   turnaroundHours,
   ...(work ? { work } : {}),
   ...(onReject ? { onReject } : {}),
@@ -91,39 +89,14 @@ export interface WorkPlan {
   payUnit: 'minute' | 'word';
   /** What Submit checks: the ordered timestamps and speaker labels; a subtitle file's translation, a paragraph per cue. */
   rules: { timestamping: string; numberOfSpeakers?: string; cues?: number };
-  /**
-   * The stages, in the order they run, as the product declares them for the order's parameters
-   * (stagesOf). Absent on plans placed before: worked out from `reviews` and `timing`.
-   */
-  stages?: WorkStage[];
-  /** Plans placed before `stages`: the review stages after the work (absent: one review, or two where `additional_review` was paid for). */
-  reviews?: ReviewStage[];
-  /** Plans placed before `stages`: `aligner` when the approved text is timed by the aligner. */
-  timing?: 'aligner';
-}
-
-/**
- * A stage of the people's work: the work itself (one task per part of long media, merged), a
- * review stage (rounds until its reviewer approves), the aligner's timing of the approved text
- * (captions typed without times). A stage a product adds is a literal here, its step in
- * src/workflows/workbench.ts, and a patch.
- */
-export type WorkStage = 'work' | ReviewStage | 'aligner_timing';
-
-/**
- * An order's stages: its plan's, or for plans from before they were declared, the work, the
- * reviews (one, or the second `additional_review` paid for) and the aligner's timing.
- */
-export function stagesOf(work: WorkPlan, params: WorkflowParams): WorkStage[] {
-  if (work.stages) return work.stages;
-  const reviews = work.reviews ?? (params.additional_review === true ? ['review', 'second_review'] : ['review']);
-  return ['work', ...reviews, ...(work.timing === 'aligner' ? ['aligner_timing' as const] : [])];
+  /** The stages, in the order they run, as the product declares them for the order's parameters. */
+  stages: PlanStage[];
 }
 
 /** The people an engine order goes to when no engine can do it: one who transcribes (or times) it, or a translator. */
 export type PeopleWork = 'transcriber' | 'translator';
 
-/** How the workbench runs; on the input of orders placed since it (others run as before). */
+/** How the workbench runs, on every order's input. */
 export interface WorkbenchSettings {
   /** A claim left without a save this long returns the task to the queue. */
   leaseMs: number;
@@ -146,8 +119,8 @@ export interface OrderWorkflowInput<Params extends WorkflowParams = WorkflowPara
   qualityCheckProbability: number;
   /** How long a quality check may stay open before it closes as passed. */
   qualityCheckWindowMs: number;
-  /** Present on orders placed since the workbench: their human stages are tasks (src/workflows/workbench.ts). */
-  workbench?: WorkbenchSettings;
+  /** How the human stages run: each a task (src/workflows/order/humanStages.ts). */
+  workbench: WorkbenchSettings;
 }
 
 export interface PlacedOrder {

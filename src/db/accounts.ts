@@ -106,6 +106,16 @@ export async function setCallbackSettings(db: Db, accountId: number, settings: {
   if (!row) throw new AccountNotFoundError(accountId);
 }
 
+/**
+ * The account's rule for its orders' data: deleted this many days after an order settles (null:
+ * never). Placement reads it (src/orders/place.ts), so it holds for orders placed from now on.
+ */
+export async function setDeleteAfterDays(db: Db, accountId: number, days: number | null): Promise<void> {
+  const [row] = await db.update(accounts).set({ deleteAfterDays: days }).where(eq(accounts.id, accountId)).returning({ id: accounts.id });
+  forgetAccount(db, accountId);
+  if (!row) throw new AccountNotFoundError(accountId);
+}
+
 export async function countAccounts(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(accounts);
   return row?.n ?? 0;

@@ -15,34 +15,48 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL's pool, for what needs a session of its own (the uploads' advisory locks). */
+  pool?: pg.Pool;
+  /** PGlite's: a copy of its whole data directory, to open another database from (`pgliteFrom`). */
+  dump?: () => Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
-/** `databaseUrl` selects PostgreSQL; otherwise PGlite in `pgliteDir` (in memory when absent). */
-export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<Database> {
+/**
+ * `databaseUrl` selects PostgreSQL; otherwise PGlite in `pgliteDir`, or in memory when absent: there
+ * from `pgliteFrom` (a `dump`) when given, which skips creating a cluster (the tests' databases).
+ */
+export async function openDatabase(opts: { databaseUrl?: string; pgliteDir?: string; pgliteFrom?: Uint8Array; poolSize?: number }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // An idle connection the server drops (restart, failover) must not crash the process;
     // the pool replaces it on next use.
     pool.on('error', (err) => log('database connection lost', { error: err.message }));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    return { db, engine: 'postgres', close: () => pool.end() };
+    return { db, engine: 'postgres', pool, close: () => pool.end() };
   }
   if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
   // On a thread of its own: its queries do not hold up the thread that serves HTTP (pgliteThread.ts).
-  const client = await openPgliteThread(opts.pgliteDir);
+  const client = await openPgliteThread(opts.pgliteDir, opts.pgliteDir ? undefined : opts.pgliteFrom);
   const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
-  return { db, engine: 'pglite', close: () => client.close() };
+  return { db, engine: 'pglite', dump: () => client.dump(), close: () => client.close() };
 }
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** Code migrations are modules beside the SQL ones, compiled as this one is (.ts under the tests, .js in dist/). */
+const CODE = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
-/** Applies src/db/migrations/*.sql in name order, each once, each in its own transaction. */
+/** A migration that needs the service's code (a product's rules): a module exporting `up`. */
+export type CodeMigration = { up(tx: Parameters<Parameters<Db['transaction']>[0]>[0]): Promise<void> };
+
+/** Applies src/db/migrations/*.sql (and code migrations) in name order, each once, each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const isMigration = (f: string) => f.endsWith('.sql') || (f.endsWith(CODE) && !f.endsWith(`.d${CODE}`));
+  const files = (await readdir(MIGRATIONS_DIR)).filter(isMigration).sort();
   const applied: string[] = [];
   for (const name of files) {
-    const text = await readFile(MIGRATIONS_DIR + name, 'utf8');
+    const text = name.endsWith('.sql') ? await readFile(MIGRATIONS_DIR + name, 'utf8') : undefined;
+    const code = text === undefined ? ((await import(new URL(`./migrations/${name}`, import.meta.url).href)) as CodeMigration) : undefined;
     const done = await db.transaction(async (tx) => {
       // Serialises the api and worker roles starting together against one PostgreSQL.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -50,7 +64,8 @@ export async function migrate(db: Db): Promise<string[]> {
       const seen = (await tx.execute(sql`SELECT 1 FROM schema_migrations WHERE name = ${name}`)) as unknown as { rows: unknown[] };
       if (seen.rows.length > 0) return false;
       // One statement per execute: PGlite's extended protocol takes no multi-statement strings.
-      for (const statement of splitStatements(text)) await tx.execute(sql.raw(statement));
+      if (text !== undefined) for (const statement of splitStatements(text)) await tx.execute(sql.raw(statement));
+      else await code!.up(tx);
       await tx.execute(sql`INSERT INTO schema_migrations (name) VALUES (${name})`);
       return true;
     });

@@ -1,10 +1,11 @@
 // Order records, their result files and callback attempts.
-import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
-import { callbackAttempts, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
+import { callbackAttempts, callbackResends, orderFiles, orders, type CallbackAttemptRow, type InputFile, type OrderFileRow, type OrderRow } from './schema.js';
 import { OrderStateError } from '../contracts/failures.js';
 import type { WorkPlan } from '../contracts/orders.js';
 import type { DoubtfulParagraph } from '../domain/doubts.js';
+import { holdBlob } from './orderBlobs.js';
 
 export interface StoredFile {
   kind: string;
@@ -75,7 +76,13 @@ export async function setDraftDoubts(db: Db, orderId: number, doubts: DoubtfulPa
 }
 
 export async function setDraftWords(db: Db, orderId: number, key: string): Promise<void> {
-  await db.update(orders).set({ draftWordsKey: key }).where(eq(orders.id, orderId));
+  await db.transaction(async (tx) => {
+    await holdBlob(tx, orderId, key);
+    await tx
+      .update(orders)
+      .set({ draftWordsKey: key })
+      .where(and(eq(orders.id, orderId), isNull(orders.deletedAt)));
+  });
 }
 
 export async function setDraftEditRate(db: Db, orderId: number, rate: number): Promise<void> {
@@ -115,12 +122,14 @@ export async function finishOrder(db: Db, orderId: number, files: StoredFile[], 
     if (order.status === 'finished') return order;
     if (order.status !== 'paid') throw new OrderStateError(`order ${orderId} is ${order.status}; only a paid order can be completed`);
     for (const f of files) {
+      await holdBlob(tx, orderId, f.blobKey);
       await tx
         .insert(orderFiles)
         .values({ orderId, kind: f.kind, blobKey: f.blobKey, fileName: f.fileName })
         .onConflictDoUpdate({ target: [orderFiles.orderId, orderFiles.kind], set: { blobKey: f.blobKey, fileName: f.fileName, updatedAt: new Date() } });
     }
-    const [updated] = await tx.update(orders).set({ status: 'finished', finishedAt: new Date(), qcStatus }).where(eq(orders.id, orderId)).returning();
+    const now = new Date();
+    const [updated] = await tx.update(orders).set({ status: 'finished', finishedAt: now, settledAt: now, qcStatus }).where(eq(orders.id, orderId)).returning();
     return updated!;
   });
 }
@@ -129,6 +138,7 @@ export async function finishOrder(db: Db, orderId: number, files: StoredFile[], 
 export async function applyQualityFix(db: Db, orderId: number, files: StoredFile[]): Promise<void> {
   await db.transaction(async (tx) => {
     for (const f of files) {
+      await holdBlob(tx, orderId, f.blobKey);
       // The version counts real replacements: a retried activity (same content) does not bump it.
       const [row] = await tx
         .update(orderFiles)
@@ -150,26 +160,64 @@ export async function setQualityCheck(db: Db, orderId: number, qcStatus: string)
   await db.update(orders).set({ qcStatus }).where(eq(orders.id, orderId));
 }
 
-export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemptRow, 'id' | 'createdAt' | 'nextAttemptAt'>): Promise<void> {
-  await db.insert(callbackAttempts).values(attempt);
+/**
+ * Records a callback attempt as the order's next number (1, 2, 3, … whatever the event or sender)
+ * and answers that number. The order's row lock makes racing recorders wait, so each reads the
+ * highest number after the one before it committed; the unique index (0021) holds it regardless.
+ */
+export async function recordCallbackAttempt(db: Db, attempt: Omit<CallbackAttemptRow, 'id' | 'attempt' | 'createdAt' | 'nextAttemptAt'>): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select({ deletedAt: orders.deletedAt }).from(orders).where(eq(orders.id, attempt.orderId)).for('update');
+    // An attempt that was under way when the order's data was deleted keeps no URL and no answer.
+    if (order?.deletedAt) attempt = { ...attempt, url: '', detail: null };
+    const next = sql<number>`(SELECT coalesce(max(${callbackAttempts.attempt}), 0) + 1 FROM ${callbackAttempts} WHERE ${callbackAttempts.orderId} = ${attempt.orderId})`;
+    const [row] = await tx
+      .insert(callbackAttempts)
+      .values({ ...attempt, attempt: next })
+      .returning({ attempt: callbackAttempts.attempt });
+    return row!.attempt;
+  });
 }
 
-/** Notes on the latest recorded attempt `attempt` of the order's `event` when the next one is due. */
-export async function setNextCallbackAttempt(db: Db, orderId: number, event: string, attempt: number, at: Date): Promise<void> {
-  const [latest] = await db
-    .select({ id: callbackAttempts.id })
-    .from(callbackAttempts)
-    .where(and(eq(callbackAttempts.orderId, orderId), eq(callbackAttempts.event, event), eq(callbackAttempts.attempt, attempt)))
-    .orderBy(desc(callbackAttempts.id))
-    .limit(1);
-  if (latest) await db.update(callbackAttempts).set({ nextAttemptAt: at }).where(eq(callbackAttempts.id, latest.id));
+/** Notes on the order's attempt `attempt` when the next one is due. */
+export async function setNextCallbackAttempt(db: Db, orderId: number, attempt: number, at: Date): Promise<void> {
+  await db
+    .update(callbackAttempts)
+    .set({ nextAttemptAt: at })
+    .where(and(eq(callbackAttempts.orderId, orderId), eq(callbackAttempts.attempt, attempt)));
+}
+
+/**
+ * Takes one of the order's resends if fewer than `limit.count` were taken in the last
+ * `limit.windowMs`: 0, or the milliseconds until one is free. Kept in the database, by its clock,
+ * so that every API process counts the same resends; the order's row lock makes racing resends
+ * take turns.
+ */
+export async function takeCallbackResend(db: Db, orderId: number, limit: { count: number; windowMs: number }): Promise<number> {
+  const windowStart = sql`clock_timestamp() - ${limit.windowMs}::integer * interval '1 millisecond'`;
+  return db.transaction(async (tx) => {
+    await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId)).for('update');
+    await tx.delete(callbackResends).where(and(eq(callbackResends.orderId, orderId), lte(callbackResends.sentAt, windowStart)));
+    // The limit-th most recent resend in the window: while it is in it, no more are taken.
+    const [blocking] = await tx
+      .select({
+        waitMs: sql<number>`ceil(extract(epoch FROM ${callbackResends.sentAt} + ${limit.windowMs}::integer * interval '1 millisecond' - clock_timestamp()) * 1000)::integer`,
+      })
+      .from(callbackResends)
+      .where(and(eq(callbackResends.orderId, orderId), gt(callbackResends.sentAt, windowStart)))
+      .orderBy(desc(callbackResends.sentAt))
+      .offset(limit.count - 1)
+      .limit(1);
+    if (blocking) return Math.max(1, Number(blocking.waitMs));
+    await tx.insert(callbackResends).values({ orderId });
+    return 0;
+  });
 }
 
 export async function callbackAttemptsOf(db: Db, orderId: number): Promise<CallbackAttemptRow[]> {
   return db.select().from(callbackAttempts).where(eq(callbackAttempts.orderId, orderId)).orderBy(callbackAttempts.id);
 }
 
-/** Keeps one more file with the order (the workbench's copy of its media), by claim-check. */
 /** Adds what the service learnt to the order's parameters (the spoken language an engine heard). */
 export async function addOrderParams(db: Db, orderId: number, learnt: Record<string, string>): Promise<void> {
   await db
@@ -178,21 +226,21 @@ export async function addOrderParams(db: Db, orderId: number, learnt: Record<str
     .where(eq(orders.id, orderId));
 }
 
-/**
- * The workbench plan an engine's hand-off gives an order (a translator for speech no engine
- * translates), kept in its plan. Rows from before plans were kept stay without one: their plan is
- * worked out from the parameters the hand-off learnt (addOrderParams).
- */
+/** The workbench plan an engine's hand-off gives an order (a translator for speech no engine translates), kept in its plan. */
 export async function setPlannedWork(db: Db, orderId: number, work: WorkPlan): Promise<void> {
   await db
     .update(orders)
     .set({ plan: sql`${orders.plan} || ${JSON.stringify({ work })}::jsonb` })
-    .where(and(eq(orders.id, orderId), isNotNull(orders.plan)));
+    .where(eq(orders.id, orderId));
 }
 
+/** Keeps one more file with the order (its media's one copy), by claim-check; not on an order whose data was deleted. */
 export async function keepInputFile(db: Db, orderId: number, name: string, file: InputFile): Promise<void> {
-  await db
-    .update(orders)
-    .set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` })
-    .where(eq(orders.id, orderId));
+  await db.transaction(async (tx) => {
+    await holdBlob(tx, orderId, file.key);
+    await tx
+      .update(orders)
+      .set({ inputFiles: sql`${orders.inputFiles} || ${JSON.stringify({ [name]: file })}::jsonb` })
+      .where(and(eq(orders.id, orderId), isNull(orders.deletedAt)));
+  });
 }

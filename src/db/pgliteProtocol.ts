@@ -11,8 +11,8 @@ interface QueryShape {
 
 /** Each request names its database: one thread serves every PGlite a process opens. */
 export type ThreadRequest = { id: number; db: number } & (
-  | { op: 'open'; dataDir?: string }
-  | { op: 'close' }
+  | { op: 'open'; dataDir?: string; /** A copy of a data directory (a `dump`'s tarball) to start from, in memory. */ from?: Uint8Array }
+  | { op: 'dump' | 'close' }
   | ({ op: 'query'; params: unknown[] } & QueryShape)
   | ({ op: 'exec' } & QueryShape)
   | { op: 'begin' | 'commit' | 'rollback'; txId: number }

@@ -17,6 +17,8 @@ export interface PgliteQueries {
 
 export interface PgliteThread extends PgliteQueries {
   transaction<T>(work: (tx: PgliteQueries) => Promise<T>): Promise<T>;
+  /** A copy of the whole data directory (a tarball), which `openPgliteThread` can start from. */
+  dump(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -69,8 +71,11 @@ function databaseThread(): { call: Call } {
 
 let nextDb = 1;
 
-/** Opens PGlite in `dataDir` (in memory when absent) on the database thread; resolves once it is ready. */
-export async function openPgliteThread(dataDir: string | undefined): Promise<PgliteThread> {
+/**
+ * Opens PGlite in `dataDir` (in memory when absent; there, from the copy `from` when given) on the
+ * database thread; resolves once it is ready.
+ */
+export async function openPgliteThread(dataDir: string | undefined, from?: Uint8Array): Promise<PgliteThread> {
   const { call } = databaseThread();
   const db = nextDb++;
   let nextTx = 1;
@@ -93,7 +98,7 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Pgl
     },
   });
 
-  await call({ op: 'open', db, ...(dataDir !== undefined ? { dataDir } : {}) });
+  await call({ op: 'open', db, ...(dataDir !== undefined ? { dataDir } : {}), ...(from ? { from } : {}) });
   return {
     ...queriesOn(undefined),
     async transaction<T>(work: (tx: PgliteQueries) => Promise<T>): Promise<T> {
@@ -109,6 +114,7 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Pgl
       await call({ op: 'commit', db, txId });
       return result;
     },
+    dump: () => call<Uint8Array>({ op: 'dump', db }),
     async close() {
       await call({ op: 'close', db }).catch(() => undefined);
     },

@@ -69,7 +69,11 @@ function targetOf(database: Database, txId: number | undefined) {
 
 async function run(request: ThreadRequest): Promise<unknown> {
   if (request.op === 'open') {
-    const pglite = new PGlite(request.dataDir);
+    // One options object: PGlite reads its second argument only when the first is a directory.
+    const pglite = new PGlite({
+      ...(request.dataDir !== undefined && { dataDir: request.dataDir }),
+      ...(request.from && { loadDataDir: new Blob([request.from as Uint8Array<ArrayBuffer>]) }),
+    });
     await pglite.waitReady;
     databases.set(request.db, { pglite, transactions: new Map() });
     return null;
@@ -86,6 +90,8 @@ async function run(request: ThreadRequest): Promise<unknown> {
     case 'commit':
     case 'rollback':
       return finish(database, request.txId, request.op);
+    case 'dump':
+      return new Uint8Array(await (await database.pglite.dumpDataDir('none')).arrayBuffer());
     case 'close':
       databases.delete(request.db);
       await database.pglite.close();

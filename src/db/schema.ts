@@ -3,8 +3,9 @@ import type { TaskStage } from '../contracts/tasks.js';
 import type { OrderParams } from '../products/registry.js';
 import type { OrderPlan } from '../contracts/orders.js';
 import type { DoubtfulParagraph } from '../domain/doubts.js';
-import type { EditorSettings } from '../domain/workbench/editorSettings.js';
-import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import type { EditorSettings } from '../domain/humanWork/editorSettings.js';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });
@@ -22,6 +23,8 @@ export const accounts = pgTable('accounts', {
   webhookSecretEncrypted: text('webhook_secret_encrypted'),
   webhookSecretPreviousEncrypted: text('webhook_secret_previous_encrypted'),
   webhookSecretPreviousUntil: ts('webhook_secret_previous_until'),
+  /** 0023: the data of orders placed from now on is deleted this many days after they settle (null: never). */
+  deleteAfterDays: integer('delete_after_days'),
 });
 
 export const orders = pgTable('orders', {
@@ -60,8 +63,14 @@ export const orders = pgTable('orders', {
   mediaNote: text('media_note'),
   mediaNotedAt: ts('media_noted_at'),
   /** What placement fixed from the product and parameters (migration 0012); null on older rows. */
-  plan: jsonb('plan').$type<OrderPlan>(),
+  plan: jsonb('plan').$type<OrderPlan>().notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** 0023: when it was finished, refunded, canceled or handed on; `delete_after_seconds` counts from it. */
+  settledAt: ts('settled_at'),
+  /** 0023: its data is deleted this long after it settles (the order's parameter, else the account's rule). */
+  deleteAfterSeconds: bigint('delete_after_seconds', { mode: 'number' }),
+  /** 0023: when its data was deleted; the record stays for the bill. */
+  deletedAt: ts('deleted_at'),
 });
 
 /** An input file kept for an order, by claim-check. */
@@ -96,27 +105,80 @@ export const orderFiles = pgTable(
   (t) => [primaryKey({ columns: [t.orderId, t.kind] })],
 );
 
-export const callbackAttempts = pgTable('callback_attempts', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
+export const callbackAttempts = pgTable(
+  'callback_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    event: text('event').notNull(),
+    /** 0021: the order's own sequence, 1, 2, 3, … in the order recorded, whatever the event or sender. */
+    attempt: integer('attempt').notNull(),
+    url: text('url').notNull(),
+    statusCode: integer('status_code'),
+    durationMs: integer('duration_ms').notNull(),
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** 0006: the webhook-id the attempt carried; null for attempts recorded before it. */
+    webhookId: text('webhook_id'),
+    /** 0008: when the next attempt is due, on a failed attempt that has one. */
+    nextAttemptAt: ts('next_attempt_at'),
+  },
+  (t) => [uniqueIndex('callback_attempts_order_attempt').on(t.orderId, t.attempt)],
+);
+
+/** 0021: the account area's resends of an order's last callback, within the resend limit's window. */
+export const callbackResends = pgTable('callback_resends', {
   orderId: bigint('order_id', { mode: 'number' }).notNull(),
-  event: text('event').notNull(),
-  attempt: integer('attempt').notNull(),
-  url: text('url').notNull(),
-  statusCode: integer('status_code'),
-  durationMs: integer('duration_ms').notNull(),
-  outcome: text('outcome').notNull(),
-  detail: text('detail'),
+  sentAt: ts('sent_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+});
+
+/** 0022: a customer's upload (tus or one raw body); its bytes are `files/uploads/<id>`. */
+export const uploads = pgTable('uploads', {
+  id: text('id').primaryKey(),
+  accountId: integer('account_id').notNull(),
+  /** What @tus/file-store keeps of the upload (its length, metadata, creation date); null until it is created. */
+  info: jsonb('info').$type<Record<string, unknown>>(),
   createdAt: ts('created_at').notNull().defaultNow(),
-  /** 0006: the webhook-id the attempt carried; null for attempts recorded before it. */
-  webhookId: text('webhook_id'),
-  /** 0008: when the next attempt is due, on a failed attempt that has one. */
-  nextAttemptAt: ts('next_attempt_at'),
+  expiresAt: ts('expires_at').notNull(),
+  completedAt: ts('completed_at'),
+  endedAt: ts('ended_at'),
+  endedReason: text('ended_reason').$type<'terminated' | 'expired'>(),
+});
+
+/** 0022: the live orders placed on an upload. */
+export const uploadUses = pgTable(
+  'upload_uses',
+  {
+    uploadId: text('upload_id').notNull(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.orderId] })],
+);
+
+/** 0023: every file-store blob an order's work wrote or holds (its deletion removes those no other order holds). */
+export const orderBlobs = pgTable(
+  'order_blobs',
+  {
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    blobKey: text('blob_key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.blobKey] })],
+);
+
+/** 0024: when each release first ran on this database (1.0.0 takes over no workflow of 0.x). */
+export const serviceReleases = pgTable('service_releases', {
+  version: text('version').primaryKey(),
+  releasedAt: ts('released_at').notNull().defaultNow(),
 });
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderFileRow = typeof orderFiles.$inferSelect;
 export type CallbackAttemptRow = typeof callbackAttempts.$inferSelect;
+export type UploadRow = typeof uploads.$inferSelect;
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -198,8 +260,8 @@ export const tasks = pgTable('tasks', {
   leaseExpiries: integer('lease_expiries').notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
   closedAt: ts('closed_at'),
-  /** The workflow holding the claim (migration 0013); null: a child workflow named as the task. */
-  workflowId: text('workflow_id'),
+  /** The workflow holding the task: its order's. */
+  workflowId: text('workflow_id').notNull(),
 });
 
 export type TaskRow = typeof tasks.$inferSelect;

@@ -1,5 +1,5 @@
 // The workbench's task rows. The workflow holding a task (its order's, or a child named as the task:
-// src/workflows/heldTask.ts) decides claims and writes them here through activities; the web layer reads the queue here and writes autosaves, which
+// src/workflows/order/heldTask.ts) decides claims and writes them here through activities; the web layer reads the queue here and writes autosaves, which
 // are allowed only to the worker who holds the claim. A claim takes a slot of the worker's first
 // (`reserveClaim`): the limit on tasks held counts the claims still in flight.
 import { and, asc, eq, inArray, lt, lte, notExists, or, sql } from 'drizzle-orm';
@@ -7,13 +7,28 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from './connection.js';
 import { claimReservations, tasks, workers, type TaskRow } from './schema.js';
 import type { TaskStage, TaskStatus } from '../contracts/tasks.js';
-import { barredPairs } from '../domain/workbench/ownWork.js';
-import { applyChange, textDigest, type TextChange } from '../domain/workbench/textChange.js';
+import { barredPairs } from '../domain/humanWork/ownWork.js';
+import { applyChange, textDigest, type TextChange } from '../domain/humanWork/textChange.js';
+import { changeProblem } from '../domain/humanWork/workText.js';
 
 export type NewTask = Pick<
   TaskRow,
-  'id' | 'orderId' | 'product' | 'stage' | 'partNo' | 'spanStart' | 'spanEnd' | 'words' | 'skill' | 'deadline' | 'draft' | 'baseText' | 'note' | 'payCents'
-> & { claimedBy?: number | null; workflowId?: string | null };
+  | 'id'
+  | 'orderId'
+  | 'product'
+  | 'stage'
+  | 'partNo'
+  | 'spanStart'
+  | 'spanEnd'
+  | 'words'
+  | 'skill'
+  | 'deadline'
+  | 'draft'
+  | 'baseText'
+  | 'note'
+  | 'payCents'
+  | 'workflowId'
+> & { claimedBy?: number | null };
 
 /** Creates the tasks' rows in one statement, each once (a retried activity finds them). */
 export async function insertTasks(db: Db, rows: NewTask[]): Promise<void> {
@@ -120,7 +135,8 @@ export async function saveDraft(db: Db, taskId: string, workerId: number, text: 
 /**
  * An autosave of one change made against the text last saved (`base`, its digest): 'saved';
  * 'stale' when another text is saved or the change does not fit it (the page then sends all of its
- * text); 'refused' when the worker does not hold the claim.
+ * text); 'refused' when the worker does not hold the claim; `{ problem }` (named by its field) when
+ * the change would split a character of the text saved, or make it too long, and nothing is written.
  */
 export async function saveDraftChange(
   db: Db,
@@ -129,7 +145,7 @@ export async function saveDraftChange(
   change: TextChange,
   base: string,
   maxLength: number,
-): Promise<'saved' | 'stale' | 'refused'> {
+): Promise<'saved' | 'stale' | 'refused' | { problem: string }> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({ draft: tasks.draft })
@@ -137,8 +153,11 @@ export async function saveDraftChange(
       .where(and(eq(tasks.id, taskId), eq(tasks.claimedBy, workerId), eq(tasks.status, 'claimed')))
       .for('update');
     if (!row) return 'refused';
-    const next = textDigest(row.draft) === base ? applyChange(row.draft, change) : undefined;
-    if (next === undefined || next.length > maxLength) return 'stale';
+    if (textDigest(row.draft) !== base) return 'stale';
+    const problem = changeProblem(row.draft, change, maxLength);
+    if (problem) return { problem };
+    const next = applyChange(row.draft, change);
+    if (next === undefined) return 'stale';
     await tx
       .update(tasks)
       .set({ draft: next, saves: sql`${tasks.saves} + 1`, savedAt: sql`now()` })
@@ -176,7 +195,7 @@ const done = alias(tasks, 'done');
 
 /**
  * What a worker may take (their skills, soonest deadline first; never a check of their own work:
- * `checksOwnWork` of src/domain/workbench/ownWork.ts, in SQL) and what they hold.
+ * `checksOwnWork` of src/domain/humanWork/ownWork.ts, in SQL) and what they hold.
  */
 export async function queueOf(db: Db, workerId: number, skills: string[], limit = 100): Promise<{ waiting: TaskRow[]; claimed: TaskRow[] }> {
   const barred = barredPairs().map(({ stage, barredBy }) => and(eq(tasks.stage, stage as TaskStage), inArray(done.stage, barredBy as TaskStage[])));

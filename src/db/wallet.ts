@@ -77,6 +77,7 @@ function newOrderRow(input: OrderToPlace<OrderParams>, cents: number) {
     assignee: input.fulfilment === 'engine' ? ('engine' as const) : ('operator' as const),
     inputFiles: input.inputFiles ?? {},
     parentOrderId: input.parentOrderId ?? null,
+    deleteAfterSeconds: input.deleteAfterSeconds ?? null,
     plan: fixedPlanOf(input),
     paidAt,
     deliveryEstimate: new Date(paidAt.getTime() + input.turnaroundHours * 3_600_000),
@@ -198,7 +199,7 @@ async function refundInTx(tx: Tx, order: OrderRow, status: string, note: string 
     balanceAfterCents: account!.balance,
     note,
   });
-  await tx.update(orders).set({ status }).where(eq(orders.id, order.id));
+  await tx.update(orders).set({ status, settledAt: new Date() }).where(eq(orders.id, order.id));
   return account!.balance;
 }
 

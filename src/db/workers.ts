@@ -4,7 +4,7 @@ import { asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from './connection.js';
 import { workerEarnings, workers, type WorkerRow } from './schema.js';
 import { newApiToken, tokenHash } from '../domain/tokens.js';
-import type { EditorSettings } from '../domain/workbench/editorSettings.js';
+import type { EditorSettings } from '../domain/humanWork/editorSettings.js';
 
 export async function createWorker(db: Db, key: Buffer, input: { name: string; skills: string[] }): Promise<{ workerId: number; signInToken: string }> {
   const signInToken = newApiToken();

@@ -1,20 +1,32 @@
-// The fonts PDFs are drawn with: Debian's Noto (fonts-noto-core, fonts-noto-cjk; README), found in
-// FONT_DIRS, then DejaVu Sans from npm, which is always there. Files are read and parsed on first
-// use and kept for the process (a reader child, or the API for the sample files). Which font
-// comes first for a character is this list's order; the renderer falls back font by font
-// (src/domain/render/fonts.ts). docs/decisions.md says why these fonts and what they cost.
+// The fonts PDFs are drawn with: the Noto fonts in FONT_DIRS (Debian's directories by default, read
+// where fonts-noto-core and fonts-noto-cjk are installed), then the Noto fonts npm install put in
+// .engines/fonts (scripts/install-fonts.mjs: one per script of the language sets, CJK as four
+// regional fonts), then DejaVu Sans from npm. Files are read and parsed on first use and kept for
+// the process (a reader child, or the API for the sample files). Which font comes first for a
+// character is this list's order; the renderer falls back font by font (src/domain/render/fonts.ts).
+// docs/decisions/packaged-fonts.md says why these fonts and what they cost.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
 import type { FontLibrary, FontStack, PdfFont } from '../domain/render/fonts.js';
+import { installDir } from '../runtime/installDir.js';
 
 export const DEFAULT_FONT_DIRS = ['/usr/share/fonts/truetype/noto', '/usr/share/fonts/opentype/noto'];
 
+/** The Noto fonts npm install brought. */
+export const packagedFontDir = (env: NodeJS.ProcessEnv = process.env): string => path.join(installDir(env), 'fonts');
+
+/** FONT_DIRS (colon-separated; unset: DEFAULT_FONT_DIRS), then the packaged fonts, which FONT_DIRS never takes away. */
+export const fontDirs = (env: NodeJS.ProcessEnv = process.env): string[] => [
+  ...(env.FONT_DIRS !== undefined ? env.FONT_DIRS.split(':').filter(Boolean) : DEFAULT_FONT_DIRS),
+  packagedFontDir(env),
+];
+
 /**
  * Noto families in the order they are tried, one per script of the language sets (Latin, Greek
- * and Cyrillic are Noto Sans). `CJK` stands for the one face of the CJK collection that suits
- * the text's language. Any other Noto font in the directories is tried after these, then DejaVu.
+ * and Cyrillic are Noto Sans). `CJK` stands for the CJK fonts in the order that suits the text's
+ * language (cjkFonts). Any other Noto font in the directories is tried after these, then DejaVu.
  */
 const FAMILIES = [
   'NotoSans',
@@ -58,6 +70,19 @@ export function cjkFace(language: string): 'jp' | 'kr' | 'sc' | 'tc' | 'hk' {
   return 'sc';
 }
 
+type CjkFace = ReturnType<typeof cjkFace>;
+/** The regional fonts of Noto Sans CJK (npm install's), by face; Hong Kong's forms take Traditional's. */
+const CJK_REGIONS = { sc: 'NotoSansSC', tc: 'NotoSansTC', jp: 'NotoSansJP', kr: 'NotoSansKR' } as const;
+type CjkRegion = keyof typeof CJK_REGIONS;
+/**
+ * The regional fonts in the order a face tries them: its own, then the others, each of which has
+ * characters the others lack (a name's rare Han character, Hangul in a Japanese text).
+ */
+const regionsFor = (face: CjkFace): CjkRegion[] => {
+  const own: CjkRegion = face === 'hk' ? 'tc' : face;
+  return [own, ...(Object.keys(CJK_REGIONS) as CjkRegion[]).filter((region) => region !== own)];
+};
+
 const require = createRequire(import.meta.url);
 const DEJAVU = { regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
 
@@ -81,21 +106,37 @@ function fontFiles(dirs: readonly string[]): Map<string, string> {
   return files;
 }
 
+const hasFamily = (files: Map<string, string>, family: string) => files.has(`${family}-Regular.ttf`) || files.has(`${family}-Regular.otf`);
+
 /** The families of the list that `dirs` lacks: scripts whose text a PDF draws as U+FFFD (for the start banner). */
 export function missingFontFamilies(dirs: readonly string[] = fontDirs()): string[] {
   const files = fontFiles(dirs);
-  return FAMILIES.filter(
-    (family) => ![`${family}-Regular.ttf`, `${family}-Regular.otf`, family === 'CJK' ? 'NotoSansCJK-Regular.ttc' : ''].some((f) => files.has(f)),
+  return FAMILIES.filter((family) =>
+    family === 'CJK'
+      ? !files.has('NotoSansCJK-Regular.ttc') && !Object.values(CJK_REGIONS).every((region) => hasFamily(files, region))
+      : !hasFamily(files, family),
   );
 }
 
 /** The fonts in `dirs` with DejaVu last, opened as they are needed. */
-export function createFontLibrary(dirs: readonly string[] = DEFAULT_FONT_DIRS): FontLibrary {
+export function createFontLibrary(dirs: readonly string[] = fontDirs()): FontLibrary {
   const files = fontFiles(dirs);
   const fileOf = (family: string, weight: 'Regular' | 'Bold') => files.get(`${family}-${weight}.ttf`) ?? files.get(`${family}-${weight}.otf`);
-  /** Noto fonts not in FAMILIES: other scripts (Cherokee, Yi, Vai…), sans before serif. */
+  /** The CJK fonts for a face: the collection's face where installed (it has every character), then the regional fonts. */
+  const cjkFonts = (face: CjkFace, weight: 'Regular' | 'Bold'): FontFile[] => {
+    const list: FontFile[] = [];
+    const collection = files.get(`NotoSansCJK-${weight}.ttc`) ?? files.get('NotoSansCJK-Regular.ttc');
+    if (collection) list.push({ file: collection, postscriptName: `NotoSansCJK${face}-${collection.endsWith('Bold.ttc') ? 'Bold' : 'Regular'}` });
+    for (const region of regionsFor(face)) {
+      const file = fileOf(CJK_REGIONS[region], weight) ?? fileOf(CJK_REGIONS[region], 'Regular');
+      if (file) list.push({ file });
+    }
+    return list;
+  };
+  /** Noto fonts not in FAMILIES (nor CJK's): other scripts (Cherokee, Yi, Vai…), sans before serif. */
+  const listed = [...FAMILIES, ...Object.values(CJK_REGIONS)];
   const others = [...files.keys()]
-    .filter((name) => /^Noto(Sans|Serif)[A-Za-z0-9]*-Regular\.(ttf|otf)$/.test(name) && !FAMILIES.some((f) => name.startsWith(`${f}-`)))
+    .filter((name) => /^Noto(Sans|Serif)[A-Za-z0-9]*-Regular\.(ttf|otf)$/.test(name) && !listed.some((f) => name.startsWith(`${f}-`)))
     .filter((name) => !/(Display|Mono|UI|Looped|Unjoined)/.test(name))
     .sort((a, b) => Number(a.startsWith('NotoSerif')) - Number(b.startsWith('NotoSerif')) || a.localeCompare(b))
     .map((name) => files.get(name)!);
@@ -107,6 +148,10 @@ export function createFontLibrary(dirs: readonly string[] = DEFAULT_FONT_DIRS): 
     if (!font) {
       const data = readFileSync(file);
       const face = fontkit.create(data, postscriptName) as fontkit.Font;
+      if (!nullAnchorsSkipped()) {
+        skipNullAnchors(face);
+        skipNullAnchors(fontkitOfPdfkit.create(data, postscriptName) as fontkit.Font);
+      }
       font = { name, face, data, ...(postscriptName ? { postscriptName } : {}) };
       opened.set(name, font);
     }
@@ -124,8 +169,7 @@ export function createFontLibrary(dirs: readonly string[] = DEFAULT_FONT_DIRS): 
         const list: FontFile[] = [];
         for (const family of FAMILIES) {
           if (family === 'CJK') {
-            const file = files.get(`NotoSansCJK-${Weight}.ttc`) ?? files.get('NotoSansCJK-Regular.ttc');
-            if (file) list.push({ file, postscriptName: `NotoSansCJK${face}-${file.endsWith('Bold.ttc') ? 'Bold' : 'Regular'}` });
+            list.push(...cjkFonts(face, Weight));
             continue;
           }
           const file = fileOf(family, Weight) ?? fileOf(family, 'Regular');
@@ -138,6 +182,36 @@ export function createFontLibrary(dirs: readonly string[] = DEFAULT_FONT_DIRS): 
       return stack;
     },
   };
+}
+
+/** pdfkit's own copy of fontkit (CommonJS), which lays each run out again as it draws it. */
+const fontkitOfPdfkit = createRequire(require.resolve('pdfkit'))('fontkit') as typeof fontkit;
+
+interface AnchorPositioning {
+  applyAnchor(markRecord: { markAnchor?: unknown }, baseAnchor: unknown, baseGlyphIndex: number): void;
+}
+/** The GPOS processors' prototypes patched (one per copy of fontkit). */
+const patched = new Set<AnchorPositioning>();
+const nullAnchorsSkipped = () => patched.size === 2;
+
+/**
+ * fontkit 2.0.4 throws on a null anchor in a mark attachment ("no anchor for this mark class", legal
+ * OpenType, which Google Fonts' builds of Noto Sans Khmer, Gurmukhi and Malayalam have: every word
+ * with a vowel sign failed the PDF). HarfBuzz leaves such a mark unattached; so does this, in the
+ * copy of fontkit `face` comes from, as the fix proposed upstream does (foliojs/fontkit#367, #374).
+ * A fontkit without these internals is left as it is.
+ */
+function skipNullAnchors(face: fontkit.Font): void {
+  face.layout(' '); // builds the face's layout engine, with its GPOS processor where the font has GPOS
+  const gpos = (face as unknown as { _layoutEngine?: { engine?: { GPOSProcessor?: AnchorPositioning } } })._layoutEngine?.engine?.GPOSProcessor;
+  if (!gpos) return;
+  const prototype = Object.getPrototypeOf(gpos) as AnchorPositioning;
+  const applyAnchor = prototype.applyAnchor;
+  if (patched.has(prototype) || typeof applyAnchor !== 'function') return;
+  prototype.applyAnchor = function (this: AnchorPositioning, markRecord, baseAnchor, baseGlyphIndex) {
+    if (baseAnchor && markRecord.markAnchor) applyAnchor.call(this, markRecord, baseAnchor, baseGlyphIndex);
+  };
+  patched.add(prototype);
 }
 
 let installed: string | undefined;
@@ -153,9 +227,6 @@ export function installedFontFamilies(): string {
   }
   return installed;
 }
-
-/** FONT_DIRS (colon-separated), else DEFAULT_FONT_DIRS. */
-const fontDirs = () => (process.env.FONT_DIRS ? process.env.FONT_DIRS.split(':').filter(Boolean) : DEFAULT_FONT_DIRS);
 
 let shared: FontLibrary | undefined;
 

@@ -1,6 +1,6 @@
 // Plain text of an RTF document, one line per paragraph. Written here because the RTF reader on
 // npm (rtf-parser) keeps the \ucN fallback characters that every Word and LibreOffice file
-// carries after each \uN escape (docs/decisions.md). Handles groups, ignorable and non-text
+// carries after each \uN escape (docs/decisions/doc-and-rtf.md). Handles groups, ignorable and non-text
 // destinations, \uN with \ucN, \'hh in the document's ANSI code page, and the usual symbols.
 
 import { TranscriptImportError } from '../domain/transcript.js';

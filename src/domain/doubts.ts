@@ -3,8 +3,8 @@
 // draft's paragraphs that hold them (the paragraph's text, and the doubtful words' token indices in
 // it: whitespace-separated tokens, mark and speaker label included), so a part's draft, or a
 // worker's text, finds its marks in every paragraph it still has unchanged. Pure.
-import { splitWords, tokenDiff } from './workbench/diff.js';
-import { editorText } from './workbench/editorText.js';
+import { splitWords, tokenDiff } from './humanWork/diff.js';
+import { editorText } from './humanWork/editorText.js';
 import type { Transcript } from './transcript.js';
 
 /** A word the engine gave less than this confidence is doubtful (Whisper's probability, 0–1). */

@@ -1,5 +1,5 @@
 // The gate an AI transcript (or the engine's translation) passes before it is delivered as
-// finished: machine output a person would be ashamed of goes to a person instead (docs/decisions.md,
+// finished: machine output a person would be ashamed of goes to a person instead (docs/decisions/transcript-gate.md,
 // The transcript gate). Each check uses a figure the engine gave, and is left out when it gave none
 // (a user's engine without word probabilities); the text's own repetition is always measured.
 import { deflateRawSync } from 'node:zlib';

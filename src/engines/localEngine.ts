@@ -1,12 +1,15 @@
 // The local speech engine (engines/server.py: Whisper through faster-whisper, English alignment
 // through pocketsphinx) as a child process speaking the OpenAI-compatible interface, the way
 // `npm start` runs the Temporal dev server. `npm install` puts it in .engines/. It dies with this
-// process (tiedCommand; without setpriv, server.py watches its parent), and `pidFile` lets a start
-// stop one that outlived its run before it starts its own on the port.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { watchChild } from '../runtime/childProcess.js';
-import { stopOrphan, tiedCommand } from '../runtime/tiedChild.js';
-import { BACKGROUND_NICE, runInBackground } from '../runtime/priority.js';
+// process (the spawner ties it to itself and itself to this process; without setpriv, server.py
+// watches its parent), and `pidFile` lets a start stop one that outlived its run before it starts
+// its own on the port. With `restart`, an engine that exits (or went with a spawner that died) is
+// started again on the same port.
+import { log } from '../log.js';
+import { watchChild, type WatchedChild } from '../runtime/childProcess.js';
+import { stopOrphan } from '../runtime/tiedChild.js';
+import { BACKGROUND_NICE } from '../runtime/priority.js';
+import { spawnChild, type SpawnedChild } from '../runtime/spawner/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -18,11 +21,14 @@ export interface LocalEngineOptions {
   threads: number;
   /** Where the engine's pid is recorded (main.ts: DATA_DIR/engine.pid), for the next start. */
   pidFile?: string;
+  /** Start it again whenever it exits before stop() (main.ts). */
+  restart?: boolean;
 }
 
 export interface LocalEngine {
   url: string;
-  process: ChildProcess;
+  /** The engine's process now (another one after a restart). */
+  readonly process: SpawnedChild;
   stop(): Promise<void>;
 }
 
@@ -59,6 +65,51 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
   if (!localEngineInstalled(opts.dir)) {
     throw new Error(`the local speech engine is not installed in ${opts.dir}: run npm install (without ENGINES=none), or set AI_ENGINE=operator`);
   }
+  if (opts.pidFile) await stopOrphan(opts.pidFile, [SERVER_SCRIPT, '--port', String(opts.port)], 'local speech engine');
+  const url = `http://${opts.host}:${opts.port}`;
+  let running = await launch(opts, url);
+  let stopped = false;
+  const restart = async () => {
+    for (let attempt = 1; !stopped; attempt++) {
+      try {
+        const next = await launch(opts, url);
+        if (stopped) return void (await next.watched.stop());
+        running = next;
+        log('local speech engine started again', { url, pid: next.child.pid });
+        watch(next);
+        return;
+      } catch (err) {
+        log('the local speech engine could not start again', { attempt, error: String(err) });
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 1000 * attempt)));
+      }
+    }
+  };
+  const watch = ({ child }: Launched) =>
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      if (stopped) return;
+      log('the local speech engine exited; starting it again', { code, signal });
+      void restart();
+    });
+  if (opts.restart) watch(running);
+  return {
+    url,
+    get process() {
+      return running.child;
+    },
+    async stop() {
+      stopped = true;
+      await running.watched.stop();
+    },
+  };
+}
+
+interface Launched {
+  child: SpawnedChild;
+  watched: WatchedChild;
+}
+
+/** Starts the engine and waits until it answers /health; rejects (the engine stopped) if it exits or does not answer in 2 minutes. */
+async function launch(opts: LocalEngineOptions, url: string): Promise<Launched> {
   const python = `${opts.dir}/venv/bin/python`;
   const args = [
     SERVER_SCRIPT,
@@ -71,18 +122,10 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
     '--threads',
     String(opts.threads),
   ];
-  if (opts.pidFile) await stopOrphan(opts.pidFile, [SERVER_SCRIPT, '--port', String(opts.port)], 'local speech engine');
-  const tied = tiedCommand(python, args);
-  const child = spawn(tied.command, tied.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
-  try {
-    runInBackground(child.pid);
-  } catch {
-    // Gone already: the wait below reports its exit and output.
-  }
-  const watched = await watchChild(child, opts.pidFile);
-  const url = `http://${opts.host}:${opts.port}`;
+  const child = await spawnChild(python, args, { nice: LOCAL_ENGINE_NICE });
+  const watched = await watchChild(child, opts.pidFile, child.parentPid);
   const deadline = Date.now() + 120_000;
   for (;;) {
     const ended = watched.ended();
@@ -91,12 +134,11 @@ export async function startLocalEngine(opts: LocalEngineOptions): Promise<LocalE
       (r) => r.ok,
       () => false,
     );
-    if (healthy) break;
+    if (healthy) return { child, watched };
     if (Date.now() > deadline) {
       await watched.stop();
       throw new Error(`the local speech engine did not answer on ${url}: ${watched.output()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { url, process: child, stop: watched.stop };
 }

@@ -1,7 +1,7 @@
 // Machine translation for drafts, behind one interface: a user's LibreTranslate-compatible server,
 // or Apertium where Debian's packages are installed (`apertium` and a pair such as
 // `apertium-eng-spa`). Failures split as for speech engines (types.ts): rejected or worth retrying.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { fetch } from 'undici';
 import { z } from 'zod';
 import { engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
 import { keepingTerms } from './keepTerms.js';
+import { spawnChild } from '../runtime/spawner/index.js';
 import { EngineFaultError, EngineRejectedError, type TranslateRequest, type Translator, type Translators } from './types.js';
 
 export type { Translator, Translators } from './types.js';
@@ -190,36 +191,34 @@ async function runApertium(command: string, mode: string, input: string, signal:
   try {
     const file = join(dir, 'input.txt');
     await writeFile(file, input);
+    if (signal.aborted) throw new Error('aborted before Apertium started');
+    const maxOutput = 4 * Buffer.byteLength(input) + 64 * 1024;
+    // A process group of its own: the script runs a pipeline of a dozen processes, and a kill must reach them all.
+    // TMPDIR: the script's own temporary file, which a kill leaves behind, goes where `rm` below reaches it.
+    const child = await spawnChild(command, ['-u', mode, file], { detached: true, env: { ...process.env, TMPDIR: dir } }).catch((err: Error) => {
+      throw new EngineFaultError(`apertium could not run: ${err.message}`);
+    });
     return await new Promise<string>((resolve, reject) => {
-      if (signal.aborted) return reject(new Error('aborted before Apertium started'));
-      const maxOutput = 4 * Buffer.byteLength(input) + 64 * 1024;
-      // A process group of its own: the script runs a pipeline of a dozen processes, and a kill must reach them all.
-      // TMPDIR: the script's own temporary file, which a kill leaves behind, goes where `rm` below reaches it.
-      const child = spawn(command, ['-u', mode, file], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: dir } });
       const chunks: Buffer[] = [];
       let size = 0;
       let stderr = '';
       let failed: Error | undefined;
       const fail = (err: Error) => {
         failed ??= err;
-        try {
-          if (child.pid) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          /* the group has already gone */
-        }
+        child.kill('SIGKILL', true);
       };
       const onAbort = () => fail(new Error('aborted'));
       signal.addEventListener('abort', onAbort, { once: true });
-      child.stdout.on('data', (chunk: Buffer) => {
+      if (signal.aborted) onAbort();
+      child.stdout!.on('data', (chunk: Buffer) => {
         size += chunk.byteLength;
         if (size > maxOutput) fail(new EngineFaultError(`apertium ${mode}: more than ${maxOutput} bytes of output`));
         else chunks.push(chunk);
       });
-      child.stderr.on('data', (chunk: Buffer) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
         if (stderr.length < 2000) stderr += chunk.toString('utf8');
       });
-      child.on('error', (err) => reject(failed ?? new EngineFaultError(`apertium could not run: ${err.message}`)));
-      child.on('close', (code, killedBy) => {
+      child.on('close', (code: number | null, killedBy: NodeJS.Signals | null) => {
         signal.removeEventListener('abort', onAbort);
         if (failed) return reject(failed);
         const why = stderr.trim().replace(/\s+/g, ' ').slice(0, 200);

@@ -104,6 +104,7 @@ export async function sendResultFile(
   rawFormat: unknown,
 ): Promise<void> {
   const id = order.id;
+  if (order.deletedAt) throw new RequestError(`order ${id}: its data was deleted at ${order.deletedAt.toISOString()}`, 410);
   const result = orderResult(order, kind);
   if (!result) throw new RequestError(`kind: order ${id} has no ${kind} file (a ${order.product} order)`);
   const definition = RESULT_KIND_DEFINITIONS[kind];

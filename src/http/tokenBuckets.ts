@@ -1,6 +1,6 @@
 // Token buckets kept in memory, per key (an API token, a client address): the rate limits of the API
 // (src/api/rateLimit.ts) and of the account area's sign-in (src/web/signInRoutes.ts). Each process
-// limits on its own (docs/decisions.md).
+// limits on its own (docs/decisions/rate-limits.md).
 
 /**
  * The API's limits unless configured (src/api/rateLimit.ts, src/config.ts), which a share link's reads

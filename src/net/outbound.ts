@@ -1,12 +1,12 @@
 // The one way this service reaches a URL a customer gave it: media and documents to measure or
-// transcribe, and callbacks to deliver. Every connection goes through one guarded undici Agent:
-// the address is checked when the socket is opened (after every DNS answer and every redirect),
-// so neither a rebinding resolver nor a redirect reaches a private address.
+// transcribe, and callbacks to deliver. Every connection goes through the guarded client
+// (guardedHttp.ts): the address is checked when the socket is opened (after every DNS answer and
+// every redirect), so neither a rebinding resolver nor a redirect reaches a private address.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { createAddressGuard } from './addressGuard.js';
+import { createGuardedHttp, UnusableAnswerError } from './guardedHttp.js';
 
 /** A customer URL could not be used; the message names the field and is the caller's to see. */
 export class FetchError extends Error {}
@@ -80,12 +80,7 @@ export interface OutboundClient {
    * Reads at most `limits.maxBytes` of `url`. `sniff`: once `sniff.bytes` are in (or the file ended),
    * `sniff.stop(head)` may end the read early (a media file need not be read whole to classify it).
    */
-  fetchCustomerFile(
-    url: string,
-    field: string,
-    limits: Limits,
-    sniff?: { bytes: number; stop: (head: Buffer) => boolean },
-  ): Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }>;
+  fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: Sniff): Promise<{ bytes: Buffer; contentType: string | undefined; complete: boolean }>;
   /** One callback attempt: a POST of exactly these bytes that follows no redirect. Throws on failure. */
   postCallback(url: string, request: CallbackRequest, opts: { timeoutMs: number; maxResponseBytes: number }): Promise<CallbackAnswer>;
   /**
@@ -98,22 +93,17 @@ export interface OutboundClient {
   close(): Promise<void>;
 }
 
-const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
-
 /** What went wrong, for the log: the refusal, the error code, or the deadline. */
 function reason(err: Error, signal: AbortSignal): string {
-  const code = (err as { code?: string }).code;
-  if (err instanceof RefusedAddressError) return err.message;
-  // The deadline and undici's own timeouts race each other: both are the deadline.
-  if (signal.aborted || (code && TIMEOUT_CODES.includes(code))) return 'timed out';
-  return code ?? err.message;
+  if (err instanceof RefusedAddressError || err instanceof UnusableAnswerError) return err.message;
+  if (signal.aborted) return 'timed out';
+  return (err as { code?: string }).code ?? err.message;
 }
 
-/** An origin and path for the log; the query may carry a signature or a token. */
+/** The origin alone for the log: the path may name the customer's file, the query carry a signature or a token. */
 function shown(url: string): string {
   try {
-    const parsed = new URL(url);
-    return parsed.origin + parsed.pathname;
+    return new URL(url).origin;
   } catch {
     return '(not a URL)';
   }
@@ -179,39 +169,23 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
         else callback(err, '');
       });
   };
-  const connectGuarded = buildConnector({ lookup: guardedLookup } as buildConnector.BuildOptions);
-  // An IP literal (however the URL spelt it, WHATWG parsing has normalised it) skips the lookup.
-  const connector: buildConnector.connector = (options, callback) => {
-    const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
-    const refused = isIP(host) ? refusal(host, host) : undefined;
-    if (refused) return callback(refused, null);
-    connectGuarded(options, callback);
-  };
-  const direct = new Agent({ connect: connector });
-  // Media and documents may sit behind a redirect (a CDN, a share link); callbacks never follow one.
-  // Each hop is a new connection through the same connector, so each is checked.
-  const withRedirects: Dispatcher = direct.compose(interceptors.redirect({ maxRedirections: 5 }));
+  const http = createGuardedHttp(guardedLookup, (host) => refusal(host, host));
 
   const failure = (field: string, url: string, detail: string) => {
-    opts.log('customer URL not fetched', { field, url: shown(url), detail });
+    opts.log('customer URL not fetched', { field, origin: shown(url), detail });
     return new FetchError(`${field}: the file could not be fetched`);
   };
 
   async function openCustomerUrl(url: string, field: string, timeoutMs: number, headers?: Record<string, string>): Promise<OpenedBody> {
-    if (!httpUrl(url)) throw failure(field, url, 'not an http or https URL');
+    const parsed = httpUrl(url);
+    if (!parsed) throw failure(field, url, 'not an http or https URL');
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const done = () => clearTimeout(timer);
     const fail = (detail: string) => failure(field, url, detail);
     try {
-      const response = await request(url, {
-        method: 'GET',
-        signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        dispatcher: withRedirects,
-        ...(headers ? { headers } : {}),
-      });
+      // Media and documents may sit behind a redirect (a CDN, a share link): each hop is checked.
+      const response = await http.exchange(parsed, { method: 'GET', headers, signal: controller.signal, maxRedirects: 5 });
       // Destroying an unread body emits an abort error: keep it from becoming an uncaught exception.
       response.body.on('error', () => undefined);
       const notModified = response.statusCode === 304 && headers?.['if-none-match'] !== undefined;
@@ -219,31 +193,22 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
         response.body.destroy();
         throw fail(`HTTP ${response.statusCode}`);
       }
-      return { statusCode: response.statusCode, headers: response.headers, body: response.body, signal: controller.signal, done, fail };
+      return { ...response, signal: controller.signal, done, fail };
     } catch (err) {
       done();
       if (err instanceof FetchError) throw err;
+      if (err instanceof UnusableAnswerError) {
+        opts.log('customer URL not used', { field, origin: shown(url), detail: err.message });
+        throw new FetchError(`${field}: ${err.message}`);
+      }
       throw fail(reason(err as Error, controller.signal));
     }
   }
 
-  async function fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: { bytes: number; stop: (head: Buffer) => boolean }) {
+  async function fetchCustomerFile(url: string, field: string, limits: Limits, sniff?: Sniff) {
     const opened = await openCustomerUrl(url, field, limits.timeoutMs);
-    const contentType = contentTypeOf(opened.headers);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let sniffed = !sniff;
     try {
-      for await (const chunk of opened.body as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limits.maxBytes) throw new FetchError(`${field}: the file is larger than ${limits.maxBytes} bytes`);
-        if (!sniffed && size >= sniff!.bytes) {
-          sniffed = true;
-          const head = Buffer.concat(chunks);
-          if (sniff!.stop(head)) return { bytes: head, contentType, complete: false };
-        }
-      }
+      return { ...(await readCustomerFile(opened.body, field, limits.maxBytes, sniff)), contentType: contentTypeOf(opened.headers) };
     } catch (err) {
       if (err instanceof FetchError) throw err;
       throw opened.fail(reason(err as Error, opened.signal));
@@ -251,22 +216,15 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
       opened.done();
       opened.body.destroy();
     }
-    return { bytes: Buffer.concat(chunks), contentType, complete: true };
   }
 
   async function postCallback(url: string, req: CallbackRequest, limits: { timeoutMs: number; maxResponseBytes: number }): Promise<CallbackAnswer> {
-    if (!httpUrl(url)) throw new Error('the callback URL is not an http or https URL');
+    const parsed = httpUrl(url);
+    if (!parsed) throw new Error('the callback URL is not an http or https URL');
     const signal = AbortSignal.timeout(limits.timeoutMs);
     try {
-      const response = await request(url, {
-        method: 'POST',
-        body: req.body,
-        headers: req.headers,
-        signal,
-        dispatcher: direct,
-        headersTimeout: limits.timeoutMs,
-        bodyTimeout: limits.timeoutMs,
-      });
+      // A callback follows no redirect: its receiver is the URL the customer gave.
+      const response = await http.exchange(parsed, { method: 'POST', body: req.body, headers: req.headers, signal, maxRedirects: 0 });
       response.body.on('error', () => undefined);
       // The answer is only compared with `ok` and shown to operators: read no more than asked.
       const chunks: Buffer[] = [];
@@ -305,7 +263,34 @@ export function createOutboundClient(opts: OutboundOptions): OutboundClient {
     return undefined;
   }
 
-  return { openCustomerUrl, fetchCustomerFile, postCallback, checkDestination, close: () => direct.close() };
+  return { openCustomerUrl, fetchCustomerFile, postCallback, checkDestination, close: async () => http.close() };
+}
+
+/** Where a read may stop early: once `bytes` are in (or the file ended), `stop(head)` says whether to. */
+export interface Sniff {
+  bytes: number;
+  stop: (head: Buffer) => boolean;
+}
+
+/**
+ * A customer's file read whole, at most `maxBytes` (a FetchError naming `field` past them), or its
+ * head alone where `sniff` stops there (`complete: false`).
+ */
+export async function readCustomerFile(body: Readable, field: string, maxBytes: number, sniff?: Sniff): Promise<{ bytes: Buffer; complete: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let sniffed = !sniff;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > maxBytes) throw new FetchError(`${field}: the file is larger than ${maxBytes} bytes`);
+    if (!sniffed && size >= sniff!.bytes) {
+      sniffed = true;
+      const head = Buffer.concat(chunks);
+      if (sniff!.stop(head)) return { bytes: head, complete: false };
+    }
+  }
+  return { bytes: Buffer.concat(chunks), complete: true };
 }
 
 export function contentTypeOf(headers: Record<string, string | string[] | undefined>): string | undefined {

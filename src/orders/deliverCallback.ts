@@ -9,9 +9,9 @@ import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
 import { isAddressRefusal, type OutboundClient } from '../net/outbound.js';
 import { getAccount, webhookSecretsOf } from '../db/accounts.js';
-import { callbackAttemptsOf, getAccountOrder, recordCallbackAttempt } from '../db/orders.js';
+import { callbackAttemptsOf, getAccountOrder, recordCallbackAttempt, takeCallbackResend } from '../db/orders.js';
 import type { CallbackEvent } from '../contracts/orders.js';
-import { RequestError } from '../contracts/failures.js';
+import { RateLimitedError, RequestError } from '../contracts/failures.js';
 import { callbackFields, type RecordSource } from '../products/records.js';
 import { isProductKey, type ProductKey } from '../products/registry.js';
 import { decryptToken } from '../domain/tokens.js';
@@ -27,7 +27,21 @@ export interface CallbackSettings {
   retryMaxMs: number;
   /** How long one attempt may take. */
   timeoutMs: number;
+  /** How many times the account area may resend one order's last callback, and in what window; default DEFAULT_RESEND_LIMIT. */
+  resendLimit?: ResendLimit;
 }
+
+/** At most `count` resends of one order's callback in any `windowMs`. */
+export interface ResendLimit {
+  count: number;
+  windowMs: number;
+}
+
+/**
+ * Three a minute: a person checking a fixed receiver needs one or two, and a receiver behind the
+ * button cannot be flooded through it (every resend is a signed POST from the service's address).
+ */
+export const DEFAULT_RESEND_LIMIT: ResendLimit = { count: 3, windowMs: 60_000 };
 
 /** A result file's URL as the API serves it (the callback's and the order record's links). */
 export function resultFileUrl(publicBaseUrl: string, orderId: number, kind: string, token: string): string {
@@ -62,8 +76,11 @@ export interface CallbackDeliveryDeps {
   secretKey: Buffer;
   publicBaseUrl: string;
   outbound: OutboundClient;
-  callbacks: Pick<CallbackSettings, 'timeoutMs'>;
+  callbacks: Pick<CallbackSettings, 'timeoutMs' | 'resendLimit'>;
 }
+
+/** A recorded attempt: its outcome and the number the order's attempts gave it. */
+export type RecordedAttempt = AttemptOutcome & { attempt: number };
 
 /** Events a sample callback can show (the quality-fix one has the finished shape). */
 export const SAMPLE_EVENTS = ['finished', 'refunded', 'canceled'] as const;
@@ -147,14 +164,15 @@ export function callbackUrlOf(order: Pick<OrderRow, 'callbackUrl'>, account: Pic
 /**
  * One attempt of `event`'s callback for `order`: the product's fields (result URLs with the
  * account's token, read here only), signed, POSTed to the order's or the account's callback URL,
- * and recorded as attempt `attempt` with `webhookId`. Never throws for the receiver's sake: a
- * failed attempt is an outcome. Throws RequestError when there is no callback URL.
+ * and recorded with `webhookId` as the order's next attempt number, which it answers. Never throws
+ * for the receiver's sake: a failed attempt is an outcome. Throws RequestError when there is no
+ * callback URL.
  */
 export async function attemptCallback(
   deps: CallbackDeliveryDeps,
-  input: { order: OrderRow; event: CallbackEvent; webhookId: string; attempt: number },
-): Promise<AttemptOutcome> {
-  const { order, event, webhookId, attempt } = input;
+  input: { order: OrderRow; event: CallbackEvent; webhookId: string },
+): Promise<RecordedAttempt> {
+  const { order, event, webhookId } = input;
   const account = await getAccount(deps.db, order.accountId);
   if (!account) throw new Error(`account ${order.accountId} of order ${order.id} not found`);
   const url = callbackUrlOf(order, account);
@@ -166,10 +184,9 @@ export async function attemptCallback(
   // A crash here is after the receiver took the callback: it gets it again, with the same webhook-id.
   if (result.delivered) crashPoint('mid-callback');
   result.durationMs = Date.now() - started;
-  await recordCallbackAttempt(deps.db, {
+  const attempt = await recordCallbackAttempt(deps.db, {
     orderId: order.id,
     event,
-    attempt,
     url,
     statusCode: result.statusCode,
     durationMs: result.durationMs,
@@ -177,29 +194,47 @@ export async function attemptCallback(
     detail: result.detail,
     webhookId,
   });
-  return result;
+  return { ...result, attempt };
 }
 
 /**
  * Delivers the order's last callback again: the event of its last recorded attempt, with that
- * callback's webhook-id (receivers drop it if they processed it), recorded as the event's next
- * attempt. The body is built as for any attempt, from the order as it is now.
+ * callback's webhook-id (receivers drop it if they processed it), recorded as the order's next
+ * attempt. The body is built as for any attempt, from the order as it is now. At most
+ * `resendLimit` resends of an order (counted in the database, across processes); past it a
+ * RateLimitedError says in how many seconds the next one can go.
  */
-export async function resendLastCallback(deps: CallbackDeliveryDeps, accountId: number, orderId: number): Promise<AttemptOutcome> {
+export async function resendLastCallback(deps: CallbackDeliveryDeps, accountId: number, orderId: number): Promise<RecordedAttempt> {
   // Another account's order and a missing one read the same.
   const order = await getAccountOrder(deps.db, accountId, orderId);
   if (!order) throw new RequestError(`order_id: order ${orderId} not found`, 404);
+  // Its data is gone (issue 53): a callback would carry result URLs that answer 410.
+  if (order.deletedAt) throw new RequestError(`order ${orderId}: its data was deleted, so no callback is sent for it any more`, 410);
   const attempts = await callbackAttemptsOf(deps.db, orderId);
   const last = attempts.at(-1);
   if (!last) throw new RequestError(`order ${orderId} has had no callback yet: there is none to resend`);
   const account = (await getAccount(deps.db, accountId))!;
   if (!callbackUrlOf(order, account)) throw new RequestError(`order ${orderId}: neither the order nor the account has a callback URL`);
   const event = last.event as CallbackEvent;
-  const ofEvent = attempts.filter((a) => a.event === event);
-  const attempt = Math.max(...ofEvent.map((a) => a.attempt)) + 1;
+  const limit = deps.callbacks.resendLimit ?? DEFAULT_RESEND_LIMIT;
+  const waitMs = await takeCallbackResend(deps.db, orderId, limit);
+  if (waitMs > 0) {
+    const seconds = Math.ceil(waitMs / 1000);
+    throw new RateLimitedError(
+      `it was resent ${limit.count} times in the last ${spanOf(limit.windowMs)}, the most allowed; it can be sent again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+      seconds,
+    );
+  }
   // Attempts recorded before webhook ids were (migration 0006) have none: the resend is then a new message.
-  const webhookId = [...ofEvent].reverse().find((a) => a.webhookId)?.webhookId ?? callbackMessageId(orderId, event, randomBytes(6).toString('hex'));
-  return attemptCallback(deps, { order, event, webhookId, attempt });
+  const webhookId =
+    [...attempts].reverse().find((a) => a.event === event && a.webhookId)?.webhookId ?? callbackMessageId(orderId, event, randomBytes(6).toString('hex'));
+  return attemptCallback(deps, { order, event, webhookId });
+}
+
+/** A window in words: "minute", "2 minutes", "30 seconds". */
+function spanOf(ms: number): string {
+  const [amount, unit] = ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.ceil(ms / 1000), 'second'];
+  return amount === 1 ? unit : `${amount} ${unit}s`;
 }
 
 /** The sample order of `product` (those of GET /api/v4/orders?mode=test), in the state `event` leaves it. */

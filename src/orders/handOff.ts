@@ -1,6 +1,6 @@
 // Handing an order on, the use case: a proofreading order whose supplied transcript fails the check
 // is refunded and replaced, charged at the other product's price, by the order its product's
-// `handOff` names (docs/decisions.md). The `retranscribe` activity is its adapter. And an engine
+// `handOff` names (docs/decisions/proofreading-check-and-hand-off.md). The `retranscribe` activity is its adapter. And an engine
 // order that no engine can do, handed to people: the turnaround their work takes.
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
@@ -38,6 +38,7 @@ export async function handOrderOn(db: Db, priceTable: PriceTable, orderId: numbe
     params: { ...params, retranscription_of: parent.id },
     callbackUrl: parent.callbackUrl,
     ...orderPlan(target, params),
+    ...(parent.deleteAfterSeconds !== null ? { deleteAfterSeconds: parent.deleteAfterSeconds } : {}),
   };
   const { childOrderId } = await retranscribe(db, parent.id, child, handOff.refundNote);
   await closeOpenTasks(db, parent.id);

@@ -10,6 +10,7 @@ import type { DocumentReader } from '../documents/sandbox/index.js';
 import { TranscriptImportError } from '../domain/transcript.js';
 import { RateLimitedError, RequestError } from '../contracts/failures.js';
 import type { FetchedFile, MeasureTools } from '../products/types.js';
+import type { UploadedFiles } from '../net/uploadedFiles.js';
 
 /** Enough of a file to recognise it by its signature. */
 const SNIFF_BYTES = 64 * 1024;
@@ -91,6 +92,7 @@ export function measureTools(
   reader: DocumentReader,
   limits: { media: MediaLimits; documents: Limits; probes: ProbePolicy },
   options: ProbeOptions = {},
+  uploads?: UploadedFiles,
 ) {
   const inSlot = probeSlots(limits.probes);
   const probeMedia = createMediaProber(outbound, reader, limits.probes.cacheEntries, options);
@@ -98,9 +100,15 @@ export function measureTools(
     const quote = mode === 'test';
     const media = quote ? sooner(limits.media, limits.probes.quote.timeoutMs) : limits.media;
     const documents = quote ? sooner(limits.documents, limits.probes.quote.timeoutMs) : limits.documents;
+    /** An upload's URL (read by `outbound` from the store) is this account's to order, whole and unexpired. */
+    const mayOrder = async (url: string, field: string) => {
+      const id = uploads?.idOf(url);
+      if (id) await uploads!.checkOrderable(id, accountId, field);
+    };
     return {
       mediaSeconds: (url, field) =>
         inSlot(accountId, async () => {
+          await mayOrder(url, field);
           const seconds = await probeMedia(url, field, media);
           if (seconds > media.maxSeconds) throw new FetchError(`${field}: the media is ${clock(seconds)} long; at most ${clock(media.maxSeconds)} is accepted`);
           return seconds;
@@ -108,7 +116,9 @@ export function measureTools(
 
       fetchFile: (url, field) =>
         inSlot(accountId, async (): Promise<FetchedFile> => {
-          const path = new URL(url).pathname;
+          await mayOrder(url, field);
+          // An upload has no name to go by: what it is comes from its bytes alone.
+          const path = uploads?.idOf(url) ? '' : new URL(url).pathname;
           const fetched = await outbound.fetchCustomerFile(url, field, documents, {
             bytes: SNIFF_BYTES,
             stop: (head) => classifyFile(head, undefined, path) === 'media',

@@ -5,20 +5,21 @@
 // once to its audio (src/engines/audioRendition.ts), so that a gigabyte of video becomes megabytes.
 // The engines (drafts, AI transcription, alignment, the proofreading check, timing) and the
 // workbench's player all read this copy, `input_files.media`; none fetches the customer's URL again.
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { RequestError } from '../contracts/failures.js';
 import type { Db } from '../db/connection.js';
 import { keepInputFile, noteOrderMedia } from '../db/orders.js';
+import { forOrder } from '../db/orderBlobs.js';
 import type { InputFile, OrderRow } from '../db/schema.js';
 import { SIGNATURE_BYTES } from '../documents/measure.js';
 import { MEDIA_FORMATS, mediaFormatOf, type MediaFormatKey } from '../documents/mediaFormats.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
 import type { AudioRenderer } from '../engines/audioRendition.js';
+import { downloadToFile } from '../net/download.js';
 import { FetchError, type MediaLimits, type OutboundClient } from '../net/outbound.js';
+import type { UploadedFiles } from '../net/uploadedFiles.js';
 import { mediaUrlOf } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 import { log } from '../log.js';
@@ -32,6 +33,8 @@ export interface OrderMediaDeps {
   audioRenderer?: AudioRenderer;
   /** The sandbox's parser measures the kept file again where ffmpeg is missing. */
   documentReader: Pick<DocumentReader, 'mediaDuration'>;
+  /** This service's uploads: an order placed on one keeps a link to its file, not a copy. */
+  uploads?: UploadedFiles;
 }
 
 /** Fetching a customer's file whole may take this long (5 GiB at 50 Mbit/s is about 14 minutes). */
@@ -65,13 +68,24 @@ async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string): Pr
   await mkdir(dirname(download), { recursive: true });
   try {
     const started = Date.now();
-    const fetched = await fetchTo(deps, url, download);
+    const upload = deps.uploads?.idOf(url);
+    const fetched = upload
+      ? await linkUpload(deps.uploads!.pathOf(upload), download)
+      : await downloadToFile(deps.outbound, url, 'url', download, {
+          maxBytes: deps.media.maxBytes,
+          timeoutMs: FETCH_TIMEOUT_MS,
+          stallMs: deps.media.timeoutMs,
+        });
     const format = mediaFormatOf(await headOf(download));
     if (!format) throw new MediaRefusedError(`the customer's media for order ${order.id} is not audio or video by its content; it is not kept`);
     const kept = await workedCopy(deps, order, format, download, rendition);
     const file = kept.rendered
-      ? { key: (await deps.files.putFile(rendition)).key, fileName: 'audio.ogg', contentType: 'audio/ogg' }
-      : { key: (await deps.files.putFile(download)).key, fileName: `media.${MEDIA_FORMATS[format].ext}`, contentType: MEDIA_FORMATS[format].type };
+      ? { key: (await deps.files.putFile(rendition, forOrder(deps.db, order.id))).key, fileName: 'audio.ogg', contentType: 'audio/ogg' }
+      : {
+          key: (await deps.files.putFile(download, forOrder(deps.db, order.id))).key,
+          fileName: `media.${MEDIA_FORMATS[format].ext}`,
+          contentType: MEDIA_FORMATS[format].type,
+        };
     if (kept.note) await noteOrderMedia(deps.db, order.id, kept.note);
     await keepInputFile(deps.db, order.id, 'media', file);
     log('order media kept', {
@@ -151,25 +165,15 @@ async function measuredByParser(deps: OrderMediaDeps, order: OrderRow, format: M
   return { rendered: false, seconds };
 }
 
-/** Streams the customer's file to `path` under the size limit; its size. */
-async function fetchTo(deps: OrderMediaDeps, url: string, path: string): Promise<number> {
-  const opened = await deps.outbound.openCustomerUrl(url, 'url', FETCH_TIMEOUT_MS);
-  let size = 0;
-  const capped = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      done(size > deps.media.maxBytes ? new FetchError(`url: the file is larger than ${deps.media.maxBytes} bytes`) : null, chunk);
-    },
-  });
+/** An upload's file as the staging file of the kept copy: a second name for the same bytes; its size. */
+async function linkUpload(uploadPath: string, path: string): Promise<number> {
   try {
-    await pipeline(opened.body, capped, createWriteStream(path));
-    return size;
+    await link(uploadPath, path);
   } catch (err) {
-    if (err instanceof FetchError) throw err;
-    throw opened.fail(opened.signal.aborted ? 'timed out' : String((err as { code?: string }).code ?? (err as Error).message));
-  } finally {
-    opened.done();
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new FetchError("url: the upload's file is gone (it expired or was deleted)");
+    throw err;
   }
+  return (await stat(path)).size;
 }
 
 async function headOf(path: string): Promise<Buffer> {

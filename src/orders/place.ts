@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { measureTools, type ProbePolicy } from './measureTools.js';
 import { startAndPayOrder } from './startOrder.js';
-import { modeParam } from '../products/params.js';
+import { deleteAfterSecondsParam, modeParam } from '../products/params.js';
 import type { OrderParams, PriceTable, ProductDefinition } from '../products/registry.js';
 import type { Measured } from '../products/types.js';
 import { centsToUsd, splitSubscription } from '../domain/pricing.js';
@@ -16,7 +16,10 @@ import { getAccount } from '../db/accounts.js';
 import type { Db } from '../db/connection.js';
 import type { AccountRow, OrderRow } from '../db/schema.js';
 import type { FileStore } from '../storage/fileStore.js';
-import type { Limits, MediaLimits, OutboundClient } from '../net/outbound.js';
+import { FetchError, type Limits, type MediaLimits, type OutboundClient } from '../net/outbound.js';
+import type { UploadedFiles } from '../net/uploadedFiles.js';
+import { recordUploadUse } from '../db/uploads.js';
+import { forOrder } from '../db/orderBlobs.js';
 import { workedMediaFormats } from '../documents/mediaFormats.js';
 import type { AudioRenderer } from '../engines/audioRendition.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
@@ -25,7 +28,8 @@ import { orderPlan } from '../products/shared.js';
 import { InsufficientFundsError } from '../contracts/failures.js';
 import { ordersPlaced, walletChargeFailures } from '../metrics.js';
 
-const envelope = z.object({ mode: modeParam });
+/** What every product takes beside its own parameters. */
+const envelope = z.object({ mode: modeParam, delete_after_seconds: deleteAfterSecondsParam.optional() });
 
 /** What placing an order needs; the API's deps carry it. */
 export interface PlacementDeps {
@@ -38,6 +42,8 @@ export interface PlacementDeps {
   documents: Limits;
   probes: ProbePolicy;
   outbound: OutboundClient;
+  /** This service's upload URLs, which `outbound` reads from the store (src/net/uploadedFiles.ts). */
+  uploads?: UploadedFiles;
   documentReader: DocumentReader;
   /** ffmpeg, where installed: the media formats it must render are priced only with it. */
   audioRenderer?: AudioRenderer;
@@ -92,19 +98,34 @@ export function createPlacement(deps: PlacementDeps) {
     deps.documentReader,
     { media: deps.media, documents: deps.documents, probes: deps.probes },
     { accepted: workedMediaFormats(Boolean(deps.audioRenderer)) },
+    deps.uploads,
   );
 
-  /** Keeps the input files an order's workers need (claim-check: the workflow sees only keys). */
-  async function keep(measured: Measured): Promise<OrderToPlace['inputFiles']> {
+  /** Records the order on the uploads it names, each still orderable at this moment (src/db/uploads.ts). */
+  async function useUploads(orderId: number, accountId: number, params: OrderParams): Promise<void> {
+    const { uploads } = deps;
+    if (!uploads) return;
+    for (const [field, value] of Object.entries(params)) {
+      const id = typeof value === 'string' ? uploads.idOf(value) : undefined;
+      if (!id || (await recordUploadUse(deps.db, id, orderId))) continue;
+      await uploads.checkOrderable(id, accountId, field); // says why, naming the field
+      throw new FetchError(`${field}: the upload can no longer be ordered`);
+    }
+  }
+
+  /** Keeps the input files order `orderId`'s workers need (claim-check: the workflow sees only keys). */
+  async function keep(orderId: number, measured: Measured): Promise<OrderToPlace['inputFiles']> {
     const kept: NonNullable<OrderToPlace['inputFiles']> = {};
-    for (const [name, file] of Object.entries(measured.keep ?? {})) kept[name] = { key: await deps.files.put(file.bytes), fileName: file.fileName };
+    for (const [name, file] of Object.entries(measured.keep ?? {})) {
+      kept[name] = { key: await deps.files.put(file.bytes, forOrder(deps.db, orderId)), fileName: file.fileName };
+    }
     return kept;
   }
 
   /** Creates one order (or quotes it); `onOrderId` learns a live order's id before it can be charged. */
   async function place(product: ProductDefinition, account: AccountRow, body: Record<string, unknown>, onOrderId: (id: number) => Promise<void>) {
-    const { mode: rawMode, ...fields } = body;
-    const { mode } = envelope.parse({ mode: rawMode });
+    const { mode: rawMode, delete_after_seconds: rawDeleteAfter, ...fields } = body;
+    const { mode, delete_after_seconds: deleteAfterSeconds } = envelope.parse({ mode: rawMode, delete_after_seconds: rawDeleteAfter });
     const parsed = product.request.parse(fields);
     const request = product.settle ? product.settle(parsed) : parsed;
     const measured = await product.measure(request, toolsFor(account.id, mode));
@@ -135,7 +156,9 @@ export function createPlacement(deps: PlacementDeps) {
         words: measured.words,
         params,
         rate,
-        inputFiles: await keep(measured),
+        measured,
+        // The account's rule for orders that say nothing (Settings: "Delete orders' data after").
+        deleteAfterSeconds: deleteAfterSeconds ?? (account.deleteAfterDays === null ? undefined : account.deleteAfterDays * 86_400),
       },
       onOrderId,
     );
@@ -156,13 +179,16 @@ export function createPlacement(deps: PlacementDeps) {
       words: number;
       params: OrderParams;
       rate?: number;
-      inputFiles: OrderToPlace['inputFiles'];
+      measured: Measured;
+      deleteAfterSeconds?: number | undefined;
     },
     onOrderId: (id: number) => Promise<void>,
   ) {
     const { callback_url: callbackUrl, ...params } = order.params;
     const orderId = await nextOrderId(deps.db);
     await onOrderId(orderId);
+    await useUploads(orderId, account.id, order.params);
+    const inputFiles = await keep(orderId, order.measured);
     const placed = await startAndPayOrder(
       deps.temporal,
       deps.taskQueue,
@@ -178,7 +204,8 @@ export function createPlacement(deps: PlacementDeps) {
           callbackUrl: typeof callbackUrl === 'string' ? callbackUrl : null,
           ...orderPlan(product, params),
           ...(order.rate !== undefined ? { subscription: { centsPerMinute: order.rate } } : {}),
-          ...(order.inputFiles && Object.keys(order.inputFiles).length ? { inputFiles: order.inputFiles } : {}),
+          ...(inputFiles && Object.keys(inputFiles).length ? { inputFiles } : {}),
+          ...(order.deleteAfterSeconds !== undefined ? { deleteAfterSeconds: order.deleteAfterSeconds } : {}),
         },
         qualityCheckProbability: deps.qualityCheck.probability,
         qualityCheckWindowMs: deps.qualityCheck.windowMs,

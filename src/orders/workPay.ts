@@ -2,8 +2,8 @@
 // (src/activities/tasks.ts). Pure.
 import type { TaskInput } from '../contracts/tasks.js';
 import type { WorkPlan } from '../contracts/orders.js';
-import { wordEditRate } from '../domain/workbench/diff.js';
-import { transcriptFromEditor } from '../domain/workbench/editorText.js';
+import { wordEditRate } from '../domain/humanWork/diff.js';
+import { transcriptFromEditor } from '../domain/humanWork/editorText.js';
 import { payForTask, type PayRates } from '../products/payRates.js';
 import { languagesOf } from '../products/shared.js';
 import type { OrderParams } from '../products/registry.js';

@@ -1,10 +1,10 @@
 // The words of a person's work with their times: the draft's timed words (kept in the file store
 // when the work opened) carried onto the text as it is now. The editor shows them, and the delivered
-// transcript has every word timed (src/domain/workbench/wordTimes.ts).
+// transcript has every word timed (src/domain/humanWork/wordTimes.ts).
 import { z } from 'zod';
 import type { OrderRow } from '../db/schema.js';
 import { TranscriptImportError, type Transcript } from '../domain/transcript.js';
-import { timedTranscript, type TimedParagraph } from '../domain/workbench/wordTimes.js';
+import { timedTranscript, type TimedParagraph } from '../domain/humanWork/wordTimes.js';
 import type { FileStore } from '../storage/fileStore.js';
 
 const timedParagraphs = z.array(

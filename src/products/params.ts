@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { ENUMS, type EnumName } from '../domain/catalog.js';
 import { LANGUAGE_SETS, type LanguageSetName } from '../domain/languages.js';
+import { codePointName, escapeRefused, refusedCharacterIn } from '../domain/terms.js';
+import { MAX_DELETE_AFTER_SECONDS } from '../contracts/deletion.js';
 
 const required = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`);
 
@@ -66,17 +68,35 @@ export function enumParam<N extends EnumName>(name: N, fallback: (typeof ENUMS)[
   return z.enum(values, { error: (iss) => `must be one of ${values.join(', ')}, got ${JSON.stringify(iss.input)}` }).default(fallback as never);
 }
 
+/**
+ * `delete_after_seconds` (every product; the name Rev AI uses): the order's data is deleted this long
+ * after it is finished, refunded or canceled; 0 to about ten years (issue 53).
+ */
+export const deleteAfterSecondsParam = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number of seconds')], { error: 'must be a whole number of seconds' })
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .int('must be a whole number of seconds')
+      .nonnegative('must not be negative')
+      .max(MAX_DELETE_AFTER_SECONDS, `is more than ${MAX_DELETE_AFTER_SECONDS} (about ten years)`),
+  );
+
 export const modeParam = z.enum(ENUMS.mode, {
   error: (iss) => (iss.input === undefined ? 'is required (test or live)' : `must be test or live, got ${JSON.stringify(iss.input)}`),
 });
 
-/** The limits of `vocabulary` (docs/decisions.md): as many terms as the engines' prompts take well. */
+/** The limits of `vocabulary` (docs/decisions/vocabulary.md): as many terms as the engines' prompts take well. */
 export const VOCABULARY_LIMITS = { terms: 200, termLength: 50 } as const;
 
 /**
  * `vocabulary`: the names, places and product words of the recording or text, which steer the
  * engine and are shown to the people. A list, or one string of terms separated by commas or new
- * lines (a form's field); each term trimmed, the empty and the repeated (case aside) left out.
+ * lines (a form's field); each term in NFC (`Cafe\u0301` is `Café`) and trimmed, the empty and the
+ * repeated (case aside) left out, the first kept. A term holding a character that draws nothing or
+ * reorders the text (`refusedCharacterIn`: controls, bidi controls, zero-width and tag characters)
+ * is refused, naming the term by position and the character.
  */
 export const vocabularyParam = z
   .union([z.string(), z.array(z.string({ error: 'must be a list of terms (text)' }))], {
@@ -85,15 +105,26 @@ export const vocabularyParam = z
   .transform((value, ctx) => {
     const terms: string[] = [];
     const seen = new Set<string>();
-    for (const raw of typeof value === 'string' ? value.split(/[,\n\r]+/) : value) {
-      const term = raw.replace(/\s+/g, ' ').trim();
-      if (!term || seen.has(term.toLocaleLowerCase())) continue;
-      if ([...term].length > VOCABULARY_LIMITS.termLength) {
-        ctx.addIssue({ code: 'custom', message: `has a term longer than ${VOCABULARY_LIMITS.termLength} characters: ${JSON.stringify(term.slice(0, 60))}` });
+    const given = typeof value === 'string' ? value.split(/[,\n\r]+/).filter((piece) => piece !== '') : value;
+    for (const [index, raw] of given.entries()) {
+      // Spaces of every kind as one, but not U+FEFF, which JavaScript counts as a space: it is refused below.
+      const term = raw
+        .normalize('NFC')
+        .replace(/[^\S\uFEFF]+/g, ' ')
+        .replace(/^ | $/g, '');
+      if (!term) continue;
+      const refused = refusedCharacterIn(term);
+      if (refused) {
+        const { at, codePoint, why } = refused;
+        ctx.addIssue({
+          code: 'custom',
+          message: `term ${index + 1} ("${escapeRefused(term)}") holds ${codePointName(codePoint)} at character ${at}: ${why}`,
+        });
         return z.NEVER;
       }
-      if (/[\p{Cc}\p{Cs}]/u.test(term)) {
-        ctx.addIssue({ code: 'custom', message: `has a term with a control character: ${JSON.stringify(term)}` });
+      if (seen.has(term.toLocaleLowerCase())) continue;
+      if ([...term].length > VOCABULARY_LIMITS.termLength) {
+        ctx.addIssue({ code: 'custom', message: `has a term longer than ${VOCABULARY_LIMITS.termLength} characters: ${JSON.stringify(term.slice(0, 60))}` });
         return z.NEVER;
       }
       seen.add(term.toLocaleLowerCase());
@@ -107,10 +138,17 @@ export const vocabularyParam = z
   })
   .optional()
   .meta({
-    description: `Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to ${VOCABULARY_LIMITS.terms} terms of up to ${VOCABULARY_LIMITS.termLength} characters. They steer the machine and are shown to the people; they do not change the price.`,
+    description: `Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to ${VOCABULARY_LIMITS.terms} terms of up to ${VOCABULARY_LIMITS.termLength} characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price.`,
   });
 
 export const commentParam = z.string({ error: 'must be text' }).max(10_000, 'is longer than 10000 characters').optional();
+
+/**
+ * The parameters that hold what the customer sent (the files' URLs, their words to the people, their
+ * terms, where to call back), which an order's deletion removes; the rest (languages, options) stay
+ * with the bill (issue 53).
+ */
+export const CUSTOMER_CONTENT_PARAMS: ReadonlySet<string> = new Set(['url', 'audio_url', 'transcription_url', 'comment', 'vocabulary', 'callback_url']);
 export const callbackUrlParam = httpUrl.optional();
 
 /** The parameters of human transcription that captions share (spec, operation 6). */

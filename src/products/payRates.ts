@@ -4,9 +4,9 @@
 // the activities credit what this computes on approval.
 import { z } from 'zod';
 import { ENUMS } from '../domain/catalog.js';
-import { taskPayCents } from '../domain/workbench/pay.js';
-import type { ProductKey } from './types.js';
-import { STAGES, type StageTable } from '../contracts/tasks.js';
+import { taskPayCents } from '../domain/humanWork/pay.js';
+import type { ProductKey } from './registry.js';
+import { STAGES, taskRowOf, type StageTable } from '../contracts/tasks.js';
 
 const cents = z.number().int().nonnegative();
 const productRates = z.strictObject({
@@ -34,7 +34,7 @@ export interface PaidWork {
 /** The cents a task earns once approved (its stage's pay field); 0 for a product without rates. */
 export function payForTask(rates: PayRates, work: PaidWork, stages: StageTable = STAGES): number {
   const rate = rates[work.product];
-  const field = stages[work.stage]?.pay;
+  const field = taskRowOf(work.stage, stages)?.pay;
   if (!rate || !field) return 0;
   const base = field === 'cents' ? (rate.languages[work.language] ?? rate.cents) : (rate[field] ?? rate.review_cents);
   const factor = work.turnaround ? (rate.turnaround_factor[work.turnaround as keyof typeof rate.turnaround_factor] ?? 1) : 1;

@@ -13,8 +13,8 @@ export interface RecordSource {
   seconds: number;
   words: number;
   params: OrderParams;
-  /** What placement fixed (the results among it); null on rows placed before it. */
-  plan?: OrderPlan | null;
+  /** What placement fixed (the results among it). */
+  plan: OrderPlan;
   paidAt: Date | null;
   deliveryEstimate: Date | null;
   finishedAt: Date | null;
@@ -23,6 +23,10 @@ export interface RecordSource {
   handedOverAt?: Date | null;
   /** The kept media was longer than paid for: only the paid part is worked (orders/orderMedia.ts). */
   mediaNote?: string | null;
+  /** When it settled, how long its data is kept after, and when it was deleted (issue 53). */
+  settledAt?: Date | null;
+  deleteAfterSeconds?: number | null;
+  deletedAt?: Date | null;
 }
 
 const facts = (order: RecordSource) => ({ id: order.id, status: order.status, retranscribedOrderId: order.retranscribedOrderId });
@@ -42,14 +46,29 @@ export function orderRecord(order: RecordSource, fileUrl: (kind: ResultKind) => 
     seconds: order.seconds,
     words: order.words,
     ...product.recordFields(order.params, facts(order)),
-    // Beside the contract's fields, only on such orders (docs/decisions.md): the terms the customer
+    // Beside the contract's fields, only on such orders (docs/decisions/vocabulary.md): the terms the customer
     // named, and what of the media is worked.
     ...(order.params.vocabulary?.length ? { vocabulary: order.params.vocabulary } : {}),
     ...(order.mediaNote ? { media_note: order.mediaNote } : {}),
+    ...deletionFields(order),
   };
-  // Result URLs are served once the order is finished; null until then.
-  for (const { kind, field } of orderResults(order)) record[field] = order.status === 'finished' ? fileUrl(kind) : null;
+  // Result URLs are served once the order is finished, until its data is deleted; null otherwise.
+  for (const { kind, field } of orderResults(order)) record[field] = order.status === 'finished' && !order.deletedAt ? fileUrl(kind) : null;
   return record;
+}
+
+/**
+ * An order's data's life, beside the contract's fields where it has one: `delete_after_seconds` and
+ * when that deletes it (`delete_at`, once it settled), and `deleted_at` once it was.
+ */
+function deletionFields(order: RecordSource): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (order.deleteAfterSeconds !== null && order.deleteAfterSeconds !== undefined) {
+    fields.delete_after_seconds = order.deleteAfterSeconds;
+    fields.delete_at = order.settledAt ? formatUtc(new Date(order.settledAt.getTime() + order.deleteAfterSeconds * 1000)) : null;
+  }
+  if (order.deletedAt) fields.deleted_at = formatUtc(order.deletedAt);
+  return fields;
 }
 
 export function callbackFields(order: RecordSource, event: CallbackEvent, fileUrl: (kind: ResultKind) => string): Record<string, string> {
@@ -62,6 +81,6 @@ export function callbackFields(order: RecordSource, event: CallbackEvent, fileUr
     url: (kind) => (delivered.has(kind) ? fileUrl(kind) : ''),
   });
   // An engine order handed to people was given a new delivery estimate, which its callbacks carry
-  // (a field beside the contract's shape, only on such orders: docs/decisions.md).
+  // (a field beside the contract's shape, only on such orders: docs/decisions/hand-off-delivery-estimate.md).
   return order.handedOverAt && order.deliveryEstimate ? { ...fields, delivery_estimate: formatUtc(order.deliveryEstimate) } : fields;
 }

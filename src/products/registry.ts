@@ -13,19 +13,20 @@ import { translation } from './translation/index.js';
 import { captions } from './captions/index.js';
 import { subtitles } from './subtitles/index.js';
 import { humanOcr } from './human-ocr/index.js';
-import type { LearntParams, ProductDefinition, ResultField } from './types.js';
+import type { LearntParams, ProductDefinition as DefinitionOfAnyKey, ResultField } from './types.js';
 import { parameterNames } from './requestFields.js';
 import { productResults, workPlanOf } from './shared.js';
 import { isResultFormat } from '../domain/formats.js';
 import type { OrderPlan, WorkPlan } from '../contracts/orders.js';
-
-export type { ProductDefinition } from './types.js';
 
 /** The products, in the order the API lists them; each definition names its own key. */
 const DEFINITIONS = [transcription, aiTranscription, proofreading, forcedAlignment, translation, captions, subtitles, humanOcr] as const;
 
 /** A product's key: 'transcription', 'ai_transcription', … (each definition's `key`). */
 export type ProductKey = (typeof DEFINITIONS)[number]['key'];
+
+/** A product of the registry: its key and its hand-off's product are keys of the registry. */
+export type ProductDefinition = DefinitionOfAnyKey<Record<string, unknown>, unknown, ProductKey, ProductKey>;
 
 type Requests = z.output<(typeof DEFINITIONS)[number]['request']>;
 type KeyOfAny<T> = T extends unknown ? keyof T & string : never;
@@ -55,17 +56,13 @@ export function productOf(key: string): ProductDefinition {
 }
 
 /** An order as the plan's readers need it: a row of `orders`, or what is being placed. */
-type PlannedOrder = { product: string; params: OrderParams; plan?: OrderPlan | null };
+type PlannedOrder = { product: string; params: OrderParams; plan: OrderPlan };
 
 /**
- * An order's workbench plan: the one fixed at placement (or at an engine's hand-off to a translator),
- * kept on the order; for rows from before plans were kept, worked out from the product and its
- * parameters, as it was then. Undefined when no person does the order.
+ * An order's workbench plan: the one fixed at placement (or at an engine's hand-off to a
+ * translator), kept on the order. Undefined when no person does the order.
  */
-export function workPlanOfOrder(order: PlannedOrder): WorkPlan | undefined {
-  if (order.plan) return order.plan.work;
-  return workPlanOf(productOf(order.product).work, order.params);
-}
+export const workPlanOfOrder = (order: PlannedOrder): WorkPlan | undefined => order.plan.work;
 
 /** The order's kept input file its plan names as the source (a document, a page image, a supplied transcript). */
 export function keptSourceOf<F>(order: PlannedOrder & { inputFiles: Record<string, F> }): F | undefined {
@@ -79,14 +76,9 @@ export function mediaUrlOf(order: PlannedOrder): string | undefined {
   return param ? order.params[param] : undefined;
 }
 
-/**
- * The order's results, each with the formats it is served in (the first by default): the ones its
- * plan fixed at placement; for rows placed before plans kept them, worked out from the product.
- */
-export function orderResults(order: PlannedOrder): Required<ResultField>[] {
-  const planned = order.plan?.results;
-  if (!planned) return productResults(productOf(order.product), order.params);
-  return planned.filter((r): r is Required<ResultField> => isResultKind(r.kind) && r.formats.every(isResultFormat));
+/** The order's results, each with the formats it is served in (the first by default): the ones its plan fixed at placement. */
+export function orderResults(order: Pick<PlannedOrder, 'plan'>): Required<ResultField>[] {
+  return order.plan.results.filter((r): r is Required<ResultField> => isResultKind(r.kind) && r.formats.every(isResultFormat));
 }
 
 /** The order's result of `kind`; undefined when the order has none of that kind. */

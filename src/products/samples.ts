@@ -2,17 +2,20 @@
 // product, every state an order can be in, a finished one of each product, each product's in its
 // own definition (`samples`); and the sample transcript their result files are rendered from, so
 // a client can try the whole read path.
+import { fixedPlanOf, type OrderToPlace } from '../contracts/orders.js';
 import type { Transcript } from '../domain/transcript.js';
 import type { RecordSource } from './records.js';
 import { PRODUCT_LIST } from './registry.js';
-import type { SampleOrder } from './types.js';
+import { orderPlan } from './shared.js';
+import type { ProductDefinition, SampleOrder } from './types.js';
 
 const day = (d: number, h = 10) => new Date(Date.UTC(2026, 0, d, h));
 
 /** A product's sample as an order: paid on day `id` of January 2026, estimated 5 days later, finished 3 days after it was paid. */
-const sampleOrder = (product: string, sample: SampleOrder): RecordSource => ({
+const sampleOrder = (product: ProductDefinition, sample: SampleOrder): RecordSource => ({
   id: sample.id,
-  product,
+  product: product.key,
+  plan: fixedPlanOf(orderPlan(product, sample.params) as OrderToPlace),
   status: sample.status,
   priceCents: sample.priceCents,
   seconds: sample.seconds,
@@ -25,7 +28,7 @@ const sampleOrder = (product: string, sample: SampleOrder): RecordSource => ({
 });
 
 /** Every product's samples (their definitions' `samples`), the newest first. */
-export const SAMPLE_ORDERS: readonly RecordSource[] = PRODUCT_LIST.flatMap((p) => p.samples.map((sample) => sampleOrder(p.key, sample))).sort(
+export const SAMPLE_ORDERS: readonly RecordSource[] = PRODUCT_LIST.flatMap((p) => p.samples.map((sample) => sampleOrder(p, sample))).sort(
   (a, b) => b.id - a.id,
 );
 

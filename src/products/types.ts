@@ -1,16 +1,15 @@
 // The shape of a product: one definition that the API, the workflow's inputs, records and
 // callbacks all read. A product is a folder holding one of these and a line in registry.ts.
 import type { z } from 'zod';
-import type { CallbackEvent, Fulfilment, MediaParam, WorkPlan, WorkStage } from '../contracts/orders.js';
+import type { CallbackEvent, Fulfilment, MediaParam, WorkPlan } from '../contracts/orders.js';
+import type { PlanStage } from '../contracts/tasks.js';
 import type { LanguageSetName } from '../domain/languages.js';
 import type { ResultFormat } from '../domain/formats.js';
 import type { ResultKind } from '../domain/resultKinds.js';
 import type { Transcript } from '../domain/transcript.js';
 import type { FileClass } from '../documents/measure.js';
-import type { ProductKey } from './registry.js';
 
 /** The products' keys, read off the registry's definitions. */
-export type { ProductKey };
 
 export interface FetchedFile {
   fileClass: FileClass;
@@ -96,7 +95,7 @@ export type EngineJob = { task: 'transcribe'; audioParam: MediaParam } | { task:
  * `refundNote` and replaced by an order of `to` with `params(parentParams)` (parsed by that
  * product's own request schema), charged at that product's price.
  */
-export interface HandOff<To extends string = ProductKey> {
+export interface HandOff<To extends string = string> {
   to: To;
   params(parent: Record<string, unknown>): Record<string, unknown>;
   refundNote: string;
@@ -111,7 +110,7 @@ export interface HandOff<To extends string = ProductKey> {
 export interface HumanWork<P = Record<string, unknown>> {
   /** Whether the order needs people at all (default yes); an engine's order only when the engine hands it on. */
   applies?(params: P & Record<string, unknown>): boolean;
-  /** e.g. `transcription:english`, `translation:english>french` (src/domain/workbench.ts). */
+  /** e.g. `transcription:english`, `translation:english>french` (src/domain/humanWork/skills.ts). */
   skill(params: P & Record<string, unknown>): string;
   /** The reviewer's skill: `review:<language of the result>`. */
   reviewSkill(params: P): string;
@@ -125,10 +124,10 @@ export interface HumanWork<P = Record<string, unknown>> {
   /** What Submit checks (timestamps, speaker labels). */
   rules(params: P): WorkPlan['rules'];
   /**
-   * The stages, in order (WorkStage): the work, each review stage until approved, and
+   * The stages, in order (STAGES' plan stages): the work, each review stage until approved, and
    * `aligner_timing` where the people type words and the service times them. Default: work, review.
    */
-  stages?(params: P): WorkStage[];
+  stages?(params: P): PlanStage[];
 }
 
 /**
@@ -155,8 +154,8 @@ export interface SampleOrder<Params = Record<string, unknown>> {
 export interface ProductDefinition<
   Req extends Record<string, unknown> = Record<string, unknown>,
   Prices = unknown,
-  Key extends string = ProductKey,
-  To extends string = ProductKey,
+  Key extends string = string,
+  To extends string = string,
 > {
   /** The product's name: `product` of orders, sections of the price table, the registry's key. */
   key: Key;

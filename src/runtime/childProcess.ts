@@ -1,6 +1,18 @@
 // Child processes the embedded stack runs (the Temporal dev server, the local speech engine).
-import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { removePidFile, writePidFile } from './tiedChild.js';
+
+/** What watchChild needs of a child: a ChildProcess, or one the spawner started (spawner/index.ts). */
+export interface RunningChild {
+  readonly pid?: number | undefined;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: 'exit', listener: (code: number | null) => void): unknown;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+}
 
 /** A started child, watched: what it printed last, why it ended, and how to stop it. */
 export interface WatchedChild {
@@ -12,8 +24,11 @@ export interface WatchedChild {
   stop(): Promise<void>;
 }
 
-/** Watches a child spawned with piped output; with `pidFile`, records it there for the next start (tiedChild.ts). */
-export async function watchChild(child: ChildProcess, pidFile?: string): Promise<WatchedChild> {
+/**
+ * Watches a child spawned with piped output; with `pidFile`, records it there for the next start
+ * (tiedChild.ts), with `parent` as the process that started it (this one, or the spawner).
+ */
+export async function watchChild(child: RunningChild, pidFile?: string, parent = process.pid): Promise<WatchedChild> {
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -29,7 +44,7 @@ export async function watchChild(child: ChildProcess, pidFile?: string): Promise
       resolve(null);
     });
   });
-  if (pidFile && child.pid) await writePidFile(pidFile, child.pid);
+  if (pidFile && child.pid) await writePidFile(pidFile, child.pid, parent);
   return {
     output: () => output,
     ended: () => failed?.message ?? (child.exitCode !== null ? String(child.exitCode) : undefined),
@@ -41,7 +56,7 @@ export async function watchChild(child: ChildProcess, pidFile?: string): Promise
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves once the child has exited. */
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+async function stopChild(child: RunningChild, exited: Promise<unknown>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

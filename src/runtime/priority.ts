@@ -3,16 +3,4 @@
 // the placement of orders and the pages (nice 0) leave idle, and yields them at once when orders
 // arrive (issue 45; docs/benchmarks.md). Readers of customer files a request waits for stay higher
 // (src/documents/sandbox/).
-import { setPriority } from 'node:os';
-
 export const BACKGROUND_NICE = 19;
-
-/** Lowers a child's priority to BACKGROUND_NICE; a child already gone is left alone. */
-export function runInBackground(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, BACKGROUND_NICE);
-  } catch {
-    /* gone already */
-  }
-}

@@ -83,9 +83,9 @@ async function waitGone(pid: number, startTime: number, ms: number): Promise<boo
   return true;
 }
 
-/** Records a child this process started (its pid and this process's) in `file`, for `stopOrphan` at the next start. */
-export async function writePidFile(file: string, pid: number): Promise<void> {
-  await writeFile(file, `${JSON.stringify({ pid, parent: process.pid })}\n`);
+/** Records a child (its pid and its parent's: this process, or its spawner) in `file`, for `stopOrphan` at the next start. */
+export async function writePidFile(file: string, pid: number, parent = process.pid): Promise<void> {
+  await writeFile(file, `${JSON.stringify({ pid, parent })}\n`);
 }
 
 /** Removes `file` once its child was stopped in order (only while it still names `pid`). */

@@ -2,17 +2,25 @@
 // signals carry the key, never the bytes. An object store can stand behind the same interface.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile, access } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile, access } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
+import { sha256OfFile } from '../runtime/fileHash.js';
+
+/**
+ * Names the owner of a blob before it is published under its key (an order: src/db/orderBlobs.ts),
+ * so that a deletion running meanwhile sees the owner and keeps the blob.
+ */
+export type BlobClaim = (key: string) => Promise<void>;
 
 export interface FileStore {
-  put(bytes: Uint8Array): Promise<string>;
+  put(bytes: Uint8Array, claim?: BlobClaim): Promise<string>;
   /** A fresh path in the store's own file system, to write a large file to before `putFile` (never held in memory). */
   stagingPath(): string;
   /** Moves a file written at a staging path into the store; its key and size. */
-  putFile(path: string): Promise<{ key: string; size: number }>;
+  putFile(path: string, claim?: BlobClaim): Promise<{ key: string; size: number }>;
+  /** Removes a blob (none there: nothing to do). */
+  remove(key: string): Promise<void>;
   get(key: string): Promise<Buffer>;
   /** The file as a Blob read from disk as it is sent (an engine's upload): never held in memory whole. */
   blob(key: string): Promise<Blob>;
@@ -30,25 +38,26 @@ export function localFileStore(dir: string): FileStore {
     return join(dir, key.slice(0, 2), key);
   };
   return {
-    async put(bytes) {
+    async put(bytes, claim) {
       const key = createHash('sha256').update(bytes).digest('hex');
       const path = pathOf(key);
       await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, bytes);
+      await claim?.(key);
       await rename(tmp, path);
       return key;
     },
     stagingPath: () => join(dir, `staging.${randomBytes(8).toString('hex')}.tmp`),
-    async putFile(path) {
-      const hash = createHash('sha256');
-      await pipeline(createReadStream(path), hash);
-      const key = hash.digest('hex');
+    async putFile(path, claim) {
+      const key = await sha256OfFile(path);
       await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
       const size = (await stat(path)).size;
+      await claim?.(key);
       await rename(path, pathOf(key));
       return { key, size };
     },
+    remove: (key) => rm(pathOf(key), { force: true }),
     get: (key) => readFile(pathOf(key)),
     blob: (key) => openAsBlob(pathOf(key)),
     size: async (key) => (await stat(pathOf(key))).size,

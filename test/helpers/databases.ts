@@ -1,6 +1,8 @@
 // The real databases tests run against: PGlite always; PostgreSQL when DATABASE_URL is set, in
 // suites that declare it (test/helpers/legs.ts). Each test gets a fresh database.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { migrate, openDatabase, type Database } from '../../src/db/connection.js';
@@ -20,9 +22,14 @@ async function ownOrderIdRange(database: Database): Promise<Database> {
 
 export type TestDatabase = Database & { url?: string };
 
+/** The run's migrated PGlite (test/globalSetup.ts), read once per test file. */
+let pgliteTemplate: Promise<Uint8Array> | undefined;
+
 export async function freshDatabase(engine: Engine): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const database = await openDatabase({});
+    pgliteTemplate ??= readFile(inject('pgliteTemplatePath')).then((bytes) => new Uint8Array(bytes));
+    const database = await openDatabase({ pgliteFrom: await pgliteTemplate });
+    // Nothing to apply on the copy; a migration added since the run began would be applied here.
     await migrate(database.db);
     return ownOrderIdRange(database);
   }

@@ -4,19 +4,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'ffmpeg' | 'scripts' | 'gitHistory';
-
-/** The last commit before the workbench: its workflow code is "the old code" of the upgrade test. */
-export const BEFORE_WORKBENCH = 'df2236f';
-/** The last commit before second reviews (`additional_review`): the old code of their upgrade test. */
-export const BEFORE_SECOND_REVIEW = '5aa26a9';
-/** The last commit before the order's workflow held its tasks (each in a child workflow then). */
-export const BEFORE_TASKS_HELD_BY_ORDER = 'e1a6668';
-/** The last commit before the patch baseline (a marker for each patch an order reached then). */
-export const BEFORE_PATCH_BASELINE = '7f122ef';
-
-/** The old code of every upgrade test. */
-const OLD_CODE = [BEFORE_WORKBENCH, BEFORE_SECOND_REVIEW, BEFORE_TASKS_HELD_BY_ORDER, BEFORE_PATCH_BASELINE];
+export type Leg = 'postgres' | 'workerProcess' | 'chromium' | 'libreoffice' | 'localEngine' | 'apertium' | 'ffmpeg' | 'scripts';
 
 export interface LegInfo {
   /** What the title marker says: `[needs <label>]`. */
@@ -86,24 +74,17 @@ export const LEGS: Record<Leg, LegInfo> = {
     missing: 'ffmpeg is not installed',
     howToRun: 'apt-get install -y --no-install-recommends ffmpeg, then npm test',
   },
-  // The fonts PDFs are drawn with (the product's), and the readers that check them (the tests').
+  // The readers that check the PDFs (the tests'); the fonts they are drawn with come with npm install.
   scripts: {
-    label: 'the Noto fonts, poppler and tesseract',
-    // In CI missing fonts or readers are a failure, never a skip.
+    label: 'poppler and tesseract',
+    // In CI missing readers are a failure, never a skip.
     present: () => {
       if (process.env.CI) return true;
-      const fonts = ['/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf', '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'];
       const ocr = (spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout ?? '').split('\n');
-      return fonts.every((f) => existsSync(f)) && spawnSync('pdftotext', ['-v']).status === 0 && OCR_LANGUAGES.every((l) => ocr.includes(l));
+      return spawnSync('pdftotext', ['-v']).status === 0 && OCR_LANGUAGES.every((l) => ocr.includes(l));
     },
-    missing: 'fonts-noto-core, fonts-noto-cjk, poppler-utils or tesseract with its language data are not installed',
-    howToRun: `apt-get install -y --no-install-recommends fonts-noto-core fonts-noto-cjk poppler-utils tesseract-ocr ${OCR_LANGUAGES.map((l) => `tesseract-ocr-${l.replace('_', '-')}`).join(' ')}, then npm test`,
-  },
-  gitHistory: {
-    label: 'the git history',
-    present: () => OLD_CODE.every((commit) => spawnSync('git', ['cat-file', '-e', `${commit}^{commit}`]).status === 0),
-    missing: `commits ${OLD_CODE.join(', ')} are not in this clone (a shallow checkout)`,
-    howToRun: 'git fetch --unshallow, then npm test',
+    missing: 'poppler-utils or tesseract with its language data are not installed',
+    howToRun: `apt-get install -y --no-install-recommends poppler-utils tesseract-ocr ${OCR_LANGUAGES.map((l) => `tesseract-ocr-${l.replace('_', '-')}`).join(' ')}, then npm test`,
   },
 };
 

@@ -4,6 +4,8 @@
 import { expect } from 'vitest';
 import type { MediaServer } from './mediaServer.js';
 import type { TestService } from './service.js';
+import { productOf } from '../../src/products/registry.js';
+import { productResults } from '../../src/products/shared.js';
 
 export interface OrderRequest {
   token: string;
@@ -31,3 +33,9 @@ export async function placeOrder(
 
 /** The fields of a transcription of the media server's English audio, `seconds` long. */
 export const englishAudio = (media: MediaServer, seconds = 60) => ({ url: media.audio(seconds), language: 'english' });
+
+/** The results a product gives these parameters, as placement fixes them in the order's plan. */
+export const resultsOf = (product: string, params: object = {}) => productResults(productOf(product), params as Record<string, unknown>);
+
+/** An order written straight to the database, with the results its product gives its parameters. */
+export const withResults = <T extends { product: string; params: object }>(order: T) => ({ ...order, results: resultsOf(order.product, order.params) });

@@ -11,6 +11,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApp } from '../../src/app.js';
 import { createHttpServer, DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../src/api/httpServer.js';
 import type { RateLimits } from '../../src/api/rateLimit.js';
+import { parseTrustProxy } from '../../src/http/clientAddress.js';
 import { createAccount } from '../../src/db/accounts.js';
 import { priceTableSchema, type PriceTable } from '../../src/products/registry.js';
 import { payRatesSchema } from '../../src/products/payRates.js';
@@ -20,6 +21,8 @@ import { createOrderWorkers, type OrderWorkers } from '../../src/temporal/worker
 import { payloadDataConverter, type PayloadKey } from '../../src/temporal/payloadCodec.js';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { createOutboundClient, type MediaLimits, type OutboundClient } from '../../src/net/outbound.js';
+import { uploadedFiles, withUploads } from '../../src/net/uploadedFiles.js';
+import { createUploadStore, type UploadStore } from '../../src/storage/uploads.js';
 import { ffmpegRenderer } from '../../src/engines/audioRendition.js';
 import type { ProbePolicy } from '../../src/orders/measureTools.js';
 import { createDocumentSandbox, DEFAULT_SANDBOX, type DocumentReader, type SandboxSettings } from '../../src/documents/sandbox/index.js';
@@ -53,6 +56,8 @@ export interface ServiceOptions {
   http?: Partial<HttpLimits>;
   /** Per-minute limits; default: high enough that no test meets them. */
   rateLimits?: Partial<RateLimits>;
+  /** TRUST_PROXY as the environment gives it; default none (the socket's peer is the client). */
+  trustProxy?: string;
   /** Private ranges customer URLs may reach; default loopback (the tests' media and callback servers). */
   outboundAllowCidrs?: string[];
   /** Quote limits and the per-account probe cap; default: quotes 1.5 s, 4 probes at once. */
@@ -67,6 +72,8 @@ export interface ServiceOptions {
   media?: Partial<MediaLimits>;
   /** How many tasks one worker may hold at once; default: as `npm start` (2). */
   maxHeldTasks?: number;
+  /** An unused upload's life; default: as `npm start` (48 hours). */
+  uploadTtlMs?: number;
 }
 
 export interface TestService {
@@ -131,9 +138,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const server = createHttpServer((req, res) => app!(req, res), { ...DEFAULT_HTTP_LIMITS, ...opts.http }, log);
   const baseUrl = await listen(server);
-  const deps: ActivityDeps = {
+  const uploadStore = createUploadStore(database.db, filesDir, { ttlMs: opts.uploadTtlMs ?? 48 * 3_600_000, maxBytes: media.maxBytes }, database.pool);
+  const uploads = uploadedFiles(database.db, uploadStore, baseUrl);
+  const deps: ActivityDeps & { uploadStore: UploadStore } = {
     db: database.db,
     files: localFileStore(filesDir),
+    uploadStore,
+    uploads,
     secretKey,
     publicBaseUrl: baseUrl,
     callbacks: { retryMinMs: minMs, retryMaxMs: maxMs, timeoutMs: 2000 },
@@ -142,7 +153,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     engines: opts.engines ?? {},
     media,
     audioRenderer: ffmpegRenderer(),
-    outbound: createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }),
+    outbound: withUploads(createOutboundClient({ allowCidrs: opts.outboundAllowCidrs ?? ['127.0.0.0/8', '::1/128'], log }), uploads),
     documentReader: createDocumentSandbox({ ...DEFAULT_SANDBOX, warm: true, ...opts.sandbox, limits: { ...DEFAULT_SANDBOX.limits, ...opts.sandbox?.limits } }),
     // The workers' lease (TASK_LEASE_MINUTES as the workers have it); the API's is `workbench.leaseMs`.
     taskLeaseMs: opts.taskLeaseMs ?? opts.workbench?.leaseMs ?? 120 * 60_000,
@@ -159,6 +170,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     ...(opts.maxHeldTasks !== undefined ? { maxHeldTasks: opts.maxHeldTasks } : {}),
     payment: opts.payment ?? { windowMs: 20_000, graceMs: 5_000 },
     rateLimits: { createPerMinute: 1_000_000, readsPerMinute: 1_000_000, failedAuthPerMinute: 1_000_000, signInPerMinute: 1_000_000, ...opts.rateLimits },
+    trustProxy: parseTrustProxy(opts.trustProxy),
     log,
     probes: { quote: { timeoutMs: 1500 }, perAccount: 4, waitMs: 1000, cacheEntries: 1000, ...opts.probes },
   });
@@ -230,6 +242,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
       await close(server);
       await nativeConnection.close();
       await connection.close();
+      await uploadStore.close();
       await database.close();
       await deps.outbound.close();
       await deps.documentReader.close();

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { comparable } from '../../src/domain/workbench/wordTimes.js';
+import { comparable } from '../../src/domain/humanWork/wordTimes.js';
 
 export const HAS_ESPEAK = spawnSync('espeak-ng', ['--version']).status === 0;
 

@@ -7,7 +7,7 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
-import { englishAudio, placeOrder } from '../helpers/orders.js';
+import { englishAudio, placeOrder, withResults } from '../helpers/orders.js';
 import { docxOf, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { applyQualityFix, callbackAttemptsOf, finishOrder, getOrder, recordCallbackAttempt } from '../../src/db/orders.js';
@@ -82,19 +82,22 @@ describe('account area', () => {
     // 22 more for account A: two pages with the three above.
     for (let i = 0; i < 22; i++) {
       const id = await nextOrderId(service.database.db);
-      await chargeWalletForOrder(service.database.db, {
-        id,
-        accountId: a.accountId,
-        product: 'translation',
-        priceCents: 100 + i,
-        seconds: 0,
-        words: 100,
-        params: { translate_from: 'english', translate_to: 'german' },
-        callbackUrl: null,
-        turnaroundHours: 120,
-        fulfilment: 'operator',
-        resultKinds: ['translation'],
-      });
+      await chargeWalletForOrder(
+        service.database.db,
+        withResults({
+          id,
+          accountId: a.accountId,
+          product: 'translation',
+          priceCents: 100 + i,
+          seconds: 0,
+          words: 100,
+          params: { translate_from: 'english', translate_to: 'german' },
+          callbackUrl: null,
+          turnaroundHours: 120,
+          fulfilment: 'operator',
+          resultKinds: ['translation'],
+        }),
+      );
       aDirect.push(id);
     }
     ({ cookie } = await signIn(a.token));
@@ -314,19 +317,22 @@ describe('account area', () => {
       const d = await service.createAccount(10);
       const direct = async (product: string, params: Record<string, unknown>, resultKinds: string[]) => {
         const id = await nextOrderId(service.database.db);
-        await chargeWalletForOrder(service.database.db, {
-          id,
-          accountId: d.accountId,
-          product,
-          priceCents: 100,
-          seconds: 60,
-          words: 100,
-          params: params as OrderParams,
-          callbackUrl: null,
-          turnaroundHours: 120,
-          fulfilment: 'operator',
-          resultKinds,
-        });
+        await chargeWalletForOrder(
+          service.database.db,
+          withResults({
+            id,
+            accountId: d.accountId,
+            product,
+            priceCents: 100,
+            seconds: 60,
+            words: 100,
+            params: params as OrderParams,
+            callbackUrl: null,
+            turnaroundHours: 120,
+            fulfilment: 'operator',
+            resultKinds,
+          }),
+        );
         return id;
       };
       const transcript = await direct(
@@ -426,19 +432,22 @@ describe('account area', () => {
       // (one sent before the account's URL was removed), and the resend is refused as before.
       const e = await service.createAccount(10);
       const id = await nextOrderId(service.database.db);
-      await chargeWalletForOrder(service.database.db, {
-        id,
-        accountId: e.accountId,
-        product: 'translation',
-        priceCents: 100,
-        seconds: 0,
-        words: 100,
-        params: { url: 'https://files.example/a.docx', translate_from: 'english', translate_to: 'german' },
-        callbackUrl: null,
-        turnaroundHours: 120,
-        fulfilment: 'operator',
-        resultKinds: ['translation'],
-      });
+      await chargeWalletForOrder(
+        service.database.db,
+        withResults({
+          id,
+          accountId: e.accountId,
+          product: 'translation',
+          priceCents: 100,
+          seconds: 0,
+          words: 100,
+          params: { url: 'https://files.example/a.docx', translate_from: 'english', translate_to: 'german' },
+          callbackUrl: null,
+          turnaroundHours: 120,
+          fulfilment: 'operator',
+          resultKinds: ['translation'],
+        }),
+      );
       const { cookie: eCookie } = await signIn(e.token);
       const unsent = await get(`/account/orders/${id}`, eCookie);
       expect(unsent.doc.querySelector('form#resend')).toBeNull();
@@ -446,7 +455,6 @@ describe('account area', () => {
       await recordCallbackAttempt(service.database.db, {
         orderId: id,
         event: 'finished',
-        attempt: 1,
         url: receiver.url,
         statusCode: 200,
         durationMs: 5,
@@ -557,19 +565,22 @@ describe('account area', () => {
       const upload = async (text: string) => (await service.ops('PUT', '/ops/files', undefined, Buffer.from(text))).body.key as string;
       const direct = async (product: 'transcription' | 'ai_transcription') => {
         const id = await nextOrderId(db);
-        await chargeWalletForOrder(db, {
-          id,
-          accountId: c.accountId,
-          product,
-          priceCents: 60,
-          seconds: 60,
-          words: 0,
-          params: { url: media.audio(60), language: 'english' },
-          callbackUrl: null,
-          turnaroundHours: product === 'ai_transcription' ? 1 : 120,
-          fulfilment: product === 'ai_transcription' ? 'engine' : 'operator',
-          resultKinds: product === 'ai_transcription' ? ['transcription', 'captions'] : ['transcription'],
-        });
+        await chargeWalletForOrder(
+          db,
+          withResults({
+            id,
+            accountId: c.accountId,
+            product,
+            priceCents: 60,
+            seconds: 60,
+            words: 0,
+            params: { url: media.audio(60), language: 'english' },
+            callbackUrl: null,
+            turnaroundHours: product === 'ai_transcription' ? 1 : 120,
+            fulfilment: product === 'ai_transcription' ? 'engine' : 'operator',
+            resultKinds: product === 'ai_transcription' ? ['transcription', 'captions'] : ['transcription'],
+          }),
+        );
         return id;
       };
       engine = await direct('ai_transcription');
@@ -582,7 +593,6 @@ describe('account area', () => {
       await recordCallbackAttempt(db, {
         orderId: qcFixed,
         event: 'quality_fix',
-        attempt: 1,
         url: hooks.url,
         statusCode: null,
         durationMs: 2000,

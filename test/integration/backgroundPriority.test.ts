@@ -7,7 +7,7 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegRenderer } from '../../src/engines/audioRendition.js';
-import { BACKGROUND_NICE, runInBackground } from '../../src/runtime/priority.js';
+import { BACKGROUND_NICE } from '../../src/runtime/priority.js';
 import { describeNeeding } from '../helpers/legs.js';
 import { wavFile } from '../helpers/mediaServer.js';
 
@@ -16,20 +16,6 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'background-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-describe('runInBackground', () => {
-  it('lowers a child to the background priority, below the service', async () => {
-    const child = spawn('sleep', ['30']);
-    try {
-      runInBackground(child.pid);
-      expect(getPriority(child.pid!)).toBe(BACKGROUND_NICE);
-      expect(getPriority(process.pid)).toBeLessThan(BACKGROUND_NICE);
-      runInBackground(2 ** 22 + 12345); // a process that does not exist: left alone, no throw
-    } finally {
-      child.kill();
-    }
-  });
-});
 
 describeNeeding('ffmpeg', 'ffmpeg on kept media', () => {
   it('runs at the background priority, from its first instruction', async () => {

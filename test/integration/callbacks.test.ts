@@ -8,6 +8,7 @@ import { waitFor } from '../helpers/net.js';
 import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
+import { recordHistory } from '../helpers/histories.js';
 
 describeOnEachDatabase('callbacks and quality checks', (engine) => {
   let service: TestService;
@@ -77,6 +78,8 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
       ]);
       expect(attempts.at(-1)!.outcome).toBe('ok');
       expect(attempts.filter((a) => a.outcome === 'ok')).toHaveLength(1);
+      await service.ops('POST', `/ops/orders/${orderId}/qc`, { pass: true });
+      if (engine === 'pglite') await recordHistory(service, orderId, 'transcription-callback-retried');
     } finally {
       await flaky.close();
     }
@@ -110,5 +113,6 @@ describeOnEachDatabase('callbacks and quality checks', (engine) => {
       ['finished', 'ok'],
       ['quality_fix', 'ok'],
     ]);
+    if (engine === 'pglite') await recordHistory(service, orderId, 'transcription-quality-check-fixed');
   });
 });

@@ -2,7 +2,8 @@
 // `npm pack`, installed from the tarball into a new project (no workspace link), and used against
 // the started service from plain JavaScript (.mjs), from CommonJS (.cjs), from TypeScript compiled
 // by tsc (strict, node16 resolution; bundler resolution type-checked) and through a bundler
-// (rolldown): each quotes a test-mode order, lists the sample orders following next_page_url, and
+// (rolldown): each quotes a test-mode order, uploads a local file (tus, by its upload() helper) and
+// quotes an order of it by the URL it answers, lists the sample orders following next_page_url, and
 // gets a refusal as one typed OrderServiceError; the package README's calls compile.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 
 const run = promisify(execFile);
 const ROOT = resolve('.');
@@ -32,9 +33,12 @@ ${calls(false)}
 `;
 
 const calls = (typed: boolean) => `
-const [baseUrl, token, mediaUrl] = process.argv.slice(2)${typed ? ' as [string, string, string]' : ''};
+const [baseUrl, token, mediaUrl, filePath, resumeStore] = process.argv.slice(2)${typed ? ' as [string, string, string, string, string]' : ''};
 const api = createOrderClient(baseUrl);
 const quote = await orThrow(api.POST('/api/v4/transcriptions', { body: { mode: 'test', api_token: token, url: mediaUrl, language: 'english' } }));
+// A local file: uploaded by tus (its dependency tus-js-client), then ordered by the URL it answers.
+const uploadUrl${typed ? ': string' : ''} = await api.upload(filePath, { apiToken: token, resumeStore });
+const uploaded = await orThrow(api.POST('/api/v4/ai-transcriptions', { body: { mode: 'test', api_token: token, url: uploadUrl, language: 'english' } }));
 const ids${typed ? ': number[]' : ''} = [];
 let query${typed ? ": { api_token: string; mode: 'test' | 'live'; cursor?: string; per_page?: number }" : ''} = { api_token: token, mode: 'test', per_page: 3 };
 for (;;) {
@@ -52,7 +56,7 @@ try {
   if (!(err instanceof OrderServiceError)) throw err;
   refusal = { status: err.status, message: err.message, retryable: err.retryable, body: err.body };
 }
-console.log(JSON.stringify({ seconds: quote.seconds, ids, refusal }));
+console.log(JSON.stringify({ seconds: quote.seconds, uploadUrl, uploadedSeconds: uploaded.seconds, ids, refusal }));
 `;
 
 describe('the TypeScript client installed from its packed tarball', () => {
@@ -70,20 +74,24 @@ describe('the TypeScript client installed from its packed tarball', () => {
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
     expect(tarball).toMatch(/^order-service-client-4\.\d+\.\d+\.tgz$/);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
-    // From the tarball, with its one dependency from the registry (the npm cache where it is).
+    // From the tarball, with its dependencies from the registry (the npm cache where they are).
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: project });
+    await writeFile(join(project, 'talk.wav'), wavFile(42));
   }, 180_000);
   afterAll(async () => {
     await Promise.all([service?.close(), media?.close()]);
     if (project) await rm(project, { recursive: true, force: true });
   });
 
-  async function runs(file: string): Promise<{ seconds: number; ids: number[]; refusal: Record<string, unknown> }> {
-    const { stdout } = await run('node', [file, service.baseUrl, token, media.audio(90)], { cwd: project });
+  async function runs(file: string): Promise<{ seconds: number; uploadUrl: string; uploadedSeconds: number; ids: number[]; refusal: Record<string, unknown> }> {
+    const args = [file, service.baseUrl, token, media.audio(90), join(project, 'talk.wav'), join(project, 'uploads.json')];
+    const { stdout } = await run('node', args, { cwd: project });
     return JSON.parse(stdout);
   }
   const expectTheCalls = (out: Awaited<ReturnType<typeof runs>>) => {
     expect(out.seconds).toBe(90);
+    expect(out.uploadUrl).toMatch(new RegExp(`^${service.baseUrl}/api/v4/uploads/[0-9a-f]{32}$`));
+    expect(out.uploadedSeconds).toBe(42);
     // Every sample order, each once, over pages of three.
     expect(out.ids.length).toBeGreaterThanOrEqual(8);
     expect(new Set(out.ids).size).toBe(out.ids.length);
@@ -93,7 +101,7 @@ describe('the TypeScript client installed from its packed tarball', () => {
 
   it('installs as a package of compiled JavaScript with declarations, no TypeScript source', async () => {
     const files = await readdir(join(project, 'node_modules', '@order-service', 'client', 'dist'));
-    expect(files.sort()).toEqual(['index.d.ts', 'index.js', 'schema.d.ts', 'schema.js']);
+    expect(files.sort()).toEqual(['errors.d.ts', 'errors.js', 'index.d.ts', 'index.js', 'schema.d.ts', 'schema.js', 'upload.d.ts', 'upload.js']);
     await expect(readdir(join(project, 'node_modules', '@order-service', 'client', 'src'))).rejects.toThrow(/ENOENT/);
   });
 

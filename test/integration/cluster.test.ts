@@ -1,4 +1,4 @@
-// `npm run start:cluster` as the README documents it (scripts/cluster.mjs): two api and two worker
+// `npm run start:cluster` as docs/operations.md (Deployment) documents it (scripts/cluster.mjs): two api and two worker
 // processes on one PostgreSQL database and one dev server. Orders placed through either API are
 // charged once, completed by order-ops through the other, called back, and read back alike from
 // both; SIGTERM stops every process. PostgreSQL leg only (PGlite serves one process).

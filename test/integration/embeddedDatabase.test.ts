@@ -122,4 +122,17 @@ describe('the embedded database on its own thread', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("opens a copy of a database from its dump (as the tests' migrated template): the same rows, written apart", async () => {
+    await database.db.insert(accounts).values(newAccount('in-the-dump', 12));
+    const copy = await openDatabase({ pgliteFrom: await database.dump!() });
+    try {
+      expect(await migrate(copy.db)).toEqual([]);
+      expect((await copy.db.select().from(accounts).where(eq(accounts.name, 'in-the-dump')))[0]?.balanceCents).toBe(12);
+      await copy.db.insert(accounts).values(newAccount('only-in-copy'));
+      expect(await database.db.select().from(accounts).where(eq(accounts.name, 'only-in-copy'))).toEqual([]);
+    } finally {
+      await copy.close();
+    }
+  });
 });

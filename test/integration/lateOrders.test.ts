@@ -12,7 +12,7 @@ import { Runtime } from '@temporalio/worker';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/net.js';
-import { englishAudio, placeOrder } from '../helpers/orders.js';
+import { englishAudio, placeOrder, resultsOf } from '../helpers/orders.js';
 import { getOrder, markOrderLate } from '../../src/db/orders.js';
 import { nextOrderId } from '../../src/db/wallet.js';
 import { createOrderActivities } from '../../src/activities/orders.js';
@@ -148,9 +148,11 @@ describeOnEachDatabase('late orders', (engine) => {
           turnaroundHours: 2 / 3600,
           fulfilment: 'operator',
           resultKinds: ['transcription'],
+          results: resultsOf('transcription'),
         },
         qualityCheckProbability: 0,
         qualityCheckWindowMs: 3_600_000,
+        workbench: { leaseMs: 3_600_000, partSeconds: 360 },
       },
       20_000,
     );

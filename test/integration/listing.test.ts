@@ -6,9 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnEachDatabase } from '../helpers/legs.js';
 import { sql } from 'drizzle-orm';
 import { startService, type TestService } from '../helpers/service.js';
+import { fixedPlanOf, type OrderToPlace } from '../../src/contracts/orders.js';
+import { productOf } from '../../src/products/registry.js';
+import { orderPlan } from '../../src/products/shared.js';
 
 const SEEDED = 2_345;
 const seedSql = readFileSync('bench/seed-orders.sql', 'utf8');
+/** The plan the registry gives the seeded orders' parameters (those of bench/seed-orders.sql). */
+const seededPlan = fixedPlanOf(
+  orderPlan(productOf('transcription'), {
+    language: 'english',
+    text_format: 'clean_verbatim',
+    timestamping: 'not_required',
+    turnaround_time: '5_days',
+    number_of_speakers: '1_or_2',
+  } as never) as OrderToPlace,
+);
 
 describeOnEachDatabase('listing a seeded account', (engine) => {
   let service: TestService;
@@ -26,7 +39,14 @@ describeOnEachDatabase('listing a seeded account', (engine) => {
       [other.accountId, 100],
       [account.accountId, 45],
     ] as const) {
-      await service.database.db.execute(sql.raw(seedSql.replaceAll('$1', String(id)).replaceAll('$2', String(count))));
+      await service.database.db.execute(
+        sql.raw(
+          seedSql
+            .replaceAll('$1', String(id))
+            .replaceAll('$2', String(count))
+            .replaceAll('$3', `'${JSON.stringify(seededPlan).replaceAll("'", "''")}'`),
+        ),
+      );
     }
     const rows = await service.database.db.execute(sql`SELECT id FROM orders WHERE account_id = ${account.accountId} ORDER BY id DESC`);
     seededIds = (rows as unknown as { rows: Array<{ id: string | number }> }).rows.map((r) => Number(r.id));

@@ -21,7 +21,10 @@ import { generatePythonClient, sourceFilesOf } from '../../scripts/pythonClient.
 type Json = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
-/** METHOD /path ({param} style) of every route of the app's router stack under /api/v4. */
+/**
+ * METHOD /path ({param} style) of every route of the app's router stack under /api/v4; a route for
+ * every method (router.all, as the tus upload's) is `ALL /path`.
+ */
 function appRoutes(app: TestService['app']): string[] {
   const found: string[] = [];
   const walk = (stack: Json[], mountedAtRoot: boolean) => {
@@ -29,8 +32,9 @@ function appRoutes(app: TestService['app']): string[] {
       if (layer.route) {
         const paths: string[] = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const path of paths) {
-          for (const method of Object.keys(layer.route.methods).filter((m) => layer.route.methods[m] && m !== '_all')) {
-            if (mountedAtRoot && path.startsWith('/api/v4/')) found.push(`${method.toUpperCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
+          for (const method of Object.keys(layer.route.methods).filter((m) => layer.route.methods[m])) {
+            const name = method === '_all' ? 'ALL' : method.toUpperCase();
+            if (mountedAtRoot && path.startsWith('/api/v4/')) found.push(`${name} ${path.replace(/:(\w+)/g, '{$1}')}`);
           }
         }
       } else if (Array.isArray(layer.handle?.stack)) {
@@ -43,14 +47,18 @@ function appRoutes(app: TestService['app']): string[] {
   return [...new Set(found)].sort();
 }
 
-function documentRoutes(doc: Json): string[] {
-  return Object.entries(doc.paths as Json)
-    .flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((m) => METHODS.includes(m))
-        .map((m) => `${m.toUpperCase()} ${path}`),
-    )
-    .sort();
+/** The document's METHOD /path; a method the app answers only by its route for every method is `ALL /path`. */
+function documentRoutes(doc: Json, appRoutes: string[]): string[] {
+  const routes = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
+  const asServed = routes.map((route) => {
+    const path = route.slice(route.indexOf(' ') + 1);
+    return !appRoutes.includes(route) && appRoutes.includes(`ALL ${path}`) ? `ALL ${path}` : route;
+  });
+  return [...new Set(asServed)].sort();
 }
 
 describe('OpenAPI document', () => {
@@ -94,7 +102,9 @@ describe('OpenAPI document', () => {
   it('documents every /api/v4 route of the app, and no path without a route', () => {
     const routes = appRoutes(service.app);
     expect(routes.length).toBeGreaterThanOrEqual(PRODUCT_LIST.length + 4);
-    expect(documentRoutes(doc)).toEqual(routes);
+    expect(documentRoutes(doc, routes)).toEqual(routes);
+    // The tus upload's route answers every method: the document names HEAD, PATCH and DELETE.
+    expect(Object.keys(doc.paths['/api/v4/uploads/{id}']).sort()).toEqual(['delete', 'head', 'options', 'patch']);
   });
 
   it('documents every product with its parameters, the three encodings, errors and signed callbacks', () => {
@@ -170,6 +180,119 @@ describe('OpenAPI document', () => {
     for (const product of doc.paths['/api/v4/languages'].get.parameters[0].schema.enum) {
       expect((await service.get(`/api/v4/languages?product=${product}`)).status).toBe(200);
     }
+  });
+
+  it("says in every product's file fields, and only there, that an upload's URL is taken", () => {
+    for (const product of PRODUCT_LIST) {
+      const name = doc.paths[`/api/v4/${product.path}`].post.requestBody.content['application/json'].schema.$ref.split('/').pop();
+      const urls = Object.entries(schemaOf(name).properties as Json).filter(([, property]) => property.format === 'uri');
+      const files = urls.filter(([field]) => field !== 'callback_url');
+      expect(files.length, name).toBeGreaterThanOrEqual(1);
+      for (const [field, property] of files) expect(property.description, `${name}.${field}`).toContain('POST /api/v4/uploads');
+      expect(schemaOf(name).properties.callback_url.description).not.toContain('upload');
+    }
+  });
+
+  it('documents the one-shot upload (any body, its answer, its refusals, both ways of the token) as the service answers it', async () => {
+    const op = doc.paths['/api/v4/uploads'].post;
+    expect(Object.keys(op.requestBody.content).sort()).toEqual(['*/*', 'application/octet-stream']);
+    expect(Object.keys(op.responses).sort()).toEqual(['201', '400', '413', '415', '429', '500']);
+    expect(op.security).toEqual([{ bearerToken: [] }, { apiTokenQuery: [] }]);
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerToken: { type: 'http', scheme: 'bearer' },
+      apiTokenQuery: { type: 'apiKey', in: 'query', name: 'api_token' },
+    });
+    const answer = validatorOf(op.responses['201'].content['application/json'].schema.$ref.split('/').pop());
+    const error = validatorOf('Error');
+    const wav = new Uint8Array(wavFile(30)); // a body fetch's types take: a view of an ArrayBuffer
+    const byHeader = await fetch(`${service.baseUrl}/api/v4/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: wav,
+    });
+    const byQuery = await fetch(`${service.baseUrl}/api/v4/uploads?api_token=${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/x-wav' },
+      body: wav,
+    });
+    for (const res of [byHeader, byQuery]) {
+      expect(res.status).toBe(201);
+      const body = await res.json();
+      expect(ajv.validate(answer, body), JSON.stringify(ajv.errors)).toBe(true);
+      expect(body).toMatchObject({ size: wav.length, url: res.headers.get('location') });
+      // What the product fields' descriptions say: the upload's URL is an order's url.
+      const quote = await service.post('/api/v4/transcriptions', { mode: 'test', api_token: token, url: body.url, language: 'english' });
+      expect(quote).toMatchObject({ status: 200, body: { seconds: 30 } });
+    }
+    const refusals = [
+      await fetch(`${service.baseUrl}/api/v4/uploads`, { method: 'POST', body: wav }),
+      await fetch(`${service.baseUrl}/api/v4/uploads?api_token=${token}`, { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: wav }),
+      await overLimit(),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([400, 415, 413]);
+    for (const res of refusals) expect(ajv.validate(error, await res.json()), JSON.stringify(ajv.errors)).toBe(true);
+  });
+
+  /** A one-shot upload whose Content-Length is past the service's limit, refused before its body is read. */
+  async function overLimit(): Promise<Response> {
+    const { request } = await import('node:http');
+    return new Promise((resolve, reject) => {
+      const req = request(`${service.baseUrl}/api/v4/uploads?api_token=${token}`, {
+        method: 'POST',
+        headers: { 'content-length': String(1024 ** 4) },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          req.destroy();
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode }));
+        });
+      });
+      req.on('error', reject);
+      req.write('RIFF');
+    });
+  }
+
+  it('names the tus endpoint: its methods, headers and protocol, as the service speaks it', async () => {
+    const post = doc.paths['/api/v4/uploads'].post;
+    expect(post.description).toMatch(/Tus-Resumable: 1\.0\.0.*Upload-Length/s);
+    expect(post.description).toContain('https://tus.io/protocols/resumable-upload');
+    const tag = doc.tags.find((t: Json) => t.name === 'Uploads');
+    expect(tag.externalDocs.url).toBe('https://tus.io/protocols/resumable-upload');
+    for (const method of ['HEAD', 'PATCH', 'DELETE']) expect(tag.description).toContain(`${method} /api/v4/uploads/{id}`);
+    const item = doc.paths['/api/v4/uploads/{id}'];
+    for (const method of ['head', 'patch', 'delete']) {
+      expect(
+        item[method].parameters.map((p: Json) => p.name),
+        method,
+      ).toEqual(expect.arrayContaining(['id', 'Tus-Resumable']));
+      expect(item[method].security).toEqual(post.security);
+    }
+    expect(item.patch.parameters.map((p: Json) => p.name)).toContain('Upload-Offset');
+    expect(Object.keys(item.patch.requestBody.content)).toEqual(['application/offset+octet-stream']);
+
+    // The documented headers are the ones the service answers.
+    const options = await fetch(`${service.baseUrl}/api/v4/uploads`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    for (const header of Object.keys(doc.paths['/api/v4/uploads'].options.responses['204'].headers)) expect(options.headers.get(header), header).toBeTruthy();
+    const tus = { 'Tus-Resumable': '1.0.0', authorization: `Bearer ${token}` };
+    const created = await fetch(`${service.baseUrl}/api/v4/uploads`, { method: 'POST', headers: { ...tus, 'Upload-Length': '4' } });
+    expect(created.status).toBe(201);
+    for (const header of Object.keys(post.responses['201'].headers)) expect(created.headers.get(header), header).toBeTruthy();
+    const upload = created.headers.get('location')!;
+    const head = await fetch(upload, { method: 'HEAD', headers: tus });
+    expect(head.status).toBe(200);
+    for (const header of ['Upload-Offset', 'Upload-Length', 'Cache-Control']) expect(head.headers.get(header), header).toBeTruthy();
+    const patch = await fetch(upload, {
+      method: 'PATCH',
+      headers: { ...tus, 'Upload-Offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'RIFF',
+    });
+    expect(patch.status).toBe(204);
+    expect(patch.headers.get('upload-offset')).toBe('4');
+    expect((await fetch(upload, { method: 'DELETE', headers: tus })).status).toBe(204);
+    expect((await fetch(upload, { method: 'HEAD', headers: tus })).status).toBe(404);
   });
 
   it('/docs is an HTML page whose assets are all served by the service itself', async () => {

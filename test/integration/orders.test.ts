@@ -11,7 +11,6 @@ import { accounts, ledgerEntries, orders } from '../../src/db/schema.js';
 import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
 import { getTask } from '../../src/db/tasks.js';
-import { BASELINE } from '../../src/workflows/patches.js';
 import { patchMarkerIds } from '../helpers/histories.js';
 
 describeOnEachDatabase('human transcription orders', (engine) => {
@@ -135,16 +134,16 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     expect(await handle.query<string>('__stack_trace')).not.toMatch(/\bat \S+/);
   });
 
-  it('records one patch marker for a new order, the baseline standing for every patch it names (src/workflows/patches.ts)', async () => {
+  it('records no patch marker for a new order: 1.0 runs one version of the code (src/workflows/patches.ts)', async () => {
     const { token } = await service.createAccount(10);
     const placed = await placeOrder(service, { token, fields: englishAudio(media, 30) });
     const orderId = placed.body.order_id as number;
     await waitFor(async () => (await getTask(service.database.db, `task-${orderId}-work`))?.status === 'waiting', 'the work task');
     const history = await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
-    expect(patchMarkerIds(history)).toEqual([BASELINE.id]);
-    // The SDK upserts TemporalChangeVersion with each marker: once, beside the order's status at payment.
+    expect(patchMarkerIds(history)).toEqual([]);
+    // The order's status, upserted at payment, is the only search attribute it writes.
     const upserted = (history.events ?? []).flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
-    expect(upserted).toEqual(['TemporalChangeVersion', 'OrderStatus']);
+    expect(upserted).toEqual(['OrderStatus']);
   });
 
   it('refund restores the wallet and tells the receiver', async () => {

@@ -197,7 +197,7 @@ describeOnEachDatabase('every product', (engine) => {
       const [callback] = await waitFor(() => callbacksFor(id).length > 0 && callbacksFor(id), `the callback of ${key} order ${id}`);
       expect(callback!.path).toBe(`/${key}`);
       // This service has no speech engine: an engine product's order went to a person, and its
-      // callback carries the new delivery estimate beside the spec's fields (docs/decisions.md).
+      // callback carries the new delivery estimate beside the spec's fields (docs/decisions/hand-off-delivery-estimate.md).
       const handedOver = PRODUCTS[key].fulfilment === 'engine';
       expect(Object.keys(callback!.fields).sort()).toEqual([...spec.finished, ...(handedOver ? ['delivery_estimate'] : [])].sort());
       expect(callback!.fields).toMatchObject({ mode: 'live', order_id: String(id), ...(spec.withStatus ? { status: 'finished' } : {}) });

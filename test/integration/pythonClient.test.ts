@@ -4,15 +4,17 @@
 // service finishes it (an operator completes it here), and the script verifies the callback's
 // signature with standardwebhooks, downloads the result and meets a refusal as one typed error; a
 // second service's rate limit (429) and full capacity (503) arrive as that error with Retry-After.
+// Another script (test/helpers/pythonUploadScript.py) uploads local files with the client's upload()
+// (tus) and orders them by their URL, resuming an interrupted upload.
 import { spawn, execFile } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../helpers/service.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { longContractPdf, pngImage, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 
 const run = promisify(execFile);
@@ -101,4 +103,44 @@ describe('the Python client installed from its folder', () => {
     });
     expect(found.busy.retry_after_seconds).toBeGreaterThan(0);
   }, 240_000);
+
+  it('uploads local files by tus with upload() and orders them by their URL, resuming an interrupted upload', async () => {
+    const { token } = await service.createAccount(20);
+    const [large, small] = [join(venv, 'twenty minutes.wav'), join(venv, 'ninety seconds.wav')];
+    await Promise.all([writeFile(large, wavFile(1200)), writeFile(small, wavFile(90))]);
+    const script = join(ROOT, 'test', 'helpers', 'pythonUploadScript.py');
+    const { stdout } = await run(join(venv, 'bin', 'python'), [script, service.baseUrl, token, large, small, join(venv, 'uploads.json')], {
+      timeout: 120_000,
+    }).catch((err: { stderr?: string }) => {
+      throw new Error(`the upload script failed:\n${err.stderr ?? String(err)}`);
+    });
+    const found = JSON.parse(stdout);
+    const uploadUrl = new RegExp(`^${service.baseUrl}/api/v4/uploads/[0-9a-f]{32}$`);
+
+    // 9.6 MB in chunks of 8 MiB, ordered live and measured from its bytes.
+    expect(found.default_chunk_size).toBe(8 * 1024 * 1024);
+    expect(found.large.url).toMatch(uploadUrl);
+    expect(found.large.offsets).toEqual([
+      [8 * 1024 * 1024, 9_600_044],
+      [9_600_044, 9_600_044],
+    ]);
+    expect(found.large.seconds).toBe(1200);
+
+    // Stopped after three chunks of 64 KiB; the second upload() continued the same upload from there.
+    expect(found.interrupted).toBe(true);
+    expect(found.resumed.remembered).toHaveLength(1);
+    expect(found.resumed.held_offset).toBe(3 * 65536);
+    expect(found.resumed.url).toBe(found.resumed.remembered[0]);
+    expect(found.resumed.first_progress).toBe(4 * 65536);
+    expect(found.resumed.store_after).toEqual({});
+    expect(found.resumed.seconds).toBe(90);
+
+    // 11 chunks over connections that lost one PATCH's answer (not sent again: HEAD said it was taken)
+    // and one PATCH (sent again): 12 PATCHes, the file whole.
+    expect(found.dropped).toEqual({ patches: 12, seconds: 90 });
+
+    // The generated one-shot upload_file, quoted by its url.
+    expect(found.one_shot).toEqual({ url: expect.stringMatching(uploadUrl), size: 720_044, seconds: 90 });
+    expect(found.refusal).toEqual({ status: 400, message: 'api_token: invalid token', retryable: false });
+  }, 180_000);
 });

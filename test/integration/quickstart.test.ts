@@ -1,8 +1,9 @@
 // The README quick start, driven as a newcomer would: start the service (what `npm start` runs
-// after building), place an order over HTTP, complete it with order-ops, read the callback,
-// stop with Ctrl-C, start again and find everything kept.
+// after building), place an order over HTTP, order a local file with the README's two curl
+// commands, complete an order with order-ops, read the callback, stop with Ctrl-C, start again and
+// find everything kept.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mammoth from 'mammoth';
 import { localEngineInstalled } from '../../src/engines/localEngine.js';
 import { freePort, waitFor } from '../helpers/net.js';
-import { hasLeg } from '../helpers/legs.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 
 const ENGINE_INSTALLED = localEngineInstalled(process.env.ENGINES_DIR ?? '.engines');
@@ -81,10 +81,8 @@ describe('README quick start', () => {
     const token = /api_token: (\S+)/.exec(firstOutput)?.[1];
     expect(token).toBeDefined();
     expect(firstOutput).toContain(`Order API:   http://localhost:${port}/api/v4/`);
-    // What PDFs are drawn with: the Noto fonts where installed, else what is missing and how to get it.
-    expect(firstOutput).toMatch(
-      hasLeg('scripts') ? /PDF fonts: {3}Noto, for every script of the language sets/ : /PDF fonts: {3}no .*apt-get install fonts-noto-core fonts-noto-cjk/,
-    );
+    // What PDFs are drawn with: the Noto fonts npm install brought, after FONT_DIRS.
+    expect(firstOutput).toMatch(/PDF fonts: {3}Noto, for every script of the language sets/);
     const base = `http://localhost:${port}`;
 
     // curl -d … : a form-encoded live order.
@@ -93,6 +91,19 @@ describe('README quick start', () => {
       body: new URLSearchParams({ api_token: token!, mode: 'live', url: media.audio(120), language: 'english', callback_url: receiver.url }),
     }).then((r) => r.json());
     expect(placed).toMatchObject({ mode: 'live', status: 'success', order_total: 2.5, in_wallet: 97.5 });
+
+    // The README's local file: uploaded with curl, its url ordered, the commands run as written (bash, curl, jq).
+    const readme = await readFile('README.md', 'utf8');
+    const uploadCommands = readme
+      .split('```sh\n')
+      .find((block) => block.includes('/api/v4/uploads'))!
+      .split('```')[0]!;
+    await writeFile(join(dataDir, 'interview.mp3'), wavFile(42)); // the service goes by the bytes, not the name
+    const fromDisk = await run('bash', ['-c', `set -eo pipefail\n${uploadCommands.replaceAll('localhost:3000', `localhost:${port}`)}`], {
+      cwd: dataDir,
+      env: { ...env, TOKEN: token! },
+    });
+    expect(JSON.parse(fromDisk.stdout)).toMatchObject({ mode: 'live', status: 'success', seconds: 42, order_id: expect.any(Number) });
 
     const pending = (await orderOps('pending')).stdout
       .trim()

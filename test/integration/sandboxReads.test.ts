@@ -67,4 +67,15 @@ describe('the sandbox answering a child that reads a file by ranges', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
   });
+
+  it('refuses the jobs of a child still starting when the sandbox closes, and leaves no promise unhandled', async () => {
+    // A sandbox of its own, closed at once: its first child is still being started by the spawner.
+    const closing = createDocumentSandbox();
+    const jobs = Promise.allSettled([closing.mediaDurationByRanges(whole, MEDIA), closing.mediaDurationByRanges(whole, MEDIA, true)]);
+    await new Promise((r) => setImmediate(r));
+    await closing.close();
+    for (const job of await jobs) expect(job).toMatchObject({ status: 'rejected', reason: { message: 'the service is stopping' } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(unhandled).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import mammoth from 'mammoth';
 import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
-import { englishAudio, placeOrder } from '../helpers/orders.js';
+import { englishAudio, placeOrder, resultsOf, withResults } from '../helpers/orders.js';
 import { chargeWalletForOrder, nextOrderId } from '../../src/db/wallet.js';
 import { finishOrder } from '../../src/db/orders.js';
 import { RESULT_KIND_DEFINITIONS, type ResultKind } from '../../src/domain/resultKinds.js';
@@ -143,19 +143,22 @@ describe('serving result files', () => {
     /** A finished order of `product` with one stored file, written straight to the database. */
     const finishedOrder = async (product: string, kind: ResultKind, fileName: string, content: string) => {
       const id = await nextOrderId(service.database.db);
-      await chargeWalletForOrder(service.database.db, {
-        id,
-        accountId,
-        product,
-        priceCents: 100,
-        seconds: 20,
-        words: 0,
-        params: {},
-        callbackUrl: null,
-        turnaroundHours: 120,
-        fulfilment: 'operator',
-        resultKinds: [kind],
-      });
+      await chargeWalletForOrder(
+        service.database.db,
+        withResults({
+          id,
+          accountId,
+          product,
+          priceCents: 100,
+          seconds: 20,
+          words: 0,
+          params: {},
+          callbackUrl: null,
+          turnaroundHours: 120,
+          fulfilment: 'operator',
+          resultKinds: [kind],
+        }),
+      );
       const upload = await service.ops('PUT', '/ops/files', undefined, Buffer.from(content));
       await finishOrder(service.database.db, id, [{ kind, blobKey: upload.body.key, fileName }], null);
       return id;
@@ -177,7 +180,10 @@ describe('serving result files', () => {
         expect(res.headers.get('content-type')).toBe(contentType);
         expect(res.headers.get('content-disposition')).toBe(`attachment; filename="order-${id}-${kind.replace(/_/g, '-')}.${defaultFormat}"`);
         // The formats this order offers: a document's translation has no subtitle formats.
-        const { formats } = orderResult({ product, params: {} }, kind)!;
+        const { formats } = orderResult(
+          { product, params: {}, plan: { fulfilment: 'operator', resultKinds: [kind], results: resultsOf(product), turnaroundHours: 120 } },
+          kind,
+        )!;
         expect(formats).toEqual(kind === 'translation' ? ['docx', 'pdf', 'text'] : RESULT_KIND_DEFINITIONS[kind].formats);
         for (const format of formats) expect((await service.get(`${base}&format=${format}`)).status).toBe(200);
         const wrong = await service.get(`${base}&format=json2`);

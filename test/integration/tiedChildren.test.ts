@@ -4,94 +4,17 @@
 // within seconds, and the next start on the same data and ports answers, no process killed by
 // anyone but the kernel and the service. Without setpriv (SETPRIV=none) the readers and the engine
 // still go (they watch their parent) and the next start stops the dev server the run left behind.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEngineInstalled } from '../../src/engines/localEngine.js';
-import { processInfo } from '../../src/runtime/tiedChild.js';
-import { freePort, waitFor } from '../helpers/net.js';
+import { waitFor } from '../helpers/net.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { processInfo } from '../../src/runtime/tiedChild.js';
+import { descendants, gone, isDevServer, isEngine, isReader, isSpawner, running, type Seen } from '../helpers/processes.js';
+import { exited, serviceEnv, startMain } from '../helpers/serviceProcess.js';
 
 const ENGINE_INSTALLED = localEngineInstalled(process.env.ENGINES_DIR ?? '.engines');
-
-interface Seen {
-  pid: number;
-  startTime: number;
-  args: string[];
-}
-
-/** Every process under `root` (children, theirs, …), from /proc. */
-function descendants(root: number): Seen[] {
-  const all = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => ({ pid: Number(name), info: processInfo(Number(name)) }))
-    .filter((p) => p.info && p.info.state !== 'Z');
-  const found: Seen[] = [];
-  const parents = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const { pid, info } of all) {
-      if (!parents.has(pid) && parents.has(info!.ppid)) {
-        parents.add(pid);
-        found.push({ pid, startTime: info!.startTime, args: info!.args });
-        grew = true;
-      }
-    }
-  }
-  return found;
-}
-
-/** Gone: no such process, a zombie, or another process under its pid. */
-const gone = ({ pid, startTime }: Seen) => {
-  const now = processInfo(pid);
-  return !now || now.state === 'Z' || now.startTime !== startTime;
-};
-const running = (seen: Seen) => !gone(seen);
-const isDevServer = (p: Seen) => p.args.includes('start-dev');
-const isEngine = (p: Seen) => p.args.some((a) => a.endsWith('engines/server.py'));
-const isReader = (p: Seen) => p.args.some((a) => a.endsWith('sandbox/child.js'));
-
-/** A fresh data dir and free ports for `node dist/main.js`, as the quick start runs it. */
-async function serviceEnv(extra: NodeJS.ProcessEnv = {}): Promise<{ env: NodeJS.ProcessEnv; dataDir: string; port: number }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'order-tied-children-'));
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...extra,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    TEMPORAL_DEV_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    ENGINE_PORT: String(await freePort()),
-    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
-  };
-  delete env.DATABASE_URL;
-  delete env.TEMPORAL_ADDRESS;
-  return { env, dataDir, port };
-}
-
-/** `node [nodeArgs] dist/main.js`; resolves once it printed its banner. */
-async function start(env: NodeJS.ProcessEnv, started: ChildProcess[], nodeArgs: string[] = []) {
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  await waitFor(() => /"msg":"started"/.test(output) || (child.exitCode !== null && Promise.reject(new Error(output))), 'the service to start', 180_000);
-  return { child, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve(child.exitCode)
-    : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
 describe.each([
   ['with setpriv', {}],
@@ -118,7 +41,7 @@ describe.each([
   });
 
   it('go with it when it is killed (SIGKILL alone), and the next start answers', { timeout: 420_000 }, async () => {
-    const first = await start(env, started);
+    const first = await startMain(env, started);
     const token = /api_token: (\S+)/.exec(first.output())?.[1];
     expect(token).toBeDefined();
     const children = descendants(first.child.pid!);
@@ -126,19 +49,24 @@ describe.each([
     expect(children.filter(isDevServer)).toHaveLength(1);
     expect(children.filter(isEngine)).toHaveLength(ENGINE_INSTALLED ? 1 : 0);
     expect(children.filter(isReader).length).toBeGreaterThanOrEqual(2); // the API's warm readers: documents and media
+    // Started by its spawner, not forked from it (issue 56): all but the dev server.
+    const [spawner, ...more] = children.filter(isSpawner);
+    expect(more).toHaveLength(0);
+    expect(processInfo(spawner!.pid)?.ppid).toBe(first.child.pid);
+    for (const child of children.filter((c) => isReader(c) || isEngine(c))) expect(processInfo(child.pid)?.ppid).toBe(spawner!.pid);
 
     first.child.kill('SIGKILL');
     await exited(first.child);
     if (tied) {
       await waitFor(() => children.every(gone), 'every child to go with its parent', 5_000);
     } else {
-      // The readers hear their IPC channel close; the engine sees its parent change (once a second).
+      // The readers see their channel close, the spawner its IPC channel; the engine sees its parent change (once a second).
       await waitFor(() => children.filter((p) => !isDevServer(p)).every(gone), 'the readers and the engine to go', 5_000);
       // Nothing ties the dev server to its parent here: it runs on, holding the port and the database file.
       expect(children.filter(isDevServer).every(running)).toBe(true);
     }
 
-    const second = await start(env, started);
+    const second = await startMain(env, started);
     if (!tied) {
       // The pid file in the data dir named it: this start stopped it before starting its own.
       expect(second.output()).toContain("stopping a previous run's Temporal dev server");
@@ -154,6 +82,19 @@ describe.each([
       body: new URLSearchParams({ api_token: token!, mode: 'test', url: media.audio(120), language: 'english' }),
     }).then((r) => r.json());
     expect(quote).toMatchObject({ mode: 'test', status: 'success', order_total: 2.5 });
+    if (tied) {
+      // A spawner killed outright takes its children along; the service serves on, and the next
+      // quote's media reader starts through a new spawner (the engine is started again meanwhile).
+      const before = descendants(second.child.pid!);
+      process.kill(before.find(isSpawner)!.pid, 'SIGKILL');
+      await waitFor(() => before.filter((p) => !isDevServer(p)).every(gone), 'the spawner and its children to go', 5_000);
+      const again = await fetch(`${base}/api/v4/transcriptions`, {
+        method: 'POST',
+        body: new URLSearchParams({ api_token: token!, mode: 'test', url: media.audio(90), language: 'english' }),
+      }).then((r) => r.json());
+      expect(again).toMatchObject({ mode: 'test', status: 'success' });
+      expect(descendants(second.child.pid!).filter(isSpawner)).toHaveLength(1);
+    }
 
     // Stopped in order, it leaves nothing behind either.
     const secondChildren = descendants(second.child.pid!);
@@ -184,7 +125,7 @@ describe('faults no caller handled', () => {
   });
 
   it('logs and counts an unhandled rejection and serves on; stops in order on an uncaught exception', { timeout: 300_000 }, async () => {
-    const service = await start(env, started, ['--import', FAULTS]);
+    const service = await startMain(env, started, ['--import', FAULTS]);
     const base = `http://localhost:${port}`;
     service.child.kill('SIGUSR2');
     const line = await waitFor(

@@ -10,6 +10,7 @@ import { describeNeeding } from '../helpers/legs.js';
 import { hasLeg } from '../helpers/legCatalog.js';
 import { freePort, waitFor } from '../helpers/net.js';
 import { startLibreTranslate, type LibreTranslateDouble } from '../helpers/libreTranslate.js';
+import { spawnerPid } from '../../src/runtime/spawner/index.js';
 
 const SENTENCES = ['The house is red.', 'I like the blue car.', 'The dog eats bread in the kitchen.', 'We will meet tomorrow at the station.'];
 
@@ -23,9 +24,11 @@ const groupMembers = (pgid: number): number[] =>
     .map(([pid]) => pid!);
 
 /** This process's children running `apertium`. */
-function apertiumChildren(): number[] {
+/** The Apertium scripts the spawner runs for this process (their process groups' leaders). */
+async function apertiumChildren(): Promise<number[]> {
+  const parent = await spawnerPid();
   try {
-    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .filter((line) => /\bapertium -u\b/.test(line))
@@ -121,7 +124,7 @@ describeNeeding('apertium', 'apertiumTranslator', () => {
   it('kills the whole pipeline when the deadline passes: a fault, and no process left behind', async () => {
     const many = Array.from({ length: 3000 }, (_, i) => `${SENTENCES[i % 4]} Number ${i}.`);
     const running = en2es(many, { timeoutMs: 500 });
-    const pgid = await waitFor(() => apertiumChildren()[0], 'apertium to start', 5000);
+    const pgid = await waitFor(async () => (await apertiumChildren())[0], 'apertium to start', 5000);
     await expect(running).rejects.toThrow(EngineFaultError);
     await expect(running).rejects.toThrow(/timed out after 500 ms/);
     await waitFor(() => groupMembers(pgid).length === 0, "the pipeline's processes to be gone", 5000);

@@ -1,10 +1,16 @@
 // The typed client (clients/typescript, generated from the OpenAPI document) against the live
-// service: a quote (mode=test) and a live order, read back with GET /api/v4/orders/{id}.
+// service: a quote (mode=test) and a live order, read back with GET /api/v4/orders/{id}; local
+// files uploaded by its upload() helper (tus) and ordered by their URL.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderClient, orThrow, OrderServiceError, type OrderClient } from '../../clients/typescript/src/index.js';
+import { createOrderClient, DEFAULT_CHUNK_SIZE, orThrow, OrderServiceError, type OrderClient } from '../../clients/typescript/src/index.js';
 import { openApiDocument } from '../../src/api/openapi/document.js';
 import { startService, type TestService } from '../helpers/service.js';
-import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
+import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { longContractPdf, startDocumentServer } from '../helpers/documents.js';
 
 describe('typed client', () => {
@@ -12,16 +18,20 @@ describe('typed client', () => {
   let media: MediaServer;
   let client: OrderClient;
   let token: string;
+  /** Local files to upload, and each test's resume store. */
+  let scratch: string;
 
   beforeAll(async () => {
     service = await startService();
     media = await startMediaServer();
     client = createOrderClient(service.baseUrl);
     ({ token } = await service.createAccount(100));
+    scratch = await mkdtemp(join(tmpdir(), 'typed-client-uploads-'));
   });
   afterAll(async () => {
     await media?.close();
     await service?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
   it('quotes an order (mode=test) with typed parameters and answer', async () => {
@@ -158,6 +168,89 @@ describe('typed client', () => {
       expect((thrown as OrderServiceError).retryAfterSeconds).toBeGreaterThan(0);
     } finally {
       await limited.close();
+    }
+  });
+
+  /** A live AI transcription of `url`, its seconds as the service measured them from the bytes. */
+  async function orderedSeconds(url: string): Promise<number> {
+    const placed = await orThrow(client.POST('/api/v4/ai-transcriptions', { body: { mode: 'live', api_token: token, url, language: 'english' } }));
+    expect(placed.order_id).toBeGreaterThan(0);
+    return placed.seconds;
+  }
+
+  it('uploads a local file by tus in chunks of 8 MiB and orders it by the URL it answers', async () => {
+    const path = join(scratch, 'twenty minutes.wav');
+    const bytes = wavFile(1200); // 9.6 MB: a whole chunk and a part
+    await writeFile(path, bytes);
+    const accepted: number[] = [];
+    const url = await client.upload(path, { apiToken: token, resumeStore: join(scratch, 'chunks.json'), onChunk: (offset) => accepted.push(offset) });
+    expect(url).toMatch(new RegExp(`^${service.baseUrl}/api/v4/uploads/[0-9a-f]{32}$`));
+    expect(accepted).toEqual([DEFAULT_CHUNK_SIZE, bytes.length]);
+    expect(DEFAULT_CHUNK_SIZE).toBe(8 * 1024 * 1024);
+    expect(await orderedSeconds(url)).toBe(1200);
+  });
+
+  it('resumes an interrupted upload of the same file where the service left it, and forgets it once done', async () => {
+    const path = join(scratch, 'interrupted.wav');
+    await writeFile(path, wavFile(90)); // 720 KB in chunks of 64 KiB
+    const store = join(scratch, 'resume.json');
+    const chunkSize = 64 * 1024;
+    const stop = new AbortController();
+    const first = client.upload(path, {
+      apiToken: token,
+      resumeStore: store,
+      chunkSize,
+      onChunk: (offset) => offset >= 2 * chunkSize && stop.abort(new Error('interrupted')),
+      signal: stop.signal,
+    });
+    await expect(first).rejects.toThrow('interrupted');
+    const remembered = Object.values(JSON.parse(await readFile(store, 'utf8')) as Record<string, { uploadUrl: string }>);
+    expect(remembered).toHaveLength(1);
+    const held = await fetch(remembered[0]!.uploadUrl, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+    const offset = Number(held.headers.get('upload-offset'));
+    expect(offset).toBeGreaterThanOrEqual(2 * chunkSize);
+
+    const sent: number[] = [];
+    const url = await client.upload(path, { apiToken: token, resumeStore: store, chunkSize, onProgress: (bytesSent) => sent.push(bytesSent) });
+    // The same upload, continued from the service's offset: no byte before it was sent again.
+    expect(url).toBe(remembered[0]!.uploadUrl);
+    expect(Math.min(...sent)).toBeGreaterThanOrEqual(offset);
+    expect(JSON.parse(await readFile(store, 'utf8'))).toEqual({});
+    expect(await orderedSeconds(url)).toBe(90);
+  });
+
+  it('uploads bytes (a Buffer) and a stream of unknown length, each ordered by its URL', async () => {
+    const fromBuffer = await client.upload(wavFile(45), { apiToken: token, resumeStore: false });
+    expect(await orderedSeconds(fromBuffer)).toBe(45);
+    // A stream of unknown length: its length is sent with its last chunk (tus creation-defer-length).
+    const stream = Readable.from([wavFile(75)]);
+    const fromStream = await client.upload(stream, { apiToken: token, resumeStore: false, chunkSize: 100_000 });
+    expect(await orderedSeconds(fromStream)).toBe(75);
+    // A file's stream is read as its path is.
+    const path = join(scratch, 'streamed.wav');
+    await writeFile(path, wavFile(15));
+    const fromFileStream = await client.upload(createReadStream(path), { apiToken: token, resumeStore: false });
+    expect(await orderedSeconds(fromFileStream)).toBe(15);
+    expect(new Set([fromBuffer, fromStream, fromFileStream]).size).toBe(3);
+  });
+
+  it("gives the upload's refusals as OrderServiceError: a wrong token (the error object), a file over the limit (tus's text)", async () => {
+    const wrongToken = await client.upload(wavFile(5), { apiToken: 'not-a-token', resumeStore: false }).catch((err: unknown) => err);
+    expect(wrongToken).toBeInstanceOf(OrderServiceError);
+    expect(wrongToken).toMatchObject({ status: 400, retryable: false, body: { status: 'error' } });
+    expect((wrongToken as Error).message).toBe('api_token: invalid token');
+
+    const small = await startService({ media: { maxBytes: 100_000 } });
+    try {
+      const { token: own } = await small.createAccount(10);
+      const tooLarge = await createOrderClient(small.baseUrl)
+        .upload(wavFile(60), { apiToken: own, resumeStore: false })
+        .catch((err: unknown) => err);
+      expect(tooLarge).toBeInstanceOf(OrderServiceError);
+      expect(tooLarge).toMatchObject({ status: 413, retryable: false, body: undefined });
+      expect((tooLarge as Error).message).toMatch(/^Maximum size exceeded/);
+    } finally {
+      await small.close();
     }
   });
 });

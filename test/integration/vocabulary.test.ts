@@ -1,6 +1,12 @@
 // `vocabulary` (issue 44): the customer's terms, kept with the order and shown in its record, refused
 // beyond its limits by name, not priced; and passed to the engine, which then spells the names as
 // listed (the local engine's draft of espeak-ng speech of unusual names, with and without the terms).
+// Issue 51: in NFC, and refused with characters that draw nothing or reorder the text; the pages hold
+// each term in a <bdi>, and order-ops writes such characters of older rows as escapes.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { parse } from 'node-html-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding } from '../helpers/legs.js';
 import { startService, type TestService } from '../helpers/service.js';
@@ -13,6 +19,7 @@ import { startLocalEngine, type LocalEngine } from '../../src/engines/localEngin
 import { buildEngines } from '../../src/engines/settings.js';
 import { VOCABULARY_LIMITS } from '../../src/products/params.js';
 import { tasksOfOrder } from '../../src/db/tasks.js';
+import { WorkerSession } from '../helpers/workerSession.js';
 
 const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
 
@@ -81,7 +88,117 @@ describe('vocabulary on an order', () => {
     );
     expect(await refused([1, 2])).toContain('vocabulary');
     expect(await refused({ terms: 'a' })).toContain('vocabulary: must be a list of terms');
-    expect(await refused(['ok', 'bell\u0007'])).toContain('vocabulary: has a term with a control character');
+    expect(await refused(['ok', 'bell\u0007'])).toContain('vocabulary: term 2 (');
+    expect(await refused(['ok', 'bell\u0007'])).toContain('holds U+0007 at character 5: a control character');
+  });
+
+  // Issue 51: characters that draw nothing or reorder what follows, each sent in every encoding the API reads.
+  const INVISIBLE = [
+    { name: 'a right-to-left override', term: 'Zyph\u202Erex', codePoint: 'U+202E', at: 5 },
+    { name: 'a zero-width space', term: 'Zyph\u200Brex', codePoint: 'U+200B', at: 5 },
+    { name: 'a tag character', term: 'Zyphrex\u{E0041}', codePoint: 'U+E0041', at: 8 },
+    { name: 'a byte order mark', term: '\uFEFFZyphrex', codePoint: 'U+FEFF', at: 1 },
+  ];
+  const ENCODINGS = {
+    json: (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) }),
+    form: (fields: Record<string, string>) => ({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    }),
+    multipart: (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return { body: form };
+    },
+  };
+
+  it.each(INVISIBLE)(
+    'refuses a term with $name ($codePoint) with a 400 naming vocabulary, the term and the character, in test and live mode, in JSON, form and multipart, before any charge',
+    async ({ term, codePoint, at }) => {
+      const { accountId, token: own } = await service.createAccount(100);
+      const balance = async () =>
+        (
+          (await service.database.db.execute(sql`SELECT balance_cents AS cents FROM accounts WHERE id = ${accountId}`)) as unknown as {
+            rows: Array<{ cents: number }>;
+          }
+        ).rows[0]!.cents;
+      const before = await balance();
+      for (const mode of ['test', 'live'])
+        for (const [encoding, encode] of Object.entries(ENCODINGS)) {
+          const fields = { api_token: own, mode, url: media.audio(60), language: 'english', vocabulary: `Kyiv, ${term}` };
+          const res = await fetch(`${service.baseUrl}/api/v4/transcriptions`, { method: 'POST', ...encode(fields) });
+          const body = await res.text();
+          expect(res.status, `${mode} ${encoding}: ${body}`).toBe(400);
+          expect(body, `${mode} ${encoding}`).toContain(`vocabulary: term 2 (`);
+          expect(body, `${mode} ${encoding}`).toContain(`holds ${codePoint} at character ${at}`);
+          // The refusal shows the character escaped, never the character itself.
+          expect(
+            [...body].some((c) => c !== '\n' && /[\p{Cf}\p{Cc}]/u.test(c)),
+            `${mode} ${encoding}: ${JSON.stringify(body)}`,
+          ).toBe(false);
+        }
+      expect(await balance()).toBe(before);
+      const placed = (await service.database.db.execute(sql`SELECT count(*)::int AS n FROM orders WHERE account_id = ${accountId}`)) as unknown as {
+        rows: Array<{ n: number }>;
+      };
+      expect(placed.rows[0]!.n).toBe(0);
+    },
+  );
+
+  it('keeps terms in NFC (Cafe\u0301 and Café are one term, the first kept) and a ZWNJ inside a Persian word', async () => {
+    const persian = 'می\u200Cخواهم';
+    const { orderId } = await placeOrder(service, {
+      token,
+      fields: { url: media.audio(60), language: 'english', vocabulary: `Cafe\u0301, Café\n${persian}, CAFE\u0301` },
+    });
+    const record = await service.get(`/api/v4/orders/${orderId}?api_token=${token}&mode=live`);
+    expect(record.body.data.vocabulary).toEqual(['Café', persian]);
+    expect(record.body.data.vocabulary[0]).toBe('Caf\u00E9');
+  });
+});
+
+describe('terms shown on pages and by order-ops, isolated and escaped', () => {
+  let service: TestService;
+  let media: MediaServer;
+  beforeAll(async () => {
+    [service, media] = await Promise.all([startService({}), startMediaServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([service?.close(), media?.close()]);
+  });
+
+  it("hold each term in a <bdi> of its own on the order page and the workbench's task page, and order-ops show escapes a stored override", async () => {
+    const { token } = await service.createAccount(20);
+    const { orderId } = await placeOrder(service, { token, fields: { url: media.audio(40), language: 'english', vocabulary: ['Zyphrex', 'Kyiv', "O'Brien"] } });
+    // An order placed before such terms were refused: the override stored as it was sent then.
+    const terms = ['Zyphrex', 'abc\u202Edef', 'Kyiv', "O'Brien"];
+    await service.database.db.execute(sql`UPDATE orders SET params = jsonb_set(params, '{vocabulary}', ${JSON.stringify(terms)}::jsonb) WHERE id = ${orderId}`);
+    const bdis = (page: string, selector: string) => {
+      const shown = parse(page).querySelector(selector);
+      expect(shown, selector).not.toBeNull();
+      return shown!.querySelectorAll('bdi').map((bdi) => bdi.textContent);
+    };
+
+    const customer = await WorkerSession.signInToAccount(service.baseUrl, token);
+    const orderPage = await customer.request('GET', `/account/orders/${orderId}`);
+    expect(orderPage.status).toBe(200);
+    expect(bdis(orderPage.text, 'dd[data-param="vocabulary"]')).toEqual(terms);
+
+    const taskId = await waitFor(async () => (await tasksOfOrder(service.database.db, orderId))[0]?.id, 'the work task');
+    const worker = (await service.ops('POST', '/ops/workers', { name: 'Vera', skills: 'transcription:english' })).body as { sign_in_token: string };
+    const vera = await WorkerSession.signIn(service.baseUrl, worker.sign_in_token);
+    const taskPage = await vera.request('GET', `/work/tasks/${taskId}`);
+    expect(taskPage.status).toBe(200);
+    expect(bdis(taskPage.text, 'ul#terms')).toEqual(terms);
+    expect(parse(taskPage.text).querySelectorAll('ul#terms > li > bdi')).toHaveLength(terms.length);
+
+    // order-ops show: the same JSON, with the override written as its escape, so it cannot reorder the terminal.
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli/order-ops.js', 'show', String(orderId)], {
+      env: { ...process.env, ORDER_SERVICE_URL: service.baseUrl, OPS_TOKEN: service.opsToken },
+    });
+    expect(stdout).not.toContain('\u202E');
+    expect(stdout).toContain('abc\\u202edef');
+    expect(JSON.parse(stdout).params.vocabulary).toEqual(terms);
   });
 });
 

@@ -13,6 +13,7 @@ import { migrate, openDatabase } from '../../src/db/connection.js';
 import { createAccount, findAccountByToken, topUpWallet } from '../../src/db/accounts.js';
 import { decryptToken } from '../../src/domain/tokens.js';
 import { chargeWalletForOrder, nextOrderId, refundOrder } from '../../src/db/wallet.js';
+import { resultsOf } from '../helpers/orders.js';
 import { InsufficientFundsError, OrderStateError } from '../../src/contracts/failures.js';
 import type { OrderToPlace } from '../../src/contracts/orders.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
@@ -38,6 +39,7 @@ describeOnEachDatabase('wallet ledger', (engine) => {
     turnaroundHours: 120,
     fulfilment: 'operator',
     resultKinds: ['transcription'],
+    results: resultsOf('transcription'),
   });
 
   it('charges an order once, however often the charge is retried', async () => {

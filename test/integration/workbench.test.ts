@@ -10,10 +10,10 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, wavFile, type MediaServer } from '../helpers/mediaServer.js';
 import { waitFor } from '../helpers/net.js';
 import { getTask, tasksOfOrder } from '../../src/db/tasks.js';
-import { changeBetween, textDigest } from '../../src/domain/workbench/textChange.js';
+import { changeBetween, textDigest } from '../../src/domain/humanWork/textChange.js';
 import { recordHistory } from '../helpers/histories.js';
 import { englishAudio, placeOrder as placeOrderOf } from '../helpers/orders.js';
-import { BASELINE, PATCH_MARKERS } from '../../src/workflows/patches.js';
+import { PATCH_MARKERS } from '../../src/workflows/patches.js';
 import { WorkerSession } from '../helpers/workerSession.js';
 
 const LEASE_MS = 2_500;
@@ -169,26 +169,15 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
 
   it('operators list tasks, release and reassign claims, and export earnings', async () => {
     const { orderId, taskId } = await placeOrder();
-    // Every workflow patch and the baseline, with the open workflows started before each (none
-    // before one shipped before today: this run's all started today; one that ships later counts
-    // them) and those that recorded its marker: this open order recorded the baseline's, so the
-    // baseline may not be removed while it runs.
-    const patches = await waitFor(async () => {
-      const listed = (await orderOps('patches'))
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      return listed.find((p) => p.patch === BASELINE.id)?.open_workflows_with_marker > 0 ? listed : undefined;
-    }, "the open order under the baseline's marker");
+    // The release this database first ran and the open workflows started before it (an older major
+    // version's, which it does not take over): none here, where everything started with it; then
+    // each patch since (none yet).
+    const [release, ...patches] = (await orderOps('patches'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(release).toEqual({ release: { version: '1.0.0', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), open_workflows_started_before: 0 } });
     expect(patches.map((p) => p.patch)).toEqual(PATCH_MARKERS.map((p) => p.id));
-    const today = new Date().toISOString().slice(0, 10);
-    for (const p of patches) {
-      expect(p.since).toMatch(/^2026-\d\d-\d\d$/);
-      expect(p.may_deprecate).toBe(p.open_workflows_started_before === 0);
-      expect(p.may_remove).toBe(p.open_workflows_started_before === 0 && p.open_workflows_with_marker === 0);
-      if (p.since <= today) expect(p.open_workflows_started_before, p.patch).toBe(0);
-    }
-    expect(patches.find((p) => p.patch === BASELINE.id)).toMatchObject({ may_deprecate: true, may_remove: false });
     const waiting = (await orderOps('tasks', '--status', 'waiting'))
       .trim()
       .split('\n')
@@ -231,6 +220,52 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     // The order's workflow held both tasks: none has a workflow of its own (task-*.json in
     // test/histories are of task workflows started before that, which in-flight orders still run).
     if (engine === 'pglite') await recordHistory(service, orderId, 'transcription-workbench-finished');
+  });
+
+  it('long media in parts: a task per part worked at once by two workers, merged in time order, then reviewed as one', async () => {
+    // A service of its own: parts of 12 seconds, so 30 seconds of media make three.
+    const parted = await startService({ engine, workbench: { partSeconds: 12 } });
+    try {
+      const create = async (name: string, skills: string) =>
+        (await parted.ops('POST', '/ops/workers', { name, skills })).body as { worker_id: number; sign_in_token: string };
+      const [ann, bob, rita] = await Promise.all(
+        [create('pa', 'transcription:english'), create('pb', 'transcription:english'), create('pr', 'review:english')].map(async (w) =>
+          WorkerSession.signIn(parted.baseUrl, (await w).sign_in_token),
+        ),
+      );
+      const { orderId } = await placeOrder(30, parted);
+      const parts = await waitFor(async () => {
+        const tasks = await tasksOfOrder(parted.database.db, orderId);
+        return tasks.length === 3 && tasks;
+      }, 'three part tasks');
+      expect(parts.map((t) => [t.id, t.partNo, t.spanStart, t.spanEnd])).toEqual([
+        [`task-${orderId}-part-1`, 1, 0, 12],
+        [`task-${orderId}-part-2`, 2, 12, 24],
+        [`task-${orderId}-part-3`, 3, 24, 30],
+      ]);
+      // Ann takes the first and the last, Bob the middle one; they hand them in out of order.
+      const texts = ['Speaker 1: The first part.', 'Speaker 1: The second part.', 'Speaker 1: The third part.'];
+      const claims: Array<[WorkerSession, number]> = [
+        [ann!, 0],
+        [bob!, 1],
+        [ann!, 2],
+      ];
+      for (const [session, i] of claims)
+        expect((await session.request('POST', `/work/tasks/${parts[i]!.id}/claim`, {})).location).toBe(`/work/tasks/${parts[i]!.id}`);
+      for (const [session, i] of [claims[2]!, claims[1]!, claims[0]!]) {
+        expect((await session.request('POST', `/work/tasks/${parts[i]!.id}/submit`, { text: texts[i]! })).location).toBe('/work/queue');
+      }
+      const review = await waitFor(async () => getTask(parted.database.db, `task-${orderId}-review-1`), 'the review of the merged parts');
+      // In time order, whatever order they came in.
+      const at = ['first', 'second', 'third'].map((word) => review.draft.indexOf(`The ${word} part.`));
+      expect(at.every((i) => i >= 0) && at[0]! < at[1]! && at[1]! < at[2]!, review.draft).toBe(true);
+      await rita!.request('POST', `/work/tasks/${review.id}/claim`, {});
+      await rita!.request('POST', `/work/tasks/${review.id}/review`, { text: review.draft, decision: 'approve' });
+      expect(await parted.temporal.workflow.getHandle(`order-${orderId}`).result()).toEqual({ status: 'finished', qualityCheck: 'none' });
+      if (engine === 'pglite') await recordHistory(parted, orderId, 'transcription-workbench-parts');
+    } finally {
+      await parted.close();
+    }
   });
 
   it('nobody checks their own work (review, quality check); a worker holds at most two tasks; a send-back to a worker disabled meanwhile waits in the queue', async () => {

@@ -1,4 +1,4 @@
-// docker-compose.yml and the README stay in step with the variables the code reads.
+// docker-compose.yml and docs/settings.md stay in step with the variables the code reads.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,7 +9,7 @@ const readVariables = new Set([...configSource.matchAll(/(?:env\.|\(env, ')([A-Z
 const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
   services: Record<string, { environment?: Record<string, string>; command?: string[] | string }>;
 };
-const readme = readFileSync('README.md', 'utf8');
+const settings = readFileSync('docs/settings.md', 'utf8');
 
 describe('deployment description', () => {
   it('finds the configuration variables', () => {
@@ -25,8 +25,8 @@ describe('deployment description', () => {
     expect(compose.services[role]!.command).toEqual(['node', 'dist/main.js', role]);
   });
 
-  it('documents every variable in the README', () => {
-    for (const name of readVariables) expect(readme, `${name} is missing from README.md`).toContain(`\`${name}\``);
+  it('documents every variable in docs/settings.md', () => {
+    for (const name of readVariables) expect(settings, `${name} is missing from docs/settings.md`).toContain(`\`${name}\``);
   });
 
   it('registers the search attributes the workflows upsert', () => {

@@ -1,6 +1,6 @@
-// A worker's editor settings (src/domain/workbench/editorSettings.ts): defaults, kept keys, refusals.
+// A worker's editor settings (src/domain/humanWork/editorSettings.ts): defaults, kept keys, refusals.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EDITOR_SETTINGS, editorSettingsOf, KEY_COMBO, keysProblem, normalCombo } from '../../src/domain/workbench/editorSettings.js';
+import { DEFAULT_EDITOR_SETTINGS, editorSettingsOf, KEY_COMBO, keysProblem, normalCombo } from '../../src/domain/humanWork/editorSettings.js';
 
 describe("a worker's editor settings", () => {
   it('fills what a worker never set with the defaults, an action added since included', () => {

@@ -28,14 +28,6 @@ describe('handing an engine order to people', () => {
     });
   });
 
-  it("reads outcomes recorded before `people` was reported as a translator's plan", () => {
-    expect(handOverOf({ outcome: 'unavailable', translator: plan })).toEqual({
-      reason: 'no engine translates this speech into the language ordered',
-      plan,
-      people: 'translator',
-    });
-  });
-
   it("leaves an order with no plan to an operator at a transcriber's turnaround, and names why", () => {
     expect(handOverOf({ outcome: 'unavailable' })).toEqual({ reason: 'no engine is configured', people: OPERATOR_WORK });
     expect(OPERATOR_WORK).toBe('transcriber');

@@ -1,5 +1,5 @@
 // The layer table's check (npm run lint:layers, part of npm test) fails when a lower layer imports
-// a higher one: dependency-cruiser with the project's own configuration, run on a small tree that
+// a higher one, or modules import each other in a circle: dependency-cruiser with the project's own configuration, run on a small tree that
 // mirrors src/ (a domain module, a use case, a workflow, an API module), once as the table allows and once not.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -73,5 +73,14 @@ describe('the layer check', () => {
     });
     expect(apiOnWeb.code).not.toBe(0);
     expect(apiOnWeb.output).toContain('layer: api');
+  });
+
+  it('fails on a circle inside one layer, also when one of its imports is only a type', async () => {
+    const result = await cruise({
+      'src/products/registry.ts': "import { one } from './one/index.js';\nexport const LIST = [one];\nexport type Key = 'one';\n",
+      'src/products/one/index.ts': "import type { Key } from '../registry.js';\nexport const one = { key: 'one' as Key };\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('no circle');
   });
 });

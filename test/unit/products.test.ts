@@ -14,9 +14,9 @@ import {
   type OrderParams,
   type ProductKey,
 } from '../../src/products/registry.js';
-import { languagesOf, orderPlan, resultLanguage } from '../../src/products/shared.js';
+import { languagesOf, orderPlan, productResults, resultLanguage } from '../../src/products/shared.js';
 import { callbackFields, orderRecord, type RecordSource } from '../../src/products/records.js';
-import type { CallbackEvent } from '../../src/contracts/orders.js';
+import { fixedPlanOf, type CallbackEvent, type OrderToPlace } from '../../src/contracts/orders.js';
 import { ENUMS } from '../../src/domain/catalog.js';
 import { SAMPLE_ORDERS } from '../../src/products/samples.js';
 import { EXAMPLE_MEDIA_ORIGIN } from '../../src/products/examples.js';
@@ -145,6 +145,7 @@ const CASES: Record<ProductKey, Case> = {
 };
 
 const source = (product: ProductKey, status: string, extra: Partial<RecordSource> = {}): RecordSource => ({
+  plan: fixedPlanOf(orderPlan(PRODUCTS[product], extra.params ?? CASES[product].params) as OrderToPlace),
   id: 7,
   product,
   status,
@@ -294,21 +295,20 @@ describe("an order's languages and its plan, one definition each", () => {
     expect(resultLanguage({ language: 'urdu' })).toEqual({ language: 'ur', direction: 'rtl' });
   });
 
-  it('reads the plan kept on the order; an order without one has it worked out from its product', () => {
+  it('reads the plan kept on the order, not what the product would make of its parameters today', () => {
     const params = { url: 'http://media/a.wav', translate_from: 'english', translate_to: 'german', additional_review: true };
-    const worked = workPlanOfOrder({ product: 'subtitles', params });
-    expect(worked?.stages).toEqual(['work', 'review', 'second_review']);
-    const kept = { ...worked!, stages: ['work' as const, 'review' as const] };
-    expect(
-      workPlanOfOrder({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144, work: kept } }),
-    ).toBe(kept);
-    expect(resultsNeedCues({ product: 'subtitles', params, plan: { fulfilment: 'operator', resultKinds: ['subtitles'], turnaroundHours: 144 } })).toBe(true);
+    const placed = orderPlan(PRODUCTS.subtitles, params);
+    expect(placed.work?.stages).toEqual(['work', 'review', 'second_review']);
+    const kept = { ...placed.work!, stages: ['work' as const, 'review' as const] };
+    const plan = { fulfilment: 'operator' as const, resultKinds: ['subtitles'], results: placed.results, turnaroundHours: 144, work: kept };
+    expect(workPlanOfOrder({ product: 'subtitles', params, plan })).toBe(kept);
+    expect(resultsNeedCues({ product: 'subtitles', params, plan })).toBe(true);
   });
 
   it('reads the results, their fields and formats from the plan; the record, the callback and the files follow it', () => {
     const params = { url: 'http://media/a.wav', language: 'english', output_format: 'text' };
     const placed = orderPlan(PRODUCTS.transcription, params);
-    expect(placed.results).toEqual(orderResults({ product: 'transcription', params }));
+    expect(placed.results).toEqual(productResults(PRODUCTS.transcription, params));
     // A plan that differs from what the product would work out today (as a product's rules change
     // after placement): every reader follows the plan, not the product.
     const plan = {
@@ -349,7 +349,7 @@ describe("an order's languages and its plan, one definition each", () => {
   });
 
   it("declares each product's stages: the work first, a review, a second one for additional_review, the aligner for captions", () => {
-    const stages = (key: ProductKey, params: Record<string, unknown>) => workPlanOfOrder({ product: key, params })?.stages;
+    const stages = (key: ProductKey, params: Record<string, unknown>) => orderPlan(PRODUCTS[key], params).work?.stages;
     for (const product of PRODUCT_LIST) {
       const declared = stages(product.key, { url: 'http://media/a.wav', language: 'english', translate_from: 'english', translate_to: 'german' });
       if (declared) expect(declared[0], product.key).toBe('work');

@@ -1,9 +1,10 @@
-// The stages of the workbench are one table (STAGES, src/contracts/tasks.ts): the own-work rule, the
-// queue's SQL, pay and the pages read its rows. A stage added to the table (here a test-only one) is
-// barred, paid and named without a change to any of them.
+// The stages of an order's people work are one table (STAGES, src/contracts/tasks.ts): the own-work
+// rule, the queue's SQL, pay, the products' plans and the pages read its rows; the aligner's timing is
+// a row the machine does, and the quality check a task no plan declares. A stage added to the table
+// (here a test-only one) is barred, paid and named without a change to any of them.
 import { describe, expect, it } from 'vitest';
-import { isReviewStage, STAGES, TASK_STAGES, type StageRow } from '../../src/contracts/tasks.js';
-import { barredPairs, checksOwnWork } from '../../src/domain/workbench/ownWork.js';
+import { isReviewStage, STAGES, TASK_STAGES, taskRowOf, type StageRow } from '../../src/contracts/tasks.js';
+import { barredPairs, checksOwnWork } from '../../src/domain/humanWork/ownWork.js';
 import { payForTask, payRatesSchema } from '../../src/products/payRates.js';
 
 const rates = payRatesSchema.parse({ transcription: { unit: 'minute', cents: 100, review_cents: 40, languages: { french: 150 } } });
@@ -11,7 +12,12 @@ const paid = (stage: string, stages = STAGES as Readonly<Record<string, StageRow
   payForTask(rates, { product: 'transcription', stage, language: 'french', seconds: 60, words: 0 }, stages);
 
 describe('STAGES', () => {
-  it('bars, pays and names the four stages as they always were', () => {
+  it("bars, pays and names the four tasks; the aligner's timing is no task, the quality check in no plan", () => {
+    expect(Object.keys(STAGES)).toEqual(['work', 'review', 'second_review', 'aligner_timing', 'qc']);
+    expect(TASK_STAGES).toEqual(['work', 'review', 'second_review', 'qc']);
+    expect(taskRowOf('aligner_timing')).toBeUndefined();
+    expect(paid('aligner_timing')).toBe(0);
+    expect(Object.entries(STAGES).flatMap(([stage, row]) => ('inPlan' in row && !row.inPlan ? [stage] : []))).toEqual(['qc']);
     expect(barredPairs()).toEqual([
       { stage: 'review', barredBy: ['work'] },
       { stage: 'second_review', barredBy: ['work', 'review'] },
@@ -35,7 +41,7 @@ describe('STAGES', () => {
   it('a stage added as one row is barred, paid and named by the same code', () => {
     const withListening: Readonly<Record<string, StageRow>> = {
       ...STAGES,
-      listening: { label: 'Listening check', barredBy: ['work', 'review'], pay: 'review_cents', timeline: 'Listening check', patch: 'listeningCheck' },
+      listening: { label: 'Listening check', barredBy: ['work', 'review'], pay: 'review_cents', timeline: 'Listening check', inPlan: true },
     };
     expect(barredPairs(withListening)).toContainEqual({ stage: 'listening', barredBy: ['work', 'review'] });
     expect(checksOwnWork('listening', [{ stage: 'work', submittedBy: 7 }], 7, withListening)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, changeBetween, textDigest } from '../../src/domain/workbench/textChange.js';
+import { applyChange, changeBetween, textDigest } from '../../src/domain/humanWork/textChange.js';
 
 describe('an autosave of what changed', () => {
   const pairs: Array<[string, string]> = [

@@ -2,7 +2,7 @@
 // and the share of time an untimed paragraph gets without them.
 import { describe, expect, it } from 'vitest';
 import { spreadUntimed, withWordTimes } from '../../src/domain/timing.js';
-import { transcriptFromEditor } from '../../src/domain/workbench/editorText.js';
+import { transcriptFromEditor } from '../../src/domain/humanWork/editorText.js';
 import { buildCues } from '../../src/domain/render/captions.js';
 
 describe('withWordTimes', () => {

@@ -1,7 +1,7 @@
-// Word times kept across edits (src/domain/workbench/wordTimes.ts): kept words keep their times
+// Word times kept across edits (src/domain/humanWork/wordTimes.ts): kept words keep their times
 // exactly; typed and changed words are interpolated between their kept neighbours.
 import { describe, expect, it } from 'vitest';
-import { keepParagraphTimes, keepWordTimes, timedAndTyped, withAlignedTypedWords, type TimedWord } from '../../src/domain/workbench/wordTimes.js';
+import { keepParagraphTimes, keepWordTimes, timedAndTyped, withAlignedTypedWords, type TimedWord } from '../../src/domain/humanWork/wordTimes.js';
 
 /** "the quick brown fox jumps over the lazy dog", a word every 0.5 s, 0.4 s long. */
 const words = (...texts: string[]): TimedWord[] => texts.map((text, i) => ({ text, start: i * 0.5, end: i * 0.5 + 0.4, confidence: 0.9 - i * 0.05 }));
@@ -48,6 +48,9 @@ describe('keeping word times across edits', () => {
     expect(out[0]!.start).toBe(0);
     expect(out.at(-1)!.end).toBeGreaterThanOrEqual(SENTENCE.at(-1)!.end);
     expect(out.slice(1, -1)).toEqual(SENTENCE);
+    // Each takes time: the half of the word beside it (a word of no length is never heard).
+    expect(out[0]).toEqual({ text: 'so', start: 0, end: 0.2 });
+    expect(out.at(-1)).toEqual({ text: 'again', start: 4.2, end: 4.4 });
   });
 
   it('widens a word typed between touching words into their halves rather than no time', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptImportError } from '../../src/domain/transcript.js';
-import { wordDiff, wordEditDistance, wordEditRate } from '../../src/domain/workbench/diff.js';
-import { editorText, formatMark, onSourceCues, transcriptFromEditor } from '../../src/domain/workbench/editorText.js';
-import { checksOwnWork } from '../../src/domain/workbench/ownWork.js';
-import { mergeParts, planParts } from '../../src/domain/workbench/parts.js';
-import { taskPayCents } from '../../src/domain/workbench/pay.js';
-import { parseSkills, SKILL_KINDS, SkillError, skillCovers } from '../../src/domain/workbench/skills.js';
-import { submissionProblems } from '../../src/domain/workbench/submission.js';
+import { wordDiff, wordEditDistance, wordEditRate } from '../../src/domain/humanWork/diff.js';
+import { editorText, formatMark, onSourceCues, transcriptFromEditor } from '../../src/domain/humanWork/editorText.js';
+import { checksOwnWork } from '../../src/domain/humanWork/ownWork.js';
+import { mergeParts, planParts } from '../../src/domain/humanWork/parts.js';
+import { taskPayCents } from '../../src/domain/humanWork/pay.js';
+import { parseSkills, SKILL_KINDS, SkillError, skillCovers } from '../../src/domain/humanWork/skills.js';
+import { submissionProblems } from '../../src/domain/humanWork/submission.js';
 
 describe('skills', () => {
   it('normalises a list: trimmed, lowercased, empties dropped, deduplicated in order', () => {

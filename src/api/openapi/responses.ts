@@ -73,6 +73,12 @@ export const orderRecord = z
       .array(z.string())
       .optional()
       .meta({ description: 'present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out' }),
+    delete_after_seconds: z
+      .int()
+      .optional()
+      .meta({ description: "present only when the order's data is to be deleted after it settles: how many seconds after" }),
+    delete_at: utc.nullable().optional().meta({ description: 'with delete_after_seconds: when its data is deleted (null until the order settles)' }),
+    deleted_at: utc.optional().meta({ description: "present once the order's data was deleted: its result URLs are null, its comment empty" }),
     media_note: z.string().optional().meta({
       description:
         'present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so',
@@ -90,9 +96,23 @@ export const orderListResponse = z.object({
 
 export const orderResponse = z.object({ data: orderRecord });
 
+export const orderDeletedResponse = z.object({
+  data: orderRecord,
+  note: z.string().optional().meta({ description: 'present when the order was still open and was closed: no further callback is sent' }),
+});
+
 export const languagesResponse = z
   .record(z.string(), z.array(z.object({ slug: z.string(), name: z.string() })))
   .meta({ description: 'languages by product key' });
+
+/** The one-shot upload's answer (src/api/routes/uploads.ts): what to order with. */
+export const uploadResponse = z.object({
+  url: z.string().meta({
+    description: "the upload's URL: an order's url (or a document field such as transcription_url) takes it, for this account only",
+  }),
+  size: z.int().min(0).meta({ description: 'bytes received' }),
+  expires_at: z.string().meta({ description: 'when the upload is deleted unless an order uses it: ISO 8601, UTC (e.g. 2026-11-30T18:41:25.812Z)' }),
+});
 
 export const openApiDocumentResponse = z.record(z.string(), z.unknown()).meta({ description: 'this document' });
 

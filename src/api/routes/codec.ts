@@ -3,14 +3,15 @@
 // values and data in base64), run through the payload codecs of the API's own Temporal client, so
 // exactly the keys the workers use. Guarded by the operator token; CORS for the configured UI
 // origins. The embedded dev UI cannot send that token, so it is let in from its own origin on
-// loopback only (docs/decisions.md).
-import { Router, type Request, type RequestHandler } from 'express';
+// loopback only (docs/decisions/payload-encryption-and-codec.md).
+import type { Router, Request, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Payload } from '@temporalio/common';
 import type { ApiDeps } from '../context.js';
 import { RequestError } from '../../contracts/failures.js';
 import { decodePayloads, encodePayloads, PayloadDecryptionError } from '../../temporal/payloadCodec.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
 const codecBody = z.object(
@@ -83,7 +84,7 @@ function requireOperatorOrLocalUi(deps: CodecDeps): RequestHandler {
 }
 
 export function codecRouter(deps: CodecDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use('/codec', cors(deps.codec?.uiOrigins ?? []), requireOperatorOrLocalUi(deps));
   const codecs = () => deps.temporal.options.loadedDataConverter.payloadCodecs;
   const run =

@@ -3,7 +3,7 @@
 // area's session-served file links (src/web/) use too, so both serve the same bytes. With
 // mode=test, the sample orders' files: the sample transcript in every format of the kind (no
 // account data, so no token needed; one given is checked).
-import { Router, type Request, type Response } from 'express';
+import type { Router, Request, Response } from 'express';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
 import { RequestError } from '../../contracts/failures.js';
@@ -16,6 +16,7 @@ import { resultLanguage } from '../../products/shared.js';
 import { renderResult } from '../../domain/render/index.js';
 import { fontLibrary } from '../../documents/fonts.js';
 import { SAMPLE_ID_RANGE, SAMPLE_TRANSCRIPT, sampleOrderById } from '../../products/samples.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 /** A sample order's result file (mode=test): the sample transcript, rendered as the kind and format ask. */
 async function sendSampleFile(req: Request, res: Response, id: number, kind: ResultKind): Promise<void> {
@@ -31,7 +32,7 @@ async function sendSampleFile(req: Request, res: Response, id: number, kind: Res
 }
 
 export function filesRouter(deps: ApiDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/api/v4/orders/:id/files/:kind', async (req, res) => {
     if (req.query.mode === 'test') {
       if (req.query.api_token !== undefined) await authenticate(deps.db, deps.secretKey, req.query.api_token);

@@ -1,7 +1,8 @@
 // Operation 11: supported languages per product, from the product registry.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { LANGUAGE_LISTED_PRODUCTS, languagesByProduct } from '../../products/registry.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 export const languagesQuery = z.object({
   product: z
@@ -12,7 +13,7 @@ export const languagesQuery = z.object({
 });
 
 export function languagesRouter(): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/api/v4/languages', (req, res) => {
     const { product } = languagesQuery.parse(req.query);
     res.set('Cache-Control', 'public, max-age=3600').json(languagesByProduct(product as never));

@@ -3,8 +3,9 @@
 // origin (the validator badge, which would call validator.swagger.io, is turned off).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Router } from 'express';
+import type { Router } from 'express';
 import { openApiDocument } from '../openapi/document.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 export const OPENAPI_PATH = '/api/v4/openapi.json';
 
@@ -38,7 +39,7 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}, dom_id: '#ui', deepLinking: true, validatorUrl: null, tryItOutEnabled: false });\n`;
 
 export function openApiRouter(): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get(OPENAPI_PATH, (_req, res) => void res.set('Cache-Control', 'public, max-age=300').json(openApiDocument()));
   router.get('/docs', (_req, res) => void res.set('Content-Security-Policy', CSP).type('html').send(PAGE));
   router.get('/docs/init.js', (_req, res) => void res.type('text/javascript').send(INIT));

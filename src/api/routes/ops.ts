@@ -1,6 +1,6 @@
 // Worker tooling over HTTP (used by the order-ops CLI). Guarded by the operator token.
 // Files travel by claim-check: uploaded once into the file store, then named by key in updates.
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { tasksOfOrder } from '../../db/tasks.js';
@@ -15,12 +15,14 @@ import { callbackAttemptsOf, filesOf, pendingOrders } from '../../db/orders.js';
 import type { CallbackAttemptRow, OrderRow } from '../../db/schema.js';
 import { isProductKey, orderResultKinds, workPlanOfOrder } from '../../products/registry.js';
 import { PATCH_MARKERS } from '../../workflows/patches.js';
+import { firstRelease } from '../../db/releases.js';
 import { RESULT_KINDS } from '../../domain/resultKinds.js';
 import { centsToUsd, usdToCents } from '../../domain/pricing.js';
 import { formatUtc } from '../../domain/time.js';
-import { stagesOf } from '../../contracts/orders.js';
 import { createFulfilment } from '../../orders/fulfil.js';
 import { orderProgress } from '../../orders/progress.js';
+import { caseSensitiveRouter } from '../../http/router.js';
+import { deleteOrderData } from '../../orders/deleteOrder.js';
 
 const usd = z.coerce
   .number({ error: 'must be an amount in USD' })
@@ -107,11 +109,13 @@ function summary(o: OrderRow) {
     ...(o.engineNote ? { engine_note: o.engineNote } : {}),
     ...(o.mediaNote ? { media_note: o.mediaNote } : {}),
     ...(o.draftEditRate !== null ? { draft_edit_rate: Math.round(o.draftEditRate * 1000) / 1000 } : {}),
+    ...(o.deleteAfterSeconds !== null ? { delete_after_seconds: o.deleteAfterSeconds } : {}),
+    ...(o.deletedAt ? { deleted_at: formatUtc(o.deletedAt) } : {}),
   };
 }
 
 export function opsRouter(deps: ApiDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use('/ops', requireOperator(deps.opsToken));
 
   const fulfilment = createFulfilment(deps);
@@ -150,13 +154,16 @@ export function opsRouter(deps: ApiDeps): Router {
     res.json({ account_id: accountId, in_wallet: centsToUsd(balance) });
   });
 
-  // Per patch (and the baseline that stands for them in orders started since), the open workflows
-  // (orders and their tasks) that started before it shipped, and those that recorded its marker
+  // The release this database first ran, and the open workflows started before it (0.x's, which
+  // 1.0 does not take over: none, and nothing of 0.x is left running); then, per patch since, the
+  // open workflows that started before it shipped, and those that recorded its marker
   // (TemporalChangeVersion): none of the first, no workflow can still take the old branch and it
-  // may be deprecated; none of either, the patch may be removed (docs/decisions.md, One owner per
-  // concept: the removal procedure).
+  // may be deprecated; none of either, the patch may be removed (docs/decisions/workflow-versions-and-patches.md).
+  // Only this service's workflows (its task queue) count: a namespace may hold others'.
   router.get('/ops/patches', async (_req, res) => {
-    const running = async (condition: string) => (await deps.temporal.workflow.count(`ExecutionStatus = "Running" AND ${condition}`)).count;
+    const running = async (condition: string) =>
+      (await deps.temporal.workflow.count(`ExecutionStatus = "Running" AND TaskQueue = "${deps.taskQueue}" AND ${condition}`)).count;
+    const release = await firstRelease(deps.db);
     const patches = await Promise.all(
       PATCH_MARKERS.map(async (patch) => {
         const [before, withMarker] = await Promise.all([running(`StartTime < "${patch.since}T00:00:00Z"`), running(`TemporalChangeVersion = "${patch.id}"`)]);
@@ -171,7 +178,14 @@ export function opsRouter(deps: ApiDeps): Router {
         };
       }),
     );
-    res.json({ patches });
+    res.json({
+      release: {
+        version: release.version,
+        since: release.releasedAt.toISOString(),
+        open_workflows_started_before: await running(`StartTime < "${release.releasedAt.toISOString()}"`),
+      },
+      patches,
+    });
   });
 
   router.get('/ops/orders/pending', async (req, res) => {
@@ -209,7 +223,7 @@ export function opsRouter(deps: ApiDeps): Router {
             work: {
               skill: work.skill,
               review_skill: work.reviewSkill,
-              stages: stagesOf(work, order.params),
+              stages: work.stages,
               pay_unit: work.payUnit,
             },
           }
@@ -256,6 +270,11 @@ export function opsRouter(deps: ApiDeps): Router {
   });
   router.post('/ops/orders/:id/cancel', async (req, res) => {
     res.json(await fulfilment.cancel(parseOrderId(req.params.id)));
+  });
+  // A customer who writes in to have an order's data deleted (issue 53): as their own DELETE would.
+  router.delete('/ops/orders/:id', async (req, res) => {
+    const { order, closedWorkflow } = await deleteOrderData(deps, await requireOrder(req.params.id), 'operator');
+    res.json({ ...summary(order), closed_workflow: closedWorkflow });
   });
   router.post('/ops/orders/:id/qc', async (req, res) => {
     const decision = qcBody.parse(req.body ?? {});

@@ -1,5 +1,5 @@
 // Operations 9 and 10: list orders and get one, from the database (never from Temporal visibility).
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { authenticate } from '../auth.js';
@@ -9,6 +9,8 @@ import { getAccountOrder, listAccountOrders } from '../../db/orders.js';
 import { orderRecord, type RecordSource } from '../../products/records.js';
 import { resultFileUrl } from '../../orders/deliverCallback.js';
 import { SAMPLE_ID_RANGE, SAMPLE_ORDERS, sampleOrderById } from '../../products/samples.js';
+import { caseSensitiveRouter } from '../../http/router.js';
+import { CLOSED_WORKFLOW_NOTE, deleteOrderData } from '../../orders/deleteOrder.js';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -48,7 +50,7 @@ export function parseOrderId(raw: string): number {
 }
 
 export function recordsRouter(deps: ApiDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const toRecord = (order: RecordSource, token: string) => orderRecord(order, (kind) => resultFileUrl(deps.publicBaseUrl, order.id, kind, token));
   // A sample's result URLs download sample files (routes/files.ts): they carry mode=test.
   const toSampleRecord = (order: RecordSource, token: string) =>
@@ -89,6 +91,21 @@ export function recordsRouter(deps: ApiDeps): Router {
     const order = await getAccountOrder(deps.db, account.id, id);
     if (!order) throw new RequestError(`order_id: order ${id} not found`);
     res.json({ data: toRecord(order, token) });
+  });
+
+  // An order's data deleted (issue 53): the record stays for the bill, with deleted_at.
+  router.delete('/api/v4/orders/:id', async (req, res) => {
+    const account = await authenticate(deps.db, deps.secretKey, req.query.api_token);
+    const { mode } = getQuery.parse(req.query);
+    if (mode === 'test') throw new RequestError('mode: sample orders have no data to delete; a live order is deleted with mode=live');
+    const id = parseOrderId(String(req.params.id));
+    const order = await getAccountOrder(deps.db, account.id, id);
+    if (!order) throw new RequestError(`order_id: order ${id} not found`);
+    const { order: deleted, closedWorkflow } = await deleteOrderData(deps, order, 'customer');
+    res.json({
+      data: toRecord(deleted, req.query.api_token as string),
+      ...(closedWorkflow ? { note: CLOSED_WORKFLOW_NOTE } : {}),
+    });
   });
 
   return router;

@@ -1,6 +1,6 @@
 // Operators' routes for the workbench (order-ops worker …, tasks, release, reassign, earnings):
 // workers and their skills, every open task (waiting, claimed, late), and the earnings as CSV.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.js';
 import { RequestError } from '../../contracts/failures.js';
@@ -9,10 +9,11 @@ import type { TaskState } from '../../contracts/tasks.js';
 import { openTasks } from '../../db/tasks.js';
 import { allEarnings, createWorker, disableWorker, listWorkers, setWorkerSkills } from '../../db/workers.js';
 import { formatUtc } from '../../domain/time.js';
-import { parseSkills, SkillError } from '../../domain/workbench/skills.js';
-import { releaseTask } from '../../orders/workbench.js';
+import { parseSkills, SkillError } from '../../domain/humanWork/skills.js';
+import { releaseTask } from '../../orders/tasks.js';
 import { csvField } from '../../domain/csv.js';
 import { requireOperator } from '../auth.js';
+import { caseSensitiveRouter } from '../../http/router.js';
 
 const skillsField = z.string({ error: 'skills: a comma-separated list such as transcription:english,review:english' }).transform((list, ctx) => {
   try {
@@ -58,7 +59,7 @@ export const taskView = (t: TaskRow, now = Date.now()) => ({
 const stateView = (taskId: string, state: TaskState) => ({ task_id: taskId, status: state.status, claimed_by: state.claimedBy });
 
 export function workforceRouter(deps: ApiDeps): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use('/ops', requireOperator(deps.opsToken));
 
   router.post('/ops/workers', async (req, res) => {

@@ -1,7 +1,9 @@
 // A child process that opens files for the pool (pool.ts): it answers each job with a value or an
 // error meant for the customer. Readers are loaded on first use, so a media child never loads
 // pdf.js. Its CPU time and memory are watched, and it is killed past them, by the parent.
+// argv: the readers to preload, then the service's channel and this child's token (childChannel.ts).
 import { PassThrough } from 'node:stream';
+import { connectToParent } from '../../runtime/childChannel.js';
 import type { DocumentLimits, OcrLimits } from '../limits.js';
 import type { FileClass } from '../measure.js';
 import type { ResultKind, ResultNeeds } from '../../domain/resultKinds.js';
@@ -28,7 +30,11 @@ const streamWatches = new Map<number, StreamWatch>();
 const remoteFiles = new Map<number, RemoteFile>();
 /** A job that has answered already (a media header that stated its duration). */
 const ANSWERED = Symbol('answered');
-const reply = (message: JobReply) => process.send!(message);
+const [preloadName, channelName, token] = process.argv.slice(2);
+const parent = await connectToParent(channelName!, token!);
+// The service is gone (or let go of this child): so is the reason to live.
+parent.once('close', () => process.exit(0));
+const reply = (message: JobReply) => parent.send(message);
 
 /** The duration of a media stream (streamedMedia.ts); ANSWERED once it was answered before the stream's end. */
 async function mediaDuration(id: number, input: PassThrough, media: MediaInput): Promise<MediaFormat | typeof ANSWERED> {
@@ -82,12 +88,12 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
       const { ocrPages } = await import('../ocr.js');
       const [bytes, fileName, languages, limits, { maxImagePixels, cpuMsPerPage }] = args as [Uint8Array, string, string[], DocumentLimits, OcrLimits];
       // Each page tells the parent it began: the watchdog gives each page its own CPU budget.
-      return ocrPages(bytes, fileName, languages, limits, { maxImagePixels, cpuMsPerPage, onPage: () => process.send!({ id, step: true } satisfies JobStep) });
+      return ocrPages(bytes, fileName, languages, limits, { maxImagePixels, cpuMsPerPage, onPage: () => parent.send({ id, step: true } satisfies JobStep) });
     }
     case 'mediaDurationByRanges': {
       const { RemoteFile, rangedMediaDuration } = await import('./rangedMedia.js');
       const input = args[0] as RangedMediaInput;
-      const file = new RemoteFile(id, input.size, input.mimeType ?? '');
+      const file = new RemoteFile(id, input.size, input.mimeType ?? '', (read) => parent.send(read));
       remoteFiles.set(id, file);
       try {
         return await rangedMediaDuration(file, input);
@@ -105,7 +111,7 @@ async function run({ id, op, args }: JobRequest): Promise<unknown> {
   }
 }
 
-process.on('message', (message: JobRequest | JobInput | JobBlock) => {
+parent.on('message', (message: JobRequest | JobInput | JobBlock) => {
   if ('seq' in message) return void remoteFiles.get(message.id)?.answer(message);
   if (!('op' in message)) {
     const input = inputs.get(message.id);
@@ -131,21 +137,18 @@ process.on('message', (message: JobRequest | JobInput | JobBlock) => {
       reply({ id: message.id, error: known ?? { kind: 'import', message: 'the file could not be read' } });
     });
 });
-// Readers loaded before the first job (argv: documents, media or ocr), so that no file pays for them.
+// Readers loaded before the first job (documents, media or ocr), so that no file pays for them.
 const preload =
-  process.argv[2] === 'media'
+  preloadName === 'media'
     ? [import('music-metadata'), import('strtok3'), import('./rangedMedia.js'), import('./streamedMedia.js')]
-    : process.argv[2] === 'ocr'
+    : preloadName === 'ocr'
       ? [import('../ocr.js'), import('../pdf.js'), import('tesseract.js'), import('@napi-rs/canvas')]
       : [import('../measure.js'), import('../importers.js'), import('../validate.js'), import('../../domain/render/index.js')];
 // A reader that cannot load ends the child: the pool reports a reader that exited before it was ready.
 Promise.all(preload).then(
-  () => process.send!({ ready: true }),
+  () => parent.send({ ready: true }),
   (err: unknown) => {
     process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'a file reader could not load', error: String((err as Error)?.stack ?? err) })}\n`);
     process.exit(1);
   },
 );
-
-// The parent is gone: so is the reason to live.
-process.on('disconnect', () => process.exit(0));

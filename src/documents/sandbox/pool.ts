@@ -1,17 +1,16 @@
 // A pool of child processes that open customers' files, so that no file can stall or bloat the
-// process that serves HTTP and runs the workers (docs/decisions.md: child processes, measured
+// process that serves HTTP and runs the workers (docs/decisions/customer-files-in-child-processes.md: child processes, measured
 // against worker threads). Document readers run at a lower CPU priority; a watchdog reads a child's
 // CPU time and resident memory from the OS and kills it (SIGKILL) past the limits; the job gets
 // the refusal, and a fresh child takes the place of the dead one. Jobs over the pool's capacity
 // wait a short while, then are answered 503 (the service's capacity, not the caller's excess).
-import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { ServiceBusyError } from '../../contracts/failures.js';
 import { log } from '../../log.js';
+import { channelServer, type FramedChannel } from '../../runtime/childChannel.js';
 import { compiledScript } from '../../runtime/compiledScript.js';
-import { tiedCommand } from '../../runtime/tiedChild.js';
+import { spawnChild, type SpawnedChild } from '../../runtime/spawner/index.js';
 import { refusal, DocumentRefusedError, type DocumentLimits } from '../limits.js';
 import { reviveError, type BlockSource, type JobBlock, type JobRead, type JobReply, type JobRequest, type JobStep } from './protocol.js';
 
@@ -41,6 +40,9 @@ export interface PoolOptions {
 /** The job's child died for another job's sake (a shared child killed at its limits): retry it alone. */
 export class ChildLostError extends Error {}
 
+/** The job's child went with the spawner (runtime/spawner/): not the file's doing. */
+class SpawnerEndedError extends ChildLostError {}
+
 const WATCH_MS = 25;
 /** Wall-clock backstop: a job that is neither working nor finishing (stuck in a wait) is ended too. */
 const WALL_FACTOR = 6;
@@ -65,7 +67,10 @@ interface Job {
 }
 
 interface Worker {
-  process: ChildProcess;
+  /** Set once the spawner has started it. */
+  child?: SpawnedChild;
+  /** Set once it has connected (before its readers are loaded). */
+  channel?: FramedChannel;
   jobs: Map<number, Job>;
   served: number;
   watchdog?: NodeJS.Timeout;
@@ -115,6 +120,17 @@ export class ChildPool {
    * by ranges). Settles with the child's answer, a refusal, or the input's own error.
    */
   async run(request: Omit<JobRequest, 'id'>, input?: Readable | BlockSource): Promise<unknown> {
+    try {
+      return await this.runOnce(request, input);
+    } catch (err) {
+      // Its child went with a spawner that died: once more in a new one, where the input can be
+      // read again (bytes in the request, or a file read by ranges; a stream is half read).
+      if (!(err instanceof SpawnerEndedError) || (input && !('block' in input))) throw err;
+      return this.runOnce(request, input);
+    }
+  }
+
+  private async runOnce(request: Omit<JobRequest, 'id'>, input?: Readable | BlockSource): Promise<unknown> {
     const id = this.nextId++;
     let settled!: Promise<unknown>;
     // The job takes its place in the child at once (no other job can take it while it starts).
@@ -138,12 +154,14 @@ export class ChildPool {
         });
       });
     });
-    await worker.ready;
+    // A child killed while it starts (a failed start, the service stopping) never becomes ready:
+    // its job's refusal is the answer then.
+    await Promise.race([worker.ready, settled]);
     const job = worker.jobs.get(id);
     if (job) {
       if (!worker.watchdog) this.busy(worker);
       if (input && 'block' in input) job.blocks = input;
-      worker.process.send({ ...request, id } satisfies JobRequest);
+      worker.channel!.send({ ...request, id } satisfies JobRequest);
       if (input && !('block' in input)) void this.feed(worker, id, input);
     }
     return settled;
@@ -165,7 +183,7 @@ export class ChildPool {
       job.inputError = err instanceof Error ? err : new Error(String(err));
       answer = { id, seq: read.seq, failed: true };
     }
-    if (!worker.dead && worker.jobs.has(id)) worker.process.send(answer);
+    if (!worker.dead && worker.jobs.has(id)) worker.channel!.send(answer);
   }
 
   /** Starts a child ahead of the first job, so that no customer waits for one to start. */
@@ -183,7 +201,7 @@ export class ChildPool {
     const send = (message: object) =>
       new Promise<void>((done) => {
         if (worker.dead || !worker.jobs.has(id)) return done();
-        worker.process.send(message, () => done());
+        worker.channel!.send(message, () => done());
       });
     try {
       for await (const chunk of input) {
@@ -239,17 +257,8 @@ export class ChildPool {
     return true;
   }
 
+  /** A new child, in the pool at once; it starts (through the spawner) and connects meanwhile. */
   private spawn(): Worker {
-    const memoryMb = this.options.limits.memoryMb;
-    // The heap limit makes V8 fail early and cleanly; the watchdog bounds all of the memory.
-    // Tied to this process: a child busy with a file hears no 'disconnect' when it dies (tiedChild.ts).
-    const node = tiedCommand(process.execPath, [`--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`]);
-    const child = fork(compiledScript(import.meta.url, 'child.js'), [this.options.preload], {
-      serialization: 'advanced',
-      execPath: node.command,
-      execArgv: node.args,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
     let isReady = false;
     let started: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => {
@@ -258,13 +267,50 @@ export class ChildPool {
         resolve();
       };
     });
-    const worker: Worker = { process: child, jobs: new Map(), served: 0, dead: false, ready };
-    try {
-      if (child.pid && this.options.nice) setPriority(child.pid, this.options.nice);
-    } catch {
-      /* not permitted here: the limits still hold */
-    }
-    child.on('message', (reply: JobReply | JobStep | JobRead | { ready: true }) => {
+    const worker: Worker = { jobs: new Map(), served: 0, dead: false, ready };
+    this.workers.push(worker);
+    this.start(worker, started, () => isReady).catch((err: Error) => {
+      started();
+      this.kill(worker, new Error(`a file reader could not start: ${err.message}`));
+    });
+    return worker;
+  }
+
+  private async start(worker: Worker, started: () => void, isReady: () => boolean): Promise<void> {
+    const memoryMb = this.options.limits.memoryMb;
+    const server = await channelServer();
+    const expected = server.expect();
+    // The heap limit makes V8 fail early and cleanly; the watchdog bounds all of the memory.
+    // The spawner ties it to itself, and itself to this process (runtime/spawner/).
+    const child = await spawnChild(
+      process.execPath,
+      [
+        `--max-old-space-size=${Math.max(32, Math.floor(memoryMb * 0.75))}`,
+        compiledScript(import.meta.url, 'child.js'),
+        this.options.preload,
+        server.name,
+        expected.token,
+      ],
+      { output: 'inherit', nice: this.options.nice },
+    );
+    worker.child = child;
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      expected.cancel();
+      const wasReady = isReady();
+      started();
+      if (worker.dead) return;
+      if (child.lostWithSpawner) return this.kill(worker, new SpawnerEndedError('the spawner ended'));
+      // Not the file's fault: the service's own failure (a 500), e.g. dist/ not built.
+      if (!wasReady) return this.kill(worker, new Error(`a file reader exited before it was ready (code ${code}, signal ${signal})`));
+      // V8 out of heap aborts the process; anything else is a crash of the reader.
+      const outOfMemory = signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134;
+      this.kill(worker, outOfMemory ? refusal.memory(this.options.limits, this.options.noun) : refusal.crashed(), { code, signal });
+    });
+    if (worker.dead) return void child.kill('SIGKILL');
+    const channel = await expected.connected;
+    if (worker.dead) return channel.close();
+    worker.channel = channel;
+    channel.on('message', (reply: JobReply | JobStep | JobRead | { ready: true }) => {
       if ('ready' in reply) return started();
       if ('step' in reply) return worker.jobs.has(reply.id) ? worker.restartClock?.() : undefined;
       if ('read' in reply) {
@@ -277,22 +323,6 @@ export class ChildPool {
       if ('error' in reply) job.reject(job.inputError ?? reviveError(reply.error));
       else job.resolve(reply.ok);
     });
-    child.on('exit', (code, signal) => {
-      const wasReady = isReady;
-      started();
-      if (worker.dead) return;
-      // Not the file's fault: the service's own failure (a 500), e.g. dist/ not built.
-      if (!wasReady) return this.kill(worker, new Error(`a file reader exited before it was ready (code ${code}, signal ${signal})`));
-      // V8 out of heap aborts the process; anything else is a crash of the reader.
-      const outOfMemory = signal === 'SIGABRT' || signal === 'SIGTRAP' || code === 134;
-      this.kill(worker, outOfMemory ? refusal.memory(this.options.limits, this.options.noun) : refusal.crashed(), { code, signal });
-    });
-    child.on('error', (err) => {
-      started();
-      this.kill(worker, new Error(`a file reader could not start: ${err.message}`));
-    });
-    this.workers.push(worker);
-    return worker;
   }
 
   /**
@@ -310,7 +340,7 @@ export class ChildPool {
     const over = (reason: Error, detail: object) => this.kill(w, reason, detail);
     const start = () => {
       samples.length = 0;
-      const first = usage(w.process.pid ?? -1);
+      const first = usage(w.child?.pid ?? -1);
       if (first && HAS_PROC) samples.push({ at: since, cpuMs: first.cpuMs });
     };
     start();
@@ -321,7 +351,7 @@ export class ChildPool {
       };
     w.watchdog = setInterval(() => {
       const at = Date.now();
-      const now = usage(w.process.pid ?? -1);
+      const now = usage(w.child?.pid ?? -1);
       if (now && now.rssMb > memoryMb) return over(refusal.memory(this.options.limits, this.options.noun), { rssMb: Math.round(now.rssMb) });
       if (now && HAS_PROC) {
         samples.push({ at, cpuMs: now.cpuMs });
@@ -345,7 +375,8 @@ export class ChildPool {
     if (w.dead) return;
     w.dead = true;
     clearInterval(w.watchdog);
-    w.process.kill('SIGKILL');
+    w.child?.kill('SIGKILL');
+    w.channel?.close();
     const at = this.workers.indexOf(w);
     if (at >= 0) this.workers.splice(at, 1);
     const jobs = [...w.jobs.values()];

@@ -22,6 +22,8 @@ export class RemoteFile {
     private readonly id: number,
     readonly size: number,
     readonly type: string,
+    /** Sends a read to the parent (the child's channel). */
+    private readonly askParent: (read: JobRead) => void,
   ) {}
 
   /** The parent's answer to one of this file's reads. */
@@ -68,7 +70,7 @@ export class RemoteFile {
     const seq = ++this.seq;
     const block = await new Promise<JobBlock>((resolve) => {
       this.waiting.set(seq, { resolve });
-      process.send!({ id: this.id, read: { seq, start, end } } satisfies JobRead);
+      this.askParent({ id: this.id, read: { seq, start, end } });
     });
     // The parent keeps why (a server that stopped answering ranges: the file is streamed instead).
     if (block.failed || !block.chunk || block.at === undefined) throw new NotMediaError('the file could not be read by ranges');

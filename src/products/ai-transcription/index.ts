@@ -1,5 +1,5 @@
 // Operation 2: AI transcription and captions of an audio file, by a speech engine. Subscription
-// minutes pay first, the wallet the rest (docs/decisions.md).
+// minutes pay first, the wallet the rest (docs/decisions/ai-subscription-minutes.md).
 import { z } from 'zod';
 import { callbackUrlParam, httpUrl, languageParam, vocabularyParam } from '../params.js';
 import { cents, perMinute, statusCallback } from '../shared.js';

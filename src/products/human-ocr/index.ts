@@ -11,7 +11,7 @@ const LABEL = 'human OCR';
 
 const ocrRequest = z.strictObject({
   url: httpUrl,
-  // The spec lists no OCR languages; typists work in the human transcription set (docs/decisions.md).
+  // The spec lists no OCR languages; typists work in the human transcription set (docs/decisions/input-files.md).
   language: languageParam('HT', LABEL),
   vocabulary: vocabularyParam,
   callback_url: callbackUrlParam,

@@ -13,6 +13,7 @@ import {
   transcriptWork,
 } from '../shared.js';
 import { countWords } from '../../documents/measure.js';
+import { withoutRefused } from '../../domain/terms.js';
 import { defineProduct, type ResultField } from '../types.js';
 import { EXAMPLE_FILES, SAMPLE_TRANSCRIPT_PARAMS } from '../examples.js';
 
@@ -62,7 +63,8 @@ export const proofreading = defineProduct({
       timestamping: p.timestamping,
       turnaround_time: p.turnaround_time,
       ...(typeof p.comment === 'string' ? { comment: p.comment } : {}),
-      ...(Array.isArray(p.vocabulary) && p.vocabulary.length ? { vocabulary: p.vocabulary } : {}),
+      // Parsed as a new order's: an older order's terms without the characters refused since (issue 51).
+      ...(Array.isArray(p.vocabulary) && p.vocabulary.length ? { vocabulary: p.vocabulary.map(withoutRefused) } : {}),
     }),
     refundNote: 'the supplied transcript failed the quality check',
   },

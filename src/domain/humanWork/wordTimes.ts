@@ -55,10 +55,11 @@ function keepAndMark(before: readonly TimedWord[], after: readonly string[]): { 
     const upper = next !== undefined ? before[next]!.start : (replaced.at(-1)?.end ?? before.at(-1)?.end ?? lower);
     let start = replaced.length ? Math.max(lower, replaced[0]!.start) : lower;
     let end = Math.max(start, replaced.length ? Math.min(Math.max(upper, start), replaced.at(-1)!.end) : upper);
-    // Words typed where the neighbours touch: they share the neighbours' halves rather than take no time.
-    if (end - start < MIN_WORD_SECONDS * (k - j) && prev !== undefined && next !== undefined) {
-      start = Math.min(start, (before[prev]!.start + before[prev]!.end) / 2);
-      end = Math.max(end, (before[next]!.start + before[next]!.end) / 2);
+    // Words typed where the neighbours touch, or past the first or last timed word: they share the
+    // neighbours' halves rather than take no time.
+    if (end - start < MIN_WORD_SECONDS * (k - j)) {
+      if (prev !== undefined) start = Math.min(start, (before[prev]!.start + before[prev]!.end) / 2);
+      if (next !== undefined) end = Math.max(end, (before[next]!.start + before[next]!.end) / 2);
     }
     spread(after.slice(j, k), start, end).forEach((word, n) => (out[j + n] = word));
     j = k;

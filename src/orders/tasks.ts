@@ -6,17 +6,17 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import { RequestError } from '../contracts/failures.js';
-import { stagesOf } from '../contracts/orders.js';
 import { claimTaskUpdate, releaseTaskUpdate, reviewTaskUpdate, submitTaskUpdate, type TaskState } from '../contracts/tasks.js';
 import type { Db } from '../db/connection.js';
 import { getOrder } from '../db/orders.js';
 import type { OrderRow, TaskRow, WorkerRow } from '../db/schema.js';
 import { dropClaim, getTask, queueOf, renewClaim, reserveClaim, saveDraft, saveDraftChange, tasksOfOrder } from '../db/tasks.js';
-import type { TextChange } from '../domain/workbench/textChange.js';
+import type { TextChange } from '../domain/humanWork/textChange.js';
+import { MAX_WORK_NOTE, MAX_WORK_TEXT, workTextProblem } from '../domain/humanWork/workText.js';
 import { getWorker, workerIsEnabled } from '../db/workers.js';
-import { transcriptFromEditor } from '../domain/workbench/editorText.js';
-import { checksOwnWork } from '../domain/workbench/ownWork.js';
-import { submissionProblems } from '../domain/workbench/submission.js';
+import { transcriptFromEditor } from '../domain/humanWork/editorText.js';
+import { checksOwnWork } from '../domain/humanWork/ownWork.js';
+import { submissionProblems } from '../domain/humanWork/submission.js';
 import { resultsNeedCues, workPlanOfOrder } from '../products/registry.js';
 import type { FileStore } from '../storage/fileStore.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
@@ -58,18 +58,15 @@ export async function requireTask(db: Db, taskId: string): Promise<TaskRow> {
   return task;
 }
 
-/**
- * A task update on the workflow holding the task (the order's, or a child named as the task),
- * naming the task; a refusal is a TaskRefusedError with the workflow's reason.
- */
-async function updateTask<Args extends { taskId?: string }>(
+/** A task update on the workflow holding the task (its order's), naming the task; a refusal is a TaskRefusedError with the workflow's reason. */
+async function updateTask<Args extends { taskId: string }>(
   deps: WorkbenchDeps,
   task: TaskRow,
   update: UpdateDefinition<TaskState, [Args]>,
   args: Omit<Args, 'taskId'>,
 ): Promise<TaskState> {
   try {
-    return await deps.temporal.workflow.getHandle(task.workflowId ?? task.id).executeUpdate(update, { args: [{ ...args, taskId: task.id } as Args] });
+    return await deps.temporal.workflow.getHandle(task.workflowId).executeUpdate(update, { args: [{ ...args, taskId: task.id } as Args] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) throw new TaskRefusedError(err.cause.message);
     if (err instanceof WorkflowNotFoundError) throw new TaskRefusedError(`task ${task.id} is no longer open`);
@@ -139,15 +136,13 @@ export async function claimNextTask(deps: WorkbenchDeps, worker: WorkerRow): Pro
   return undefined;
 }
 
-/** The longest text a worker may save or submit, in characters. */
-export const MAX_WORK_TEXT = 2_000_000;
-
 const notClaimed = (taskId: string) => new TaskRefusedError(`task ${taskId} is not claimed by you; copy your text before you leave the page`);
 
 /**
  * An autosave: only while the worker holds the claim (the lease is renewed by it). The whole text,
  * or one change against the text last saved (`base`: its digest); false when that is not the text
- * saved now (the page then sends the whole text).
+ * saved now (the page then sends the whole text). A text over the limit or not well-formed, or a
+ * change splitting a character, is a RequestError (400) naming the field, and nothing is saved.
  */
 export async function saveWork(
   deps: WorkbenchDeps,
@@ -156,12 +151,14 @@ export async function saveWork(
   save: { text: string } | { change: TextChange; base: string },
 ): Promise<boolean> {
   if ('text' in save) {
-    if (save.text.length > MAX_WORK_TEXT) throw new RequestError(`text: longer than ${MAX_WORK_TEXT.toLocaleString('en')} characters`, 413);
+    const problem = workTextProblem('text', save.text);
+    if (problem) throw new RequestError(problem, 400);
     if (!(await saveDraft(deps.db, taskId, worker.id, save.text))) throw notClaimed(taskId);
     return true;
   }
   const saved = await saveDraftChange(deps.db, taskId, worker.id, save.change, save.base, MAX_WORK_TEXT);
   if (saved === 'refused') throw notClaimed(taskId);
+  if (typeof saved === 'object') throw new RequestError(saved.problem, 400);
   return saved === 'saved';
 }
 
@@ -178,7 +175,7 @@ export async function checkSubmission(db: Db, task: TaskRow, text: string): Prom
   const problems = submissionProblems(text, plan.rules);
   // Cues need times: every paragraph starts with a mark, unless the aligner times the words.
   if (
-    !stagesOf(plan, order.params).includes('aligner_timing') &&
+    !plan.stages.includes('aligner_timing') &&
     resultsNeedCues(order) &&
     problems.length === 0 &&
     transcriptFromEditor(text).segments.some((s) => s.start === undefined)
@@ -203,6 +200,8 @@ export async function reviewWork(
   review: { decision: 'approve' | 'send_back'; text: string; note?: string },
 ): Promise<TaskState> {
   const task = await requireTask(deps.db, taskId);
+  const noteProblem = review.note === undefined ? undefined : workTextProblem('note', review.note, MAX_WORK_NOTE);
+  if (noteProblem) throw new RequestError(noteProblem, 400);
   await saveWork(deps, worker, taskId, { text: review.text });
   // What is approved is delivered: it meets what Submit asks.
   const problems = review.decision === 'approve' ? await checkSubmission(deps.db, task, review.text) : [];

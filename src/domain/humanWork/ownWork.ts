@@ -1,6 +1,6 @@
 // Who may check whose work: the stages of an order whose submitters may not take a stage's task
 // (STAGES' barredBy), so nobody checks their own work. Pure; db/tasks.ts applies the same rows in SQL.
-import { STAGES, type StageTable } from '../../contracts/tasks.js';
+import { STAGES, taskRowOf, type StageTable } from '../../contracts/tasks.js';
 
 /** A task of the order someone submitted, as far as the rule below needs it. */
 export interface DoneTask {
@@ -14,13 +14,14 @@ export interface DoneTask {
  * tasks. A reviewer who sent work back may review the fix.
  */
 export function checksOwnWork(stage: string, done: readonly DoneTask[], workerId: number, stages: StageTable = STAGES): boolean {
-  const barred = stages[stage]?.barredBy ?? [];
+  const barred = taskRowOf(stage, stages)?.barredBy ?? [];
   return done.some((t) => t.submittedBy === workerId && barred.includes(t.stage));
 }
 
 /** The (stage, barring stage) pairs of the table: what the queue's SQL refuses (db/tasks.ts). */
 export function barredPairs(stages: StageTable = STAGES): Array<{ stage: string; barredBy: readonly string[] }> {
-  return Object.entries(stages)
-    .filter(([, row]) => row.barredBy.length > 0)
-    .map(([stage, row]) => ({ stage, barredBy: row.barredBy }));
+  return Object.keys(stages).flatMap((stage) => {
+    const barredBy = taskRowOf(stage, stages)?.barredBy ?? [];
+    return barredBy.length > 0 ? [{ stage, barredBy }] : [];
+  });
 }
