@@ -1,43 +1,33 @@
 // The typed client of the order service API v4: openapi-fetch over the types openapi-typescript
 // generated from the service's OpenAPI document (schema.ts; `npm run client:generate`), compiled
-// to JavaScript with declarations by `npm run client:build`.
+// to JavaScript with declarations by `npm run client:build`; and upload(), a local file to the
+// service by tus (upload.ts).
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.js';
+import { isErrorObject, OrderServiceError, retryAfterSeconds, type ErrorObject } from './errors.js';
+import { uploadFile, type UploadInput, type UploadOptions } from './upload.js';
 
 export type { components, operations, paths };
-export type OrderClient = Client<paths>;
-/** The service's error object: `{mode, status: "error", error}`, `error` naming the field. */
-export type ErrorObject = components['schemas']['Error'];
+export { OrderServiceError, type ErrorObject };
+export { DEFAULT_CHUNK_SIZE, type NodeReadable, type UploadInput, type UploadOptions } from './upload.js';
+
+export type OrderClient = Client<paths> & {
+  /**
+   * Uploads a file by tus (resumable, in chunks of 8 MiB) and answers its URL, which an order's
+   * `url` (or a document field such as `transcription_url`) takes: in Node a path, a Buffer or
+   * Uint8Array, or a readable stream; in a browser a File or Blob. An earlier attempt at the same
+   * file (a path, bytes, a File) is resumed where it stopped. Refusals throw OrderServiceError.
+   */
+  upload(file: UploadInput, options: UploadOptions): Promise<string>;
+};
 
 /** A client of the service at `baseUrl` (e.g. https://orders.example.com); options as openapi-fetch's. */
 export function createOrderClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): OrderClient {
-  return createClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, '') });
+  const base = baseUrl.replace(/\/+$/, '');
+  return Object.assign(createClient<paths>({ ...options, baseUrl: base }), {
+    upload: (file: UploadInput, uploadOptions: UploadOptions) => uploadFile(base, file, uploadOptions),
+  });
 }
-
-/**
- * A refusal or a failure of the service, as one error: the HTTP status (400 the request's
- * problem, 413 too large, 415 a body type it does not take, 429 this token's rate limit, 503 its
- * capacity: retry), the error object, and how long `Retry-After` asks to wait.
- */
-export class OrderServiceError extends Error {
-  override name = 'OrderServiceError';
-  constructor(
-    readonly status: number,
-    readonly body: ErrorObject | undefined,
-    /** Seconds to wait before retrying (429, 503), when the service said. */
-    readonly retryAfterSeconds: number | undefined,
-  ) {
-    super(body?.error ?? `the order service answered ${status}`);
-  }
-
-  /** Whether retrying later can succeed: the service's capacity (503) or this token's rate (429). */
-  get retryable(): boolean {
-    return this.status === 429 || this.status >= 500;
-  }
-}
-
-const isErrorObject = (value: unknown): value is ErrorObject =>
-  typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'string';
 
 /**
  * The answer's data, or an OrderServiceError: `const order = await orThrow(api.POST(...))`.
@@ -46,10 +36,5 @@ const isErrorObject = (value: unknown): value is ErrorObject =>
 export async function orThrow<Data>(pending: Promise<{ data?: Data; error?: unknown; response: Response }>): Promise<Data> {
   const { data, error, response } = await pending;
   if (response.ok && data !== undefined) return data;
-  const retryAfter = response.headers.get('retry-after');
-  throw new OrderServiceError(
-    response.status,
-    isErrorObject(error) ? error : undefined,
-    retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
-  );
+  throw new OrderServiceError(response.status, isErrorObject(error) ? error : undefined, retryAfterSeconds(response.headers.get('retry-after')));
 }

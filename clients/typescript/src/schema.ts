@@ -163,6 +163,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v4/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to order with (one request, or the creation of a resumable tus upload)
+         * @description One request: the file's own bytes are the body, of any Content-Type (the service goes by the bytes, never by the type or a name), without a `Tus-Resumable` header and without a Content-Encoding; the answer is 201 with the upload (`url`, `size`, `expires_at`) and `Location`. E.g. `curl --data-binary @talk.mp3 -H 'Authorization: Bearer <api_token>' https://orders.example.com/api/v4/uploads`.
+         *
+         *     Resumable, for large files ([tus 1.0 creation](https://tus.io/protocols/resumable-upload#creation)): the same POST with `Tus-Resumable: 1.0.0` and `Upload-Length: <bytes>` (or `Upload-Defer-Length: 1`), optionally `Upload-Metadata` (`filename <base64>`), and no body (or its first bytes as `application/offset+octet-stream`) creates an upload: 201 with no body, its URL in `Location` (also its `url` to order with once complete) and `Upload-Expires`; then `PATCH /api/v4/uploads/{id}` sends the bytes. An `Upload-Length` over `Tus-Max-Size` is a 413 before a byte is stored.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        /**
+         * tus: the protocol versions, extensions and largest upload the service takes
+         * @description tus 1.0 discovery (https://tus.io/protocols/resumable-upload#options). No token needed; also the CORS preflight of browsers' tus clients.
+         */
+        options: operations["getUploadCapabilities"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v4/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * tus: end an upload (termination)
+         * @description tus 1.0 termination (https://tus.io/protocols/resumable-upload#termination): the upload and its bytes are deleted; orders already placed on it keep their media.
+         */
+        delete: operations["deleteUpload"];
+        /**
+         * tus: the protocol versions, extensions and largest upload the service takes
+         * @description tus 1.0 discovery (https://tus.io/protocols/resumable-upload#options). No token needed; also the CORS preflight of browsers' tus clients.
+         */
+        options: operations["getUploadCapabilitiesAt"];
+        /**
+         * tus: how much of an upload the service holds, to resume from there
+         * @description tus 1.0 HEAD (https://tus.io/protocols/resumable-upload#head): `Upload-Offset` is where the next PATCH starts.
+         */
+        head: operations["getUploadOffset"];
+        /**
+         * tus: send bytes of an upload from its offset
+         * @description tus 1.0 PATCH (https://tus.io/protocols/resumable-upload#patch): the bytes from `Upload-Offset` on, as `application/offset+octet-stream`. A dropped connection loses at most this request: HEAD says where to go on. The last byte completes the upload; its URL can then be ordered.
+         */
+        patch: operations["continueUpload"];
+        trace?: never;
+    };
     "/api/v4/orders": {
         parameters: {
             query?: never;
@@ -191,7 +249,11 @@ export interface paths {
         get: operations["getOrder"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a settled order's data; its record stays for the bill
+         * @description Deletes the order's media, drafts, work texts, result files and renderings, share link, URLs, file names, comment and vocabulary, and its workflow's history; the record stays (product, seconds or words, price, dates, status) with deleted_at, and its result URLs answer 410. An order still open (a quality check's window, a callback being retried) is closed first: no further callback is sent, and `note` says so. Deleting again answers the same. Only live orders (mode=live), once finished, refunded or canceled.
+         */
+        delete: operations["deleteOrderData"];
         options?: never;
         head?: never;
         patch?: never;
@@ -266,14 +328,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: number;
@@ -315,14 +379,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
@@ -364,14 +430,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
@@ -447,13 +515,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -497,13 +567,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -547,13 +619,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetAI"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -652,14 +726,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetHT"];
@@ -674,7 +750,7 @@ export interface components {
             /** @default false */
             auto_retranscribe?: boolean;
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -704,14 +780,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetHT"];
@@ -726,7 +804,7 @@ export interface components {
             /** @default false */
             auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -756,14 +834,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetHT"];
@@ -778,7 +858,7 @@ export interface components {
             /** @default false */
             auto_retranscribe?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -859,18 +939,20 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -912,18 +994,20 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -965,18 +1049,20 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             audio_url: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             transcription_url: string;
             language: components["schemas"]["LanguageSetFA"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1066,9 +1152,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1076,7 +1164,7 @@ export interface components {
             /** @default false */
             additional_review?: boolean;
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1114,9 +1202,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1124,7 +1214,7 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1162,9 +1252,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1172,7 +1264,7 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1245,14 +1337,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: number;
@@ -1294,14 +1388,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
@@ -1343,14 +1439,16 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /** @description whole seconds */
             from?: string;
@@ -1427,9 +1525,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1437,7 +1537,7 @@ export interface components {
             /** @default false */
             additional_review?: boolean;
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1475,9 +1575,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1485,7 +1587,7 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1523,9 +1625,11 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             translate_from: components["schemas"]["LanguageSetTL"];
@@ -1533,7 +1637,7 @@ export interface components {
             /** @default false */
             additional_review?: components["schemas"]["FormBoolean"];
             comment?: string;
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1604,13 +1708,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: number;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1654,13 +1760,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1704,13 +1812,15 @@ export interface components {
             api_token: string;
             /** @description retries with the same key get the first answer; a live order is placed once (also the Idempotency-Key header) */
             idempotency_key?: string;
+            /** @description the order's data (its media, results, texts, URLs, comment and vocabulary) is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never */
+            delete_after_seconds?: string;
             /**
              * Format: uri
-             * @description an http or https URL
+             * @description an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or deleted is refused naming this field, before any charge
              */
             url: string;
             language: components["schemas"]["LanguageSetHT"];
-            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and are shown to the people; they do not change the price. */
+            /** @description Terms of the recording or text (names, places, product words): a list, or one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC, repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people; they do not change the price. */
             vocabulary?: string | string[];
             /**
              * Format: uri
@@ -1818,6 +1928,12 @@ export interface components {
                 words: number;
                 /** @description present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out */
                 vocabulary?: string[];
+                /** @description present only when the order's data is to be deleted after it settles: how many seconds after */
+                delete_after_seconds?: number;
+                /** @description with delete_after_seconds: when its data is deleted (null until the order settles) */
+                delete_at?: string | null;
+                /** @description present once the order's data was deleted: its result URLs are null, its comment empty */
+                deleted_at?: string;
                 /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
                 media_note?: string;
             } & {
@@ -1844,11 +1960,49 @@ export interface components {
                 words: number;
                 /** @description present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out */
                 vocabulary?: string[];
+                /** @description present only when the order's data is to be deleted after it settles: how many seconds after */
+                delete_after_seconds?: number;
+                /** @description with delete_after_seconds: when its data is deleted (null until the order settles) */
+                delete_at?: string | null;
+                /** @description present once the order's data was deleted: its result URLs are null, its comment empty */
+                deleted_at?: string;
                 /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
                 media_note?: string;
             } & {
                 [key: string]: unknown;
             };
+        };
+        OrderDeleted: {
+            /** @description Fields beyond these are the product's (its parameters and result URLs, null until finished). */
+            data: {
+                id: number;
+                /** @enum {string} */
+                type: "transcriptions" | "transcription_proofreadings" | "forced_alignments" | "translations" | "captions" | "subtitles" | "human_ocr";
+                /** @enum {string} */
+                status: "awaiting_payment" | "payment_failed" | "paid" | "finished" | "refunded" | "canceled" | "retranscribed";
+                /** @description US dollars */
+                price: number;
+                paid_at: string | null;
+                delivery_estimate: string | null;
+                finished_at: string | null;
+                comment: string;
+                seconds: number;
+                words: number;
+                /** @description present only when the order named terms (its vocabulary): the terms as kept, each trimmed, repeats left out */
+                vocabulary?: string[];
+                /** @description present only when the order's data is to be deleted after it settles: how many seconds after */
+                delete_after_seconds?: number;
+                /** @description with delete_after_seconds: when its data is deleted (null until the order settles) */
+                delete_at?: string | null;
+                /** @description present once the order's data was deleted: its result URLs are null, its comment empty */
+                deleted_at?: string;
+                /** @description present only when the media fetched for the work was longer than the seconds paid for (it changed after the order was placed, or its header understated it): only the paid part is worked, and this says so */
+                media_note?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description present when the order was still open and was closed: no further callback is sent */
+            note?: string;
         };
         /** @description languages by product key */
         Languages: {
@@ -1857,6 +2011,19 @@ export interface components {
                 name: string;
             }[];
         };
+        Upload: {
+            /** @description the upload's URL: an order's url (or a document field such as transcription_url) takes it, for this account only */
+            url: string;
+            /** @description bytes received */
+            size: number;
+            /** @description when the upload is deleted unless an order uses it: ISO 8601, UTC (e.g. 2026-11-30T18:41:25.812Z) */
+            expires_at: string;
+        };
+        /**
+         * @description the tus protocol version
+         * @enum {string}
+         */
+        TusResumable: "1.0.0";
     };
     responses: {
         /** @description The caller's mistake: a missing or invalid parameter (named), an unknown parameter, an invalid token, a URL that cannot be read, an insufficient wallet. */
@@ -1870,6 +2037,15 @@ export interface components {
         };
         /** @description A request with the same Idempotency-Key is still in progress; retry in a few seconds. */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The order is still in work (the error names its status): its data can be deleted once it is finished, refunded or canceled. */
+        OrderInWork: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2214,6 +2390,319 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file's bytes, whatever its Content-Type (a tus creation: none, or the first bytes) */
+        requestBody?: {
+            content: {
+                "*/*": string;
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The upload, complete (one request); a tus creation answers 201 with no body and the headers only */
+            201: {
+                headers: {
+                    /** @description the upload's URL (the same as `url`) */
+                    Location?: string;
+                    /** @description tus creation only: when an unused upload is deleted (an HTTP date) */
+                    "Upload-Expires"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description The API token is missing or invalid, or the body was cut off before its end (send it again) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than the largest upload taken (MEDIA_MAX_BYTES: `Tus-Max-Size`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A Content-Encoding (gzip, …): send the file's own bytes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUploadCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capabilities */
+            204: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description the versions taken: 1.0.0 */
+                    "Tus-Version"?: string;
+                    /** @description creation,creation-with-upload,creation-defer-length,termination,expiration */
+                    "Tus-Extension"?: string;
+                    /** @description the largest upload taken, bytes (MEDIA_MAX_BYTES) */
+                    "Tus-Max-Size"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deleteUpload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the tus version the client speaks */
+                "Tus-Resumable": components["schemas"]["TusResumable"];
+            };
+            path: {
+                /** @description the upload's id, the last part of its URL */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The API token is missing or invalid (the error object names api_token) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload: never made, another account's, or gone (deleted with its bytes: expired or terminated) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUploadCapabilitiesAt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the upload's id, the last part of its URL */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capabilities */
+            204: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description the versions taken: 1.0.0 */
+                    "Tus-Version"?: string;
+                    /** @description creation,creation-with-upload,creation-defer-length,termination,expiration */
+                    "Tus-Extension"?: string;
+                    /** @description the largest upload taken, bytes (MEDIA_MAX_BYTES) */
+                    "Tus-Max-Size"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getUploadOffset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the tus version the client speaks */
+                "Tus-Resumable": components["schemas"]["TusResumable"];
+            };
+            path: {
+                /** @description the upload's id, the last part of its URL */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload */
+            200: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description bytes received */
+                    "Upload-Offset"?: string;
+                    /** @description bytes in all (absent while deferred) */
+                    "Upload-Length"?: string;
+                    /** @description 1 while the length is not known yet */
+                    "Upload-Defer-Length"?: string;
+                    /** @description as the creation gave it */
+                    "Upload-Metadata"?: string;
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The API token is missing or invalid (the error object names api_token) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload: never made, another account's, or gone (deleted with its bytes: expired or terminated) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Expired: upload the file again */
+            410: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    continueUpload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the tus version the client speaks */
+                "Tus-Resumable": components["schemas"]["TusResumable"];
+                /** @description where these bytes start: the Upload-Offset HEAD gave */
+                "Upload-Offset": number;
+                /** @description the length, once, for an upload created with Upload-Defer-Length */
+                "Upload-Length"?: number;
+            };
+            path: {
+                /** @description the upload's id, the last part of its URL */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Taken */
+            204: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    /** @description bytes received now */
+                    "Upload-Offset"?: string;
+                    /** @description when an unused upload is deleted */
+                    "Upload-Expires"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The API token is missing or invalid (the error object names api_token) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload: never made, another account's, or gone (deleted with its bytes: expired or terminated) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Upload-Offset is not the upload's offset: HEAD, then resume from there */
+            409: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Expired: upload the file again */
+            410: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description More bytes than the Upload-Length, or than the largest upload taken */
+            413: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Content-Type is not application/offset+octet-stream */
+            415: {
+                headers: {
+                    /** @description the tus version the service speaks: 1.0.0 */
+                    "Tus-Resumable"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query: {
@@ -2266,6 +2755,35 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteOrderData: {
+        parameters: {
+            query: {
+                api_token: string;
+                mode: "test" | "live";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record as it stays */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["OrderInWork"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -14,6 +14,7 @@ from .captions_created import CaptionsCreated
 from .captions_form import CaptionsForm
 from .captions_multipart import CaptionsMultipart
 from .captions_request import CaptionsRequest
+from .delete_order_data_mode import DeleteOrderDataMode
 from .error import Error
 from .forced_alignment_callback_type_0 import ForcedAlignmentCallbackType0
 from .forced_alignment_callback_type_1 import ForcedAlignmentCallbackType1
@@ -49,6 +50,10 @@ from .order import Order
 from .order_data import OrderData
 from .order_data_status import OrderDataStatus
 from .order_data_type import OrderDataType
+from .order_deleted import OrderDeleted
+from .order_deleted_data import OrderDeletedData
+from .order_deleted_data_status import OrderDeletedDataStatus
+from .order_deleted_data_type import OrderDeletedDataType
 from .order_list import OrderList
 from .order_list_orders_item import OrderListOrdersItem
 from .order_list_orders_item_status import OrderListOrdersItemStatus
@@ -84,6 +89,8 @@ from .translation_form import TranslationForm
 from .translation_multipart import TranslationMultipart
 from .translation_request import TranslationRequest
 from .turnaround_time import TurnaroundTime
+from .tus_resumable import TusResumable
+from .upload import Upload
 
 __all__ = (
     "AiTranscriptionCallbackType0",
@@ -100,6 +107,7 @@ __all__ = (
     "CaptionsForm",
     "CaptionsMultipart",
     "CaptionsRequest",
+    "DeleteOrderDataMode",
     "Error",
     "ForcedAlignmentCallbackType0",
     "ForcedAlignmentCallbackType1",
@@ -135,6 +143,10 @@ __all__ = (
     "OrderData",
     "OrderDataStatus",
     "OrderDataType",
+    "OrderDeleted",
+    "OrderDeletedData",
+    "OrderDeletedDataStatus",
+    "OrderDeletedDataType",
     "OrderList",
     "OrderListOrdersItem",
     "OrderListOrdersItemStatus",
@@ -170,4 +182,6 @@ __all__ = (
     "TranslationMultipart",
     "TranslationRequest",
     "TurnaroundTime",
+    "TusResumable",
+    "Upload",
 )

@@ -30,13 +30,21 @@ class HumanOcrMultipart:
         Attributes:
             mode (Mode):
             api_token (str): the account API token
-            url (str): an http or https URL
+            url (str): an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads`
+                answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by
+                its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or
+                deleted is refused naming this field, before any charge
             language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            delete_after_seconds (str | Unset): the order's data (its media, results, texts, URLs, comment and vocabulary)
+                is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill
+                with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never
             vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
-                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
-                are shown to the people; they do not change the price.
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC,
+                repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are
+                refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people;
+                they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -60,6 +68,7 @@ class HumanOcrMultipart:
     url: str
     language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
+    delete_after_seconds: str | Unset = UNSET
     vocabulary: list[str] | str | Unset = UNSET
     callback_url: str | Unset = UNSET
     additional_review: Any | Unset = UNSET
@@ -92,6 +101,8 @@ class HumanOcrMultipart:
         language = self.language.value
 
         idempotency_key = self.idempotency_key
+
+        delete_after_seconds = self.delete_after_seconds
 
         vocabulary: list[str] | str | Unset
         if isinstance(self.vocabulary, Unset):
@@ -146,6 +157,8 @@ class HumanOcrMultipart:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if delete_after_seconds is not UNSET:
+            field_dict["delete_after_seconds"] = delete_after_seconds
         if vocabulary is not UNSET:
             field_dict["vocabulary"] = vocabulary
         if callback_url is not UNSET:
@@ -205,6 +218,11 @@ class HumanOcrMultipart:
 
         if not isinstance(self.idempotency_key, Unset):
             files.append(("idempotency_key", (None, str(self.idempotency_key).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.delete_after_seconds, Unset):
+            files.append(("delete_after_seconds", (None, str(self.delete_after_seconds).encode(), "text/plain")))
 
 
 
@@ -321,6 +339,8 @@ class HumanOcrMultipart:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        delete_after_seconds = d.pop("delete_after_seconds", UNSET)
+
         def _parse_vocabulary(data: object) -> list[str] | str | Unset:
             if isinstance(data, Unset):
                 return data
@@ -375,6 +395,7 @@ class HumanOcrMultipart:
             url=url,
             language=language,
             idempotency_key=idempotency_key,
+            delete_after_seconds=delete_after_seconds,
             vocabulary=vocabulary,
             callback_url=callback_url,
             additional_review=additional_review,

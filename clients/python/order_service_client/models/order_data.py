@@ -39,6 +39,11 @@ class OrderData:
             words (int):
             vocabulary (list[str] | Unset): present only when the order named terms (its vocabulary): the terms as kept,
                 each trimmed, repeats left out
+            delete_after_seconds (int | Unset): present only when the order's data is to be deleted after it settles: how
+                many seconds after
+            delete_at (None | str | Unset): with delete_after_seconds: when its data is deleted (null until the order
+                settles)
+            deleted_at (str | Unset): present once the order's data was deleted: its result URLs are null, its comment empty
             media_note (str | Unset): present only when the media fetched for the work was longer than the seconds paid for
                 (it changed after the order was placed, or its header understated it): only the paid part is worked, and this
                 says so
@@ -55,6 +60,9 @@ class OrderData:
     seconds: int
     words: int
     vocabulary: list[str] | Unset = UNSET
+    delete_after_seconds: int | Unset = UNSET
+    delete_at: None | str | Unset = UNSET
+    deleted_at: str | Unset = UNSET
     media_note: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -92,6 +100,16 @@ class OrderData:
 
 
 
+        delete_after_seconds = self.delete_after_seconds
+
+        delete_at: None | str | Unset
+        if isinstance(self.delete_at, Unset):
+            delete_at = UNSET
+        else:
+            delete_at = self.delete_at
+
+        deleted_at = self.deleted_at
+
         media_note = self.media_note
 
 
@@ -111,6 +129,12 @@ class OrderData:
         })
         if vocabulary is not UNSET:
             field_dict["vocabulary"] = vocabulary
+        if delete_after_seconds is not UNSET:
+            field_dict["delete_after_seconds"] = delete_after_seconds
+        if delete_at is not UNSET:
+            field_dict["delete_at"] = delete_at
+        if deleted_at is not UNSET:
+            field_dict["deleted_at"] = deleted_at
         if media_note is not UNSET:
             field_dict["media_note"] = media_note
 
@@ -168,6 +192,20 @@ class OrderData:
         vocabulary = cast(list[str], d.pop("vocabulary", UNSET))
 
 
+        delete_after_seconds = d.pop("delete_after_seconds", UNSET)
+
+        def _parse_delete_at(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        delete_at = _parse_delete_at(d.pop("delete_at", UNSET))
+
+
+        deleted_at = d.pop("deleted_at", UNSET)
+
         media_note = d.pop("media_note", UNSET)
 
         order_data = cls(
@@ -182,6 +220,9 @@ class OrderData:
             seconds=seconds,
             words=words,
             vocabulary=vocabulary,
+            delete_after_seconds=delete_after_seconds,
+            delete_at=delete_at,
+            deleted_at=deleted_at,
             media_note=media_note,
         )
 

@@ -29,16 +29,24 @@ class SubtitlesForm:
         Attributes:
             mode (Mode):
             api_token (str): the account API token
-            url (str): an http or https URL
+            url (str): an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads`
+                answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by
+                its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or
+                deleted is refused naming this field, before any charge
             translate_from (LanguageSetTL):
             translate_to (LanguageSetTL):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            delete_after_seconds (str | Unset): the order's data (its media, results, texts, URLs, comment and vocabulary)
+                is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill
+                with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never
             additional_review (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
-                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
-                are shown to the people; they do not change the price.
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC,
+                repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are
+                refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people;
+                they do not change the price.
             callback_url (str | Unset): an http or https URL
             audio_url (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             auto_retranscribe (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -60,6 +68,7 @@ class SubtitlesForm:
     translate_from: LanguageSetTL
     translate_to: LanguageSetTL
     idempotency_key: str | Unset = UNSET
+    delete_after_seconds: str | Unset = UNSET
     additional_review: FormBoolean | Unset = FormBoolean.FALSE
     comment: str | Unset = UNSET
     vocabulary: list[str] | str | Unset = UNSET
@@ -93,6 +102,8 @@ class SubtitlesForm:
         translate_to = self.translate_to.value
 
         idempotency_key = self.idempotency_key
+
+        delete_after_seconds = self.delete_after_seconds
 
         additional_review: str | Unset = UNSET
         if not isinstance(self.additional_review, Unset):
@@ -149,6 +160,8 @@ class SubtitlesForm:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if delete_after_seconds is not UNSET:
+            field_dict["delete_after_seconds"] = delete_after_seconds
         if additional_review is not UNSET:
             field_dict["additional_review"] = additional_review
         if comment is not UNSET:
@@ -209,6 +222,8 @@ class SubtitlesForm:
 
 
         idempotency_key = d.pop("idempotency_key", UNSET)
+
+        delete_after_seconds = d.pop("delete_after_seconds", UNSET)
 
         _additional_review = d.pop("additional_review", UNSET)
         additional_review: FormBoolean | Unset
@@ -271,6 +286,7 @@ class SubtitlesForm:
             translate_from=translate_from,
             translate_to=translate_to,
             idempotency_key=idempotency_key,
+            delete_after_seconds=delete_after_seconds,
             additional_review=additional_review,
             comment=comment,
             vocabulary=vocabulary,

@@ -35,14 +35,22 @@ class TranscriptionMultipart:
         Attributes:
             mode (Mode):
             api_token (str): the account API token
-            url (str): an http or https URL
+            url (str): an http or https URL of the file, which the service fetches; or the `url` that `POST /api/v4/uploads`
+                answered for a file of this account (an upload's URL), read from the service's own store. Either is measured by
+                its bytes, never by its name or type; an upload that is unknown, another account's, unfinished, expired or
+                deleted is refused naming this field, before any charge
             language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            delete_after_seconds (str | Unset): the order's data (its media, results, texts, URLs, comment and vocabulary)
+                is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill
+                with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never
             comment (str | Unset):
             vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
-                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
-                are shown to the people; they do not change the price.
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC,
+                repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are
+                refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people;
+                they do not change the price.
             from_ (str | Unset): whole seconds
             till (str | Unset): whole seconds
             text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
@@ -65,6 +73,7 @@ class TranscriptionMultipart:
     url: str
     language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
+    delete_after_seconds: str | Unset = UNSET
     comment: str | Unset = UNSET
     vocabulary: list[str] | str | Unset = UNSET
     from_: str | Unset = UNSET
@@ -97,6 +106,8 @@ class TranscriptionMultipart:
         language = self.language.value
 
         idempotency_key = self.idempotency_key
+
+        delete_after_seconds = self.delete_after_seconds
 
         comment = self.comment
 
@@ -166,6 +177,8 @@ class TranscriptionMultipart:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if delete_after_seconds is not UNSET:
+            field_dict["delete_after_seconds"] = delete_after_seconds
         if comment is not UNSET:
             field_dict["comment"] = comment
         if vocabulary is not UNSET:
@@ -225,6 +238,11 @@ class TranscriptionMultipart:
 
         if not isinstance(self.idempotency_key, Unset):
             files.append(("idempotency_key", (None, str(self.idempotency_key).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.delete_after_seconds, Unset):
+            files.append(("delete_after_seconds", (None, str(self.delete_after_seconds).encode(), "text/plain")))
 
 
 
@@ -341,6 +359,8 @@ class TranscriptionMultipart:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        delete_after_seconds = d.pop("delete_after_seconds", UNSET)
+
         comment = d.pop("comment", UNSET)
 
         def _parse_vocabulary(data: object) -> list[str] | str | Unset:
@@ -435,6 +455,7 @@ class TranscriptionMultipart:
             url=url,
             language=language,
             idempotency_key=idempotency_key,
+            delete_after_seconds=delete_after_seconds,
             comment=comment,
             vocabulary=vocabulary,
             from_=from_,

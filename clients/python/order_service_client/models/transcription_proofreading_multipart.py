@@ -34,11 +34,20 @@ class TranscriptionProofreadingMultipart:
         Attributes:
             mode (Mode):
             api_token (str): the account API token
-            audio_url (str): an http or https URL
-            transcription_url (str): an http or https URL
+            audio_url (str): an http or https URL of the file, which the service fetches; or the `url` that `POST
+                /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store.
+                Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's,
+                unfinished, expired or deleted is refused naming this field, before any charge
+            transcription_url (str): an http or https URL of the file, which the service fetches; or the `url` that `POST
+                /api/v4/uploads` answered for a file of this account (an upload's URL), read from the service's own store.
+                Either is measured by its bytes, never by its name or type; an upload that is unknown, another account's,
+                unfinished, expired or deleted is refused naming this field, before any charge
             language (LanguageSetHT):
             idempotency_key (str | Unset): retries with the same key get the first answer; a live order is placed once (also
                 the Idempotency-Key header)
+            delete_after_seconds (str | Unset): the order's data (its media, results, texts, URLs, comment and vocabulary)
+                is deleted this many seconds after the order is finished, refunded or canceled; the record stays for the bill
+                with deleted_at. Default: the account's rule (Settings: Delete orders' data after), else never
             text_format (TextFormat | Unset):  Default: TextFormat.CLEAN_VERBATIM.
             timestamping (Timestamping | Unset):  Default: Timestamping.NOT_REQUIRED.
             turnaround_time (TurnaroundTime | Unset):  Default: TurnaroundTime.VALUE_3.
@@ -46,8 +55,10 @@ class TranscriptionProofreadingMultipart:
             auto_retranscribe (FormBoolean | Unset):  Default: FormBoolean.FALSE.
             comment (str | Unset):
             vocabulary (list[str] | str | Unset): Terms of the recording or text (names, places, product words): a list, or
-                one text separated by commas or new lines; up to 200 terms of up to 50 characters. They steer the machine and
-                are shown to the people; they do not change the price.
+                one text separated by commas or new lines; up to 200 terms of up to 50 characters, each kept in Unicode NFC,
+                repeats left out. Control, format and invisible characters (bidi controls, zero-width and tag characters) are
+                refused; ZWJ and ZWNJ are taken inside a word they shape. They steer the machine and are shown to the people;
+                they do not change the price.
             callback_url (str | Unset): an http or https URL
             additional_review (Any | Unset): a parameter of another v4 operation: accepted and ignored here
             from_ (Any | Unset): a parameter of another v4 operation: accepted and ignored here
@@ -65,6 +76,7 @@ class TranscriptionProofreadingMultipart:
     transcription_url: str
     language: LanguageSetHT
     idempotency_key: str | Unset = UNSET
+    delete_after_seconds: str | Unset = UNSET
     text_format: TextFormat | Unset = TextFormat.CLEAN_VERBATIM
     timestamping: Timestamping | Unset = Timestamping.NOT_REQUIRED
     turnaround_time: TurnaroundTime | Unset = TurnaroundTime.VALUE_3
@@ -98,6 +110,8 @@ class TranscriptionProofreadingMultipart:
         language = self.language.value
 
         idempotency_key = self.idempotency_key
+
+        delete_after_seconds = self.delete_after_seconds
 
         text_format: str | Unset = UNSET
         if not isinstance(self.text_format, Unset):
@@ -166,6 +180,8 @@ class TranscriptionProofreadingMultipart:
         })
         if idempotency_key is not UNSET:
             field_dict["idempotency_key"] = idempotency_key
+        if delete_after_seconds is not UNSET:
+            field_dict["delete_after_seconds"] = delete_after_seconds
         if text_format is not UNSET:
             field_dict["text_format"] = text_format
         if timestamping is not UNSET:
@@ -227,6 +243,11 @@ class TranscriptionProofreadingMultipart:
 
         if not isinstance(self.idempotency_key, Unset):
             files.append(("idempotency_key", (None, str(self.idempotency_key).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.delete_after_seconds, Unset):
+            files.append(("delete_after_seconds", (None, str(self.delete_after_seconds).encode(), "text/plain")))
 
 
 
@@ -340,6 +361,8 @@ class TranscriptionProofreadingMultipart:
 
         idempotency_key = d.pop("idempotency_key", UNSET)
 
+        delete_after_seconds = d.pop("delete_after_seconds", UNSET)
+
         _text_format = d.pop("text_format", UNSET)
         text_format: TextFormat | Unset
         if isinstance(_text_format,  Unset):
@@ -433,6 +456,7 @@ class TranscriptionProofreadingMultipart:
             transcription_url=transcription_url,
             language=language,
             idempotency_key=idempotency_key,
+            delete_after_seconds=delete_after_seconds,
             text_format=text_format,
             timestamping=timestamping,
             turnaround_time=turnaround_time,

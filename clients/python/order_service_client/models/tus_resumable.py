@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class TusResumable(StrEnum):
+    VALUE_0 = "1.0.0"
+
+    def __str__(self) -> str:
+        return str(self.value)
