@@ -2,11 +2,11 @@
 // words), in headless Chromium (Debian's, through playwright-core), beside the floor and the page
 // before it:
 //   textarea  a bare <textarea> holding the text (the floor: the browser's own editing);
-//   text      the text editor of translations and OCR (CodeMirror 6, src/web/client/textEditor.js); before
+//   text      the text editor of translations and OCR (CodeMirror 6, src/web/client/textEditor.ts); before
 //             issue 43 the pages had the textarea, with a backdrop of the draft's doubtful words where it
 //             had some (its figures are in docs/benchmarks.md);
-//   editor    the word-level editor (CodeMirror 6, src/web/client/transcriptEditor.js) as the task page
-//             loads it: the service's assets/work.js, every word a mark with its times.
+//   editor    the word-level editor (CodeMirror 6, src/web/client/transcriptEditor.ts) as the task page
+//             loads it: the service's bundled dist/web/assets/work.js, every word a mark with its times.
 // Each page is served from loopback under the task page's CSP. Measured per page: load (navigation
 // start to the text ready to type in, the words marked), and for 200 keystrokes typed in the middle of
 // the text, keydown to the frame after it (the keydown's timeStamp to a message posted from the next
@@ -66,7 +66,7 @@ function page(kind, doc, nonce) {
 }
 
 function serve(doc) {
-  const assets = { '/work.js': ['text/javascript', readFileSync('src/web/assets/work.js')], '/app.css': ['text/css', readFileSync('src/web/assets/app.css')] };
+  const assets = { '/work.js': ['text/javascript', readFileSync('dist/web/assets/work.js')], '/app.css': ['text/css', readFileSync('src/web/assets/app.css')] };
   const words = JSON.stringify({ segments: doc.segments });
   const server = createServer((req, res) => {
     const nonce = randomBytes(18).toString('base64');

@@ -1,4 +1,4 @@
-// Worker threads or child processes for opening customers' files (docs/decisions.md): the time
+// Worker threads or child processes for opening customers' files (docs/decisions/customer-files-in-child-processes.md): the time
 // to start a reader with the service's readers loaded, the round trip of an honest 1-page PDF
 // word count, where a reader's external memory (ArrayBuffers) lands, and how long a reader stuck
 // in a loop takes to stop. Usage: npm run build && node bench/isolation.mjs

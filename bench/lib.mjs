@@ -14,6 +14,7 @@ import pg from 'pg';
 import { EXAMPLE_MEDIA_ORIGIN, openApiDocument } from '../dist/api/openapi/document.js';
 import { startServiceDevServer } from '../dist/temporal/devServer.js';
 
+/** A WAV of `seconds` of silence: 8 kHz, 8-bit unsigned PCM, mono (8,000 bytes a second). */
 export function wav(seconds) {
   const data = 8000 * seconds;
   const h = Buffer.alloc(44);
@@ -187,9 +188,10 @@ export async function stopChild(child) {
 }
 
 /**
- * Starts the embedded service (`node dist/main.js`) with a media server (a 10-minute WAV), a
- * callback receiver and one account. `temporalAddress` runs it against that Temporal instead of
- * its own embedded dev server. `env` adds to the service's environment; `nodeArgs` go to node
+ * Starts the embedded service (`node dist/main.js`) with a media server (a 10-minute WAV at every
+ * path but /short.wav, a 60-second one, and the document files below), a callback receiver and
+ * one account. `temporalAddress` runs it against that Temporal instead of its own embedded dev
+ * server. `env` adds to the service's environment; `nodeArgs` go to node
  * (`--cpu-prof` to profile it). `cluster: { apis, workers }` starts `npm run start:cluster`
  * (scripts/cluster.mjs, needs DATABASE_URL in `env`) instead, spreads orders over its APIs and
  * returns each process's pid by name (`pids['worker-1']`). The account holds `balance` dollars.
@@ -200,6 +202,7 @@ export async function startService({ concurrency, temporalAddress, env: extraEnv
   const files = {
     '/notes.txt': { type: 'text/plain', etag: '"bench-notes"', body: Buffer.from('This is the transcript of the recording, a few words long.\n'.repeat(20)) },
     '/page.png': { type: 'image/png', etag: '"bench-page"', body: png(64, 64) },
+    '/short.wav': { type: 'audio/wav', etag: '"bench-60"', body: wav(60) },
   };
   const audio = { type: 'audio/wav', etag: '"bench-600"', body: wav(600) }; // at every other path
   const media = await listen((req, res) => {
@@ -341,16 +344,36 @@ export async function startFloors(stops) {
   return { dev, client, uws };
 }
 
+/** The fields of a /proc `stat` file after the command's name; its CPU ms (utime + stime, 100 ticks a second). */
+function statFields(path) {
+  const text = readFileSync(path, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 };
+}
+
+/** CPU ms so far of process `pid` (all its threads; with `thread`, that one alone: a main thread's tid is its pid); undefined once it is gone. */
+export function cpuMs(pid, thread) {
+  try {
+    return statFields(thread ? `/proc/${pid}/task/${thread}/stat` : `/proc/${pid}/stat`).cpuMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole machine's idle, iowait, steal and total ticks so far (/proc/stat): their growth over a phase is its share. */
+export function machineTicks() {
+  const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  return { idle: f[3], iowait: f[4] ?? 0, steal: f[7] ?? 0, total: f.reduce((a, b) => a + b, 0) };
+}
+
 /** Every process's CPU milliseconds so far, its parent and its command line (Linux /proc). */
 function processTable() {
   const table = new Map();
   for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const { ppid, cpuMs } = statFields(`/proc/${name}/stat`);
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      // utime + stime, 100 ticks a second
-      table.set(Number(name), { ppid: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10, cmd });
+      table.set(Number(name), { ppid, cpuMs, cmd });
     } catch {
       /* gone */
     }

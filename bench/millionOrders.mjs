@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { request } from 'undici';
 import { benchDatabase, measure, startBareExpress, startService } from './lib.mjs';
+import { fixedPlanOf } from '../dist/contracts/orders.js';
+import { productOf } from '../dist/products/registry.js';
+import { orderPlan } from '../dist/products/shared.js';
 
 const { values } = parseArgs({
   options: { orders: { type: 'string', default: '1000000' }, count: { type: 'string', default: '1000' }, split: { type: 'boolean', default: false } },
@@ -29,7 +32,10 @@ const db = new pg.Client({ connectionString: database.url });
 try {
   await db.connect();
   let t = performance.now();
-  await db.query(await readFile(new URL('./seed-orders.sql', import.meta.url), 'utf8'), [service.accountId, ORDERS]);
+  // The plan the registry gives the seeded orders' parameters (those of seed-orders.sql).
+  const params = { language: 'english', text_format: 'clean_verbatim', timestamping: 'not_required', turnaround_time: '5_days', number_of_speakers: '1_or_2' };
+  const seededPlan = fixedPlanOf(orderPlan(productOf('transcription'), params));
+  await db.query(await readFile(new URL('./seed-orders.sql', import.meta.url), 'utf8'), [service.accountId, ORDERS, JSON.stringify(seededPlan)]);
   await db.query('ANALYZE orders');
   console.error(`seeded ${ORDERS} orders in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const {
