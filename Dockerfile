@@ -5,10 +5,14 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.client.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
+# What npm install brings beside the packages: a static ffmpeg (from a PyPI wheel, hence pip) and
+# the Noto fonts PDF results are drawn with, each file's sha256 verified.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-pip && rm -rf /var/lib/apt/lists/*
+RUN node scripts/install-ffmpeg.mjs && node scripts/install-fonts.mjs
 
 FROM node:20-bookworm-slim
 WORKDIR /app
@@ -16,6 +20,8 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/.engines/ffmpeg ./.engines/ffmpeg
+COPY --from=build /app/.engines/fonts ./.engines/fonts
 COPY config ./config
 USER node
 CMD ["node", "dist/main.js", "api"]
