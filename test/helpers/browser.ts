@@ -1,28 +1,27 @@
-// The browser of the account area's and the workbench's tests: Debian's Chromium (`apt-get install
-// -y chromium`, which .ci/run does) driven by playwright-core (which downloads no browser of its
-// own), an axe-core accessibility check run inside the page, and the screenshots of docs/screenshots/.
+// The browser of the account area's and the workbench's tests: Debian's Chromium headless shell
+// (`apt-get install -y chromium-headless-shell`, which .ci/run does; else the full chromium) driven
+// by playwright-core (which downloads no browser of its own), an axe-core accessibility check run inside the page, and the screenshots of docs/screenshots/.
 //
 // Pages run under the headers they are really served with: no context bypasses their CSP. Every
 // context from `newContext` is watched: a CSP violation (the page's `securitypolicyviolation` event
 // or Chromium's console report) and a failed subresource of the service's own pages are recorded,
 // and `failOnPageProblems()` (an afterEach of each browser suite) fails the test that caused them.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
+import { CHROMIUM_PATH } from './legCatalog.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { AxeResults, Result as AxeViolation } from 'axe-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = resolve('docs/screenshots');
 
-const chromiumPresent = existsSync(CHROMIUM_PATH);
-
 export async function launchBrowser(): Promise<Browser> {
-  if (!chromiumPresent) {
+  if (!CHROMIUM_PATH) {
     throw new Error(
-      `Chromium is missing at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package ` + '(.ci/run installs it: apt-get install -y chromium).',
+      "Chromium is missing: the browser tests need Debian's chromium-headless-shell (or chromium) package " +
+        '(.ci/run installs it: apt-get install -y chromium-headless-shell).',
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
