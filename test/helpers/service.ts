@@ -32,12 +32,10 @@ import { freshDatabase, type Engine, type TestDatabase } from './databases.js';
 import { auditLedger } from './ledgerAudit.js';
 import { close, listen } from './net.js';
 
-let runtimeQuiet = false;
 function quietTemporalLogs() {
-  // A test file may have installed its own runtime first (metrics.test.ts: with a Prometheus endpoint).
-  if (runtimeQuiet || Runtime._instance) return;
-  runtimeQuiet = true;
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  // A test file may have installed its own runtime first (metrics.test.ts: with a Prometheus
+  // endpoint); the SDK drops it when its last worker and connection close.
+  if (!Runtime._instance) Runtime.install({ logger: new DefaultLogger('ERROR') });
 }
 
 /** The browser origin the test service's codec endpoint allows (CORS), as a deployment's Temporal UI. */
