@@ -1,7 +1,7 @@
-// The checks `npm test` runs beside the tests (scripts/test.mjs): the types of the tests and tools,
-// the layer table, ESLint and Prettier. Each is one single-threaded process, so they run side by
-// side, as many at once as the machine has cores; each one's output is printed whole when it ends,
-// and the run fails if any failed. `node scripts/checks.mjs` runs them alone.
+// The checks `npm test` runs before the tests (its pretest, after the build): the types of the
+// tests and tools, the layer table, ESLint and Prettier. Each is one single-threaded process, so
+// they run side by side, as many at once as the machine has cores; each one's output is printed
+// whole when it ends, and the run fails if any failed.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
