@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,7 @@ export default defineConfig({
     isolate: false,
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/summaryReporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
