@@ -29,17 +29,13 @@ export async function close(server: Server): Promise<void> {
   await new Promise((r) => server.close(r));
 }
 
-/**
- * Polls `check` until it returns a value other than undefined/false: every 50 ms at first, less
- * often as the wait grows (up to every 250 ms), so that a long wait for an engine or a process does
- * not spend the CPU it waits for on asking.
- */
+/** Polls `check` until it returns a value other than undefined/false. */
 export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  for (let pause = 50; ; pause = Math.min(250, pause * 1.25)) {
+  for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value as T;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, pause));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
