@@ -65,8 +65,9 @@ export async function downloadToFile(client: Opener, url: string, field: string,
       if (windowBytes < STALL_BYTES) opened.body.destroy(new StalledError(`stalled: less than ${STALL_BYTES} bytes in ${limits.stallMs} ms`));
       windowBytes = 0;
     }, limits.stallMs);
+    const file = createWriteStream(path, { flags: size > 0 ? 'a' : 'w' });
     try {
-      await pipeline(opened.body, capped, createWriteStream(path, { flags: size > 0 ? 'a' : 'w' }));
+      await pipeline(opened.body, capped, file);
       return size;
     } catch (err) {
       if (err instanceof FetchError) throw err;
@@ -77,7 +78,9 @@ export async function downloadToFile(client: Opener, url: string, field: string,
       clearInterval(stallWatch);
       opened.done();
     }
-    // What reached the disk, not what passed by: a write under way when the transfer broke is lost.
+    // What reached the disk, not what passed by, once the file is closed: a write still under way
+    // would land after the size was read, and the next try's bytes after it, a seam in the file.
+    if (!file.closed) await new Promise<void>((closed) => file.once('close', () => closed()));
     size = await stat(path).then(
       (s) => s.size,
       () => 0,
