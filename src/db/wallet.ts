@@ -159,7 +159,7 @@ export async function chargeWalletForOrder(db: Db, input: OrderToPlace<OrderPara
     beforeCommit?.();
     quick = await chargeInOneStatement(db, input).catch((err: unknown) => {
       // Another charge of this order inserted it first: the transaction finds it.
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+      if (isUniqueViolation(err)) return undefined;
       throw err;
     });
   }
@@ -176,7 +176,11 @@ export async function chargeWalletForOrder(db: Db, input: OrderToPlace<OrderPara
   return paid;
 }
 
-const UNIQUE_VIOLATION = '23505';
+/** A unique key's violation: PostgreSQL's error, which drizzle gives as its DrizzleQueryError's cause. */
+function isUniqueViolation(err: unknown): boolean {
+  const { code, cause } = err as { code?: string; cause?: { code?: string } };
+  return (code ?? cause?.code) === '23505';
+}
 
 /** Returns a paid order's price (and minutes) to the account and moves it to `status`. */
 async function refundInTx(tx: Tx, order: OrderRow, status: string, note: string | null): Promise<number> {
