@@ -4,7 +4,8 @@
 // within seconds, and the next start on the same data and ports answers, no process killed by
 // anyone but the kernel and the service. Without setpriv (SETPRIV=none) the readers and the engine
 // still go (they watch their parent) and the next start stops the dev server the run left behind.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEngineInstalled } from '../../src/engines/localEngine.js';
@@ -153,5 +154,43 @@ describe('faults no caller handled', () => {
     );
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'stopping', signal: 'uncaughtException' }));
     await waitFor(() => children.every(gone), 'the children to go', 5_000);
+  });
+});
+
+// A start that fails stops what started beside it (src/main.ts starts the database, the dev server
+// and the engine at once): here the dev server's port is taken, and the engine, started meanwhile,
+// goes with the spawner and the readers; the process exits 1 naming why.
+describe('a start that fails', () => {
+  let dataDir: string;
+  let blocker: Server;
+  let child: ChildProcess | undefined;
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await new Promise((r) => blocker?.close(r));
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("exits 1 naming the dev server's taken port, and leaves none of its children running", { timeout: 180_000 }, async () => {
+    // Holds the port; a connection to it (the service waiting for its dev server) is closed at once.
+    blocker = createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as AddressInfo).port;
+    let env: NodeJS.ProcessEnv;
+    ({ env, dataDir } = await serviceEnv({ TEMPORAL_DEV_PORT: String(taken) }));
+    child = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    // Every process seen under it while it starts and stops.
+    const seen = new Map<number, Seen>();
+    const look = setInterval(() => descendants(child!.pid!).forEach((p) => seen.set(p.pid, p)), 50);
+    const code = await exited(child);
+    clearInterval(look);
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/order-service failed to start: Temporal dev server exited .*address already in use/s);
+    expect(output).not.toContain('"msg":"started"');
+    expect([...seen.values()].some(isEngine)).toBe(ENGINE_INSTALLED);
+    await waitFor(() => [...seen.values()].every(gone), 'every child of the failed start to go', 10_000);
   });
 });
