@@ -8,7 +8,7 @@
 import { log } from '../log.js';
 import { watchChild, type WatchedChild } from '../runtime/childProcess.js';
 import { stopOrphan } from '../runtime/tiedChild.js';
-import { BACKGROUND_NICE, inBackground } from '../runtime/priority.js';
+import { BACKGROUND_NICE } from '../runtime/priority.js';
 import { spawnChild, type SpawnedChild } from '../runtime/spawner/index.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -124,8 +124,7 @@ async function launch(opts: LocalEngineOptions, url: string): Promise<Launched> 
   ];
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
-  const [command, ...prefix] = inBackground();
-  const child = await spawnChild(command!, [...prefix, python, ...args]);
+  const child = await spawnChild(python, args, { background: true });
   const watched = await watchChild(child, opts.pidFile, child.parentPid);
   const deadline = Date.now() + 120_000;
   for (;;) {

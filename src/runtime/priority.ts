@@ -23,7 +23,10 @@ function idleSchedulerPrefix(): string[] {
   return chrt ? [chrt, '--idle', '0'] : [];
 }
 
-/** The words that run a command after them in the background: `chrt --idle 0` where it works, then `nice -n 19`. */
+/**
+ * The words that run a command after them in the background: `chrt --idle 0` where it works, then
+ * `nice -n 19`. Looked up by the spawner (its forks are small), not by the service.
+ */
 export function inBackground(): string[] {
   return [...idleSchedulerPrefix(), 'nice', '-n', String(BACKGROUND_NICE)];
 }

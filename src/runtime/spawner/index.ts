@@ -18,6 +18,8 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   detached?: boolean;
   nice?: number;
+  /** In the background (nice 19 under SCHED_IDLE, runtime/priority.ts): the work behind an order. */
+  background?: boolean;
   /** 'pipe' (default): stdout and stderr as streams; 'inherit': the service's own. */
   output?: 'pipe' | 'inherit';
 }
@@ -171,6 +173,7 @@ class Spawner {
       ...(options.env && { env: definedOnly(options.env) }),
       ...(options.detached && { detached: true }),
       ...(options.nice && { nice: options.nice }),
+      ...(options.background && { background: true }),
     });
     return started;
   }

@@ -8,6 +8,7 @@
 // to the service the same way, and leaves when the service's channel closes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { inBackground } from '../priority.js';
 import { tiedCommand } from '../tiedChild.js';
 import type { SpawnerMessage, SpawnerRequest, SpawnRequest } from './protocol.js';
 
@@ -18,7 +19,9 @@ const send = (message: SpawnerMessage) => {
 
 function start(request: SpawnRequest): void {
   const { id } = request;
-  const tied = tiedCommand(request.command, request.args);
+  // Background work: the policy and the nice are set by the programs that exec it (chrt, nice).
+  const [command, ...args] = request.background ? [...inBackground(), request.command, ...request.args] : [request.command, ...request.args];
+  const tied = tiedCommand(command!, args);
   let child: ChildProcess;
   try {
     child = spawn(tied.command, tied.args, {
