@@ -40,8 +40,3 @@ export const isDevServer = (p: Seen) => p.args.includes('start-dev');
 export const isEngine = (p: Seen) => p.args.some((a) => a.endsWith('engines/server.py'));
 export const isReader = (p: Seen) => p.args.some((a) => a.endsWith('sandbox/child.js'));
 export const isSpawner = (p: Seen) => p.args.some((a) => a.endsWith('spawner/process.js'));
-
-/** SCHED_IDLE, as /proc/<pid>/stat's policy field gives it. */
-export const SCHED_IDLE = 5;
-/** A /proc/<pid>/stat line's scheduling policy (field 41). */
-export const policyOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);

@@ -19,8 +19,6 @@ import { cpuRunsSenko, LOCAL_ENGINE_NICE, startLocalEngine, type LocalEngine } f
 import { spawnerPid } from '../../src/runtime/spawner/index.js';
 import { processInfo } from '../../src/runtime/tiedChild.js';
 import { getPriority } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { policyOf, SCHED_IDLE } from '../helpers/processes.js';
 import { execFileSync } from 'node:child_process';
 import { buildEngines } from '../../src/engines/settings.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
@@ -65,7 +63,6 @@ describeNeeding('localEngine', 'the local speech engine', () => {
 
   it('runs below the API and the workers in CPU priority, started by the spawner: an order is placed and answered while it works', async () => {
     expect(getPriority(engine.process.pid)).toBe(LOCAL_ENGINE_NICE);
-    expect(policyOf(readFileSync(`/proc/${engine.process.pid}/stat`, 'latin1'))).toBe(SCHED_IDLE);
     expect(getPriority(process.pid)).toBeLessThan(LOCAL_ENGINE_NICE);
     expect(processInfo(engine.process.pid)?.ppid).toBe(await spawnerPid());
   });

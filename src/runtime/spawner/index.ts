@@ -18,7 +18,7 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   detached?: boolean;
   nice?: number;
-  /** In the background (nice 19 under SCHED_IDLE, runtime/priority.ts): the work behind an order. */
+  /** In the background (nice 19, runtime/priority.ts): the work behind an order. */
   background?: boolean;
   /** 'pipe' (default): stdout and stderr as streams; 'inherit': the service's own. */
   output?: 'pipe' | 'inherit';

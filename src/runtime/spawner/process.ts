@@ -19,7 +19,7 @@ const send = (message: SpawnerMessage) => {
 
 function start(request: SpawnRequest): void {
   const { id } = request;
-  // Background work: the policy and the nice are set by the programs that exec it (chrt, nice).
+  // Background work: its nice is set by the program that execs it (nice), before its first instruction.
   const [command, ...args] = request.background ? [...inBackground(), request.command, ...request.args] : [request.command, ...request.args];
   const tied = tiedCommand(command!, args);
   let child: ChildProcess;

@@ -12,7 +12,7 @@ export interface SpawnRequest {
   detached?: boolean;
   /** Its CPU priority (nice), set as it starts. */
   nice?: number;
-  /** Run in the background (runtime/priority.ts: nice 19 under SCHED_IDLE), from its first instruction. */
+  /** Run in the background (runtime/priority.ts: nice 19), from its first instruction. */
   background?: boolean;
   /** 'pipe': its stdout and stderr come back as OutputMessage; 'inherit': they are the service's. */
   output: 'pipe' | 'inherit';
