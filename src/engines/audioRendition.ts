@@ -13,6 +13,7 @@ import { open } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { mediaFormatOf } from '../documents/mediaFormats.js';
 import { spawnChild } from '../runtime/spawner/index.js';
+import { BACKGROUND_NICE } from '../runtime/priority.js';
 import { installDir } from '../runtime/installDir.js';
 
 export interface AudioRenderer {
@@ -123,7 +124,7 @@ async function runLimited(command: string, args: string[], seconds: number): Pro
   // it; the spawner starts it (tied to it, and so to this process), and past the deadline its group
   // is killed. At the background's priority: work behind an order leaves the cores to placements first.
   const limits = `set -e; ulimit -t ${ffmpegCpuSeconds(seconds)}; ulimit -v ${FFMPEG_MEMORY_KB}; exec "$0" "$@"`;
-  const child = await spawnChild('/bin/sh', ['-c', limits, command, ...args], { detached: true, background: true });
+  const child = await spawnChild('/bin/sh', ['-c', limits, command, ...args], { detached: true, nice: BACKGROUND_NICE });
   return new Promise<number>((resolve, reject) => {
     let [progress, stderr] = ['', ''];
     child.stdout!.on('data', (chunk: Buffer) => {

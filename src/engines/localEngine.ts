@@ -124,7 +124,7 @@ async function launch(opts: LocalEngineOptions, url: string): Promise<Launched> 
   ];
   // Drafts and transcription are CPU-bound and can wait: on one machine the engine yields to the
   // API and the workers, whose orders are placed and answered meanwhile.
-  const child = await spawnChild(python, args, { background: true });
+  const child = await spawnChild(python, args, { nice: LOCAL_ENGINE_NICE });
   const watched = await watchChild(child, opts.pidFile, child.parentPid);
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -4,8 +4,3 @@
 // (issues 45, 56; docs/decisions/background-cpu-priority.md, which says why not SCHED_IDLE).
 // Readers of customer files a request waits for stay higher (src/documents/sandbox/).
 export const BACKGROUND_NICE = 19;
-
-/** The words that run a command after them in the background (the spawner starts it so). */
-export function inBackground(): string[] {
-  return ['nice', '-n', String(BACKGROUND_NICE)];
-}

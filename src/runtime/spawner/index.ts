@@ -18,8 +18,6 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   detached?: boolean;
   nice?: number;
-  /** In the background (nice 19, runtime/priority.ts): the work behind an order. */
-  background?: boolean;
   /** 'pipe' (default): stdout and stderr as streams; 'inherit': the service's own. */
   output?: 'pipe' | 'inherit';
 }
@@ -173,7 +171,6 @@ class Spawner {
       ...(options.env && { env: definedOnly(options.env) }),
       ...(options.detached && { detached: true }),
       ...(options.nice && { nice: options.nice }),
-      ...(options.background && { background: true }),
     });
     return started;
   }

@@ -7,8 +7,6 @@
 // Every child is tied to this process (setpriv --pdeathsig KILL): if it dies, they die; it is tied
 // to the service the same way, and leaves when the service's channel closes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
-import { inBackground } from '../priority.js';
 import { tiedCommand } from '../tiedChild.js';
 import type { SpawnerMessage, SpawnerRequest, SpawnRequest } from './protocol.js';
 
@@ -19,8 +17,8 @@ const send = (message: SpawnerMessage) => {
 
 function start(request: SpawnRequest): void {
   const { id } = request;
-  // Background work: its nice is set by the program that execs it (nice), before its first instruction.
-  const [command, ...args] = request.background ? [...inBackground(), request.command, ...request.args] : [request.command, ...request.args];
+  // Its nice is set by the program that execs it, so that it holds from the child's first instruction.
+  const [command, ...args] = request.nice ? ['nice', '-n', String(request.nice), request.command, ...request.args] : [request.command, ...request.args];
   const tied = tiedCommand(command!, args);
   let child: ChildProcess;
   try {
@@ -34,12 +32,6 @@ function start(request: SpawnRequest): void {
   }
   children.set(id, child);
   child.once('spawn', () => {
-    if (request.nice)
-      try {
-        setPriority(child.pid!, request.nice);
-      } catch {
-        /* gone already: its exit follows */
-      }
     send({ type: 'spawned', id, pid: child.pid! });
   });
   child.once('error', (err) => {

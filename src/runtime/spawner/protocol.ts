@@ -10,10 +10,8 @@ export interface SpawnRequest {
   env?: Record<string, string>;
   /** A process group of its own (so that a kill of the group reaches a pipeline's every process). */
   detached?: boolean;
-  /** Its CPU priority (nice), set as it starts. */
+  /** Its CPU priority (nice), from its first instruction. */
   nice?: number;
-  /** Run in the background (runtime/priority.ts: nice 19), from its first instruction. */
-  background?: boolean;
   /** 'pipe': its stdout and stderr come back as OutputMessage; 'inherit': they are the service's. */
   output: 'pipe' | 'inherit';
 }
