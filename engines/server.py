@@ -7,6 +7,7 @@ behind an OpenAI-compatible HTTP interface. Standard library only, apart from th
 `node scripts/install-engines.mjs` installs the venv and the model. Endpoints:
   GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en","fr","es"]}
   POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
+                                  (with `Priority: u=7`: in the background, on CPU time nothing else wants)
   POST /v1/audio/translations     multipart: file, model, response_format (the speech in English, Whisper's translate task)
   POST /v1/audio/alignments       multipart: file, text, language (en, fr, es) -> {"words":[...], ...}
   POST /v1/audio/diarization      multipart: file, speakers (optional) -> {"speakers": n, "segments": [{speaker, start, end}]}
@@ -134,14 +135,35 @@ def field(fields, name, default=None):
     return v.strip() if isinstance(v, str) else v
 
 
+def background_request(headers):
+    """Whether the request asks to be done only with CPU nothing else wants: RFC 9218's lowest
+    urgency, `Priority: u=7` (the service's drafts of people's work)."""
+    return any(p.strip() == "u=7" for p in headers.get("Priority", "").split(","))
+
+
 class Engine:
     def __init__(self, model_dir, threads):
-        self.whisper = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads,
-                                    num_workers=1)
+        self.model_dir, self.threads = model_dir, threads
+        self.whisper = self._load_whisper()
         self.languages = set(self.whisper.supported_languages)
         self.aligner = Aligner()
         self.diarizer = Diarizer()
         self.lock = threading.Lock()  # one model call at a time; /health does not wait for it
+        self._background = None  # (model, lock), loaded by the first background request
+        self._background_loading = threading.Lock()
+
+    def _load_whisper(self):
+        return WhisperModel(self.model_dir, device="cpu", compute_type="int8", cpu_threads=self.threads, num_workers=1)
+
+    def background_whisper(self):
+        """Whisper for background requests: a model of its own with its own lock, so that a starved
+        draft never holds up a customer's transcription. Loaded on the first one's SCHED_IDLE thread,
+        whose policy its worker and math threads inherit when they are made."""
+        with self._background_loading:
+            if self._background is None:
+                self._background = (self._load_whisper(), threading.Lock())
+                log("loaded a second whisper-base for background requests, at the idle CPU policy")
+        return self._background
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -217,7 +239,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _dispatch(self, route):
         t0 = time.perf_counter()
-        self._status, self._audio_seconds = None, None
+        self._status, self._audio_seconds, self._background = None, None, False
         try:
             route()
         except ApiError as e:
@@ -235,7 +257,7 @@ class Handler(BaseHTTPRequestHandler):
                 pass
         ms = (time.perf_counter() - t0) * 1000
         audio = f" audio={self._audio_seconds:.1f}s" if self._audio_seconds is not None else ""
-        log(f"{self.command} {self.path} {self._status} {ms:.0f}ms{audio}")
+        log(f"{self.command} {self.path} {self._status} {ms:.0f}ms{audio}{' background' if self._background else ''}")
 
     # -- routes ----------------------------------------------------------------------------------
 
@@ -261,6 +283,16 @@ class Handler(BaseHTTPRequestHandler):
         if path not in routes:
             self.close_connection = True  # the body is not read
             raise ApiError(404, f"no route for POST {path}")
+        if path in ("/v1/audio/transcriptions", "/v1/audio/translations") and background_request(self.headers):
+            # SCHED_IDLE: this thread (reading, decoding, Whisper's feature extraction and voice
+            # detection) and the background model's threads run only on CPU time nothing else
+            # wants. An unprivileged thread cannot leave SCHED_IDLE, so the connection ends with
+            # this one request and its thread with it.
+            try:
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+                self.close_connection, self._background = True, True
+            except OSError as e:  # a sandbox that forbids it: the request runs as any other
+                log(f"the idle CPU policy was refused ({e}): a background request runs as any other")
         fields = parse_multipart(self.headers.get("Content-Type"), self._read_body())
         routes[path](fields)
 
@@ -289,8 +321,9 @@ class Handler(BaseHTTPRequestHandler):
         audio = self._audio(fields)
         # OpenAI's `prompt`, taken as faster-whisper's hotwords: the customer's terms, spelled as listed.
         prompt = (field(fields, "prompt") or "").strip()[:1000] or None
-        with self.engine.lock:
-            result = transcribe(self.engine.whisper, audio, language, task, hotwords=prompt)
+        model, lock = self.engine.background_whisper() if self._background else (self.engine.whisper, self.engine.lock)
+        with lock:
+            result = transcribe(model, audio, language, task, hotwords=prompt)
         if fmt == "text":
             return self._send(200, (result["text"] + "\n").encode("utf-8"), "text/plain; charset=utf-8")
         if fmt == "json":

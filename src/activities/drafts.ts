@@ -63,7 +63,7 @@ export function createDraftActivities(deps: ActivityDeps): { machineDraft: Machi
     if (!speech || !request) return undefined;
     return heartbeating(order, speech.name, 'transcribing', async () => {
       const audio = await request();
-      const result = await speech.transcribe(audio);
+      const result = await speech.transcribe({ ...audio, background: true });
       return isSilent(result) ? undefined : withSpeakers(order, engineTranscriptToModel(result), audio);
     });
   }

@@ -68,6 +68,7 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     form.append('timestamp_granularities[]', 'segment');
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+    if (req.background) headers.priority = 'u=7';
     const what = task === 'transcriptions' ? 'transcription request' : 'translation request';
 
     const deadline = AbortSignal.timeout(req.timeoutMs);

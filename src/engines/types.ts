@@ -54,6 +54,11 @@ export interface TranscribeRequest {
   timeoutMs: number;
   /** Cancellation from the caller. */
   signal?: AbortSignal;
+  /**
+   * Work nobody waits on now (a draft of a person's task): sent with RFC 9218's lowest urgency,
+   * `Priority: u=7`, which the local engine runs only on CPU time nothing else wants.
+   */
+  background?: boolean;
 }
 
 export interface SpeechEngine {

@@ -20,12 +20,28 @@ import { spawnerPid } from '../../src/runtime/spawner/index.js';
 import { processInfo } from '../../src/runtime/tiedChild.js';
 import { getPriority } from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { buildEngines } from '../../src/engines/settings.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { hasLeg } from '../helpers/legs.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
 
 const ENGINES_DIR = process.env.ENGINES_DIR ?? '.engines';
+
+const [SCHED_OTHER, SCHED_IDLE] = [0, 5];
+/** The engine's threads: each one's CPU policy, nice and CPU ticks so far (a thread gone meanwhile is left out). */
+function engineThreads(pid: number): Array<{ tid: string; policy: number; nice: number; ticks: number }> {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'latin1');
+      // After the name: field 3 first, so utime (14) at 11, stime (15) at 12, nice (19) at 16, policy (41) at 38.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return [{ tid, policy: Number(f[38]), nice: Number(f[16]), ticks: Number(f[11]) + Number(f[12]) }];
+    } catch {
+      return [];
+    }
+  });
+}
 
 const SAID = 'The quick brown fox jumps over the lazy dog. Today we talk about whales and the sea.';
 
@@ -85,6 +101,27 @@ describeNeeding('localEngine', 'the local speech engine', () => {
     expect((await service.ops('GET', `/ops/orders/${id}`)).body.engine_note ?? null).toBeNull();
     const srt = await service.get(callback.fields.captions_url!.replace(service.baseUrl, ''));
     expect(srt.body).toMatch(/^1\n00:00:00,\d{3} --> 00:00:0\d,\d{3}\n/);
+  });
+
+  it("drafts people's work in the background: the threads that drafted run at the idle CPU policy, a customer's AI transcription's at nice 19", async () => {
+    const url = docs.serve('/drafted.wav', (await speak(SAID)).wav, 'audio/wav');
+    const before = engineThreads(engine.process.pid);
+    const human = await order('transcriptions', { url, language: 'english' });
+    const work = await waitFor(
+      async () => (await tasksOfOrder(service.database.db, human.id)).find((t) => t.stage === 'work' && t.draft),
+      'the draft',
+      120_000,
+    );
+    expect(work.draft).toMatch(/whales/i);
+    const ai = await order('ai-transcriptions', { url, language: 'english' });
+    expect((await firstCallback(ai.id)).fields.status).toBe('finished');
+    // CPU ticks each kind of thread spent between the two readings (threads made since count whole).
+    const after = engineThreads(engine.process.pid);
+    const spent = (policy: number) =>
+      after.filter((t) => t.policy === policy).reduce((sum, t) => sum + t.ticks - (before.find((b) => b.tid === t.tid)?.ticks ?? 0), 0);
+    expect(spent(SCHED_IDLE), JSON.stringify(after)).toBeGreaterThan(0);
+    expect(spent(SCHED_OTHER), JSON.stringify(after)).toBeGreaterThan(0);
+    expect(after.filter((t) => t.policy === SCHED_OTHER).every((t) => t.nice === LOCAL_ENGINE_NICE)).toBe(true);
   });
 
   it('times captions a worker typed without marks by the aligner: each cue starts within 0.5 s of where espeak-ng spoke its first word', async () => {

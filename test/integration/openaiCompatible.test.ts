@@ -105,6 +105,12 @@ describe('openAiCompatibleEngine', () => {
     expect(server.requests[0]!.fields.model).toEqual(['small']);
   });
 
+  it("asks for a background request (a draft) with RFC 9218's lowest urgency, and for no other", async () => {
+    await engine().transcribe(request({ background: true }));
+    await engine().transcribe(request());
+    expect(server.requests.map((r) => r.headers.priority)).toEqual(['u=7', undefined]);
+  });
+
   it('distributes top-level words to the segments they start in, trimming them', async () => {
     const body = verboseJson([
       [' One', 0, 0.3],
