@@ -7,7 +7,8 @@ behind an OpenAI-compatible HTTP interface. Standard library only, apart from th
 `node scripts/install-engines.mjs` installs the venv and the model. Endpoints:
   GET  /health                    {"status":"ok","model":"whisper-base","alignment":["en","fr","es"]}
   POST /v1/audio/transcriptions   multipart: file, model, language, response_format, timestamp_granularities[]
-                                  (with `Priority: u=7`: in the background, on CPU time nothing else wants)
+                                  (with `Priority: u=7`, here and on diarization: in the background,
+                                  on CPU time nothing else wants)
   POST /v1/audio/translations     multipart: file, model, response_format (the speech in English, Whisper's translate task)
   POST /v1/audio/alignments       multipart: file, text, language (en, fr, es) -> {"words":[...], ...}
   POST /v1/audio/diarization      multipart: file, speakers (optional) -> {"speakers": n, "segments": [{speaker, start, end}]}
@@ -135,6 +136,10 @@ def field(fields, name, default=None):
     return v.strip() if isinstance(v, str) else v
 
 
+# The routes that take `Priority: u=7`: Whisper's (a model of its own) and the diarizer (drafts only).
+BACKGROUND_ROUTES = ("/v1/audio/transcriptions", "/v1/audio/translations", "/v1/audio/diarization")
+
+
 def background_request(headers):
     """Whether the request asks to be done only with CPU nothing else wants: RFC 9218's lowest
     urgency, `Priority: u=7` (the service's drafts of people's work)."""
@@ -149,6 +154,7 @@ class Engine:
         self.aligner = Aligner()
         self.diarizer = Diarizer()
         self.lock = threading.Lock()  # one model call at a time; /health does not wait for it
+        self.diarizer_lock = threading.Lock()
         self._background = None  # (model, lock), loaded by the first background request
         self._background_loading = threading.Lock()
 
@@ -283,7 +289,7 @@ class Handler(BaseHTTPRequestHandler):
         if path not in routes:
             self.close_connection = True  # the body is not read
             raise ApiError(404, f"no route for POST {path}")
-        if path in ("/v1/audio/transcriptions", "/v1/audio/translations") and background_request(self.headers):
+        if path in BACKGROUND_ROUTES and background_request(self.headers):
             # SCHED_IDLE: this thread (reading, decoding, Whisper's feature extraction and voice
             # detection) and the background model's threads run only on CPU time nothing else
             # wants. An unprivileged thread cannot leave SCHED_IDLE, so the connection ends with
@@ -354,7 +360,9 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             raise ApiError(400, f"speakers must be a whole number, not {speakers!r}")
         audio = self._audio(fields)
-        with self.engine.lock:
+        # Its own lock: a diarization in the background must not hold up Whisper's customers. Only
+        # drafts ask for one, so its pools are made by (and inherit) a background thread's policy.
+        with self.engine.diarizer_lock:
             result = self.engine.diarizer.diarize(audio, speakers)
         self._send_json(200, result)
 

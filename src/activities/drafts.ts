@@ -59,11 +59,12 @@ export function createDraftActivities(deps: ActivityDeps): { machineDraft: Machi
   /** The speech of the order's media, timed, with its speakers; undefined when there is none to draft from. */
   async function speechDraft(order: OrderRow): Promise<Transcript | undefined> {
     const speech = engines.speech;
-    const request = speech && mediaRequest(order, speech.name);
+    // Nobody waits on a draft now: its media is kept and heard on CPU nothing else wants.
+    const request = speech && mediaRequest(order, speech.name, true);
     if (!speech || !request) return undefined;
     return heartbeating(order, speech.name, 'transcribing', async () => {
       const audio = await request();
-      const result = await speech.transcribe({ ...audio, background: true });
+      const result = await speech.transcribe(audio);
       return isSilent(result) ? undefined : withSpeakers(order, engineTranscriptToModel(result), audio);
     });
   }

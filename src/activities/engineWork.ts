@@ -29,8 +29,8 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
    * The order's audio and language, as an engine request with a deadline that grows with the audio:
    * the order's one copy of its media (fetched once, a video reduced to its audio: orderMedia.ts).
    */
-  async function engineRequest(order: OrderRow, engine: string, language: string) {
-    const media = await orderMedia(deps, order).catch((err: unknown) => {
+  async function engineRequest(order: OrderRow, engine: string, language: string, background = false) {
+    const media = await orderMedia(deps, order, { background }).catch((err: unknown) => {
       // Not audio or video by its bytes: no retry changes that (an AI order is refunded, a draft left out).
       if (err instanceof MediaRefusedError) throw ApplicationFailure.nonRetryable(err.message, MEDIA_REFUSED);
       // The customer's server would not give the file whole, on this activity's last attempt too: the same.
@@ -53,6 +53,7 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
       ...(order.params.vocabulary?.length ? { vocabulary: order.params.vocabulary } : {}),
       timeoutMs: engineDeadlineMs(order),
       signal: Context.current().cancellationSignal,
+      ...(background && { background }),
     };
   }
 
@@ -62,11 +63,14 @@ export function engineWork(deps: Pick<ActivityDeps, 'db' | 'files' | 'media' | '
     return order;
   }
 
-  /** A workbench order's media for an engine (the draft, the timing, the check); undefined without media or a language code. */
-  function mediaRequest(order: OrderRow, engine: string) {
+  /**
+   * A workbench order's media for an engine (the draft, the timing, the check); undefined without
+   * media or a language code. `background` (a draft): the media kept and heard on idle CPU only.
+   */
+  function mediaRequest(order: OrderRow, engine: string, background = false) {
     const language = spokenLanguageOf(order);
     if (!workPlanOfOrder(order)?.mediaParam || !language || !ISO_639_1[language]) return undefined;
-    return () => engineRequest(order, engine, language);
+    return () => engineRequest(order, engine, language, background);
   }
 
   /** `work` with a heartbeat every 2 s (progress for operators; the workflow's cancellation reaches it). */

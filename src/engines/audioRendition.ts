@@ -19,9 +19,14 @@ import { installDir } from '../runtime/installDir.js';
 export interface AudioRenderer {
   name: string;
   /** Seconds of audio the first audio stream of `input` (read by ffmpeg's `demuxer`) decodes to, decoding at most `maxSeconds`. */
-  decodedSeconds(input: string, demuxer: string, maxSeconds: number): Promise<number>;
+  decodedSeconds(input: string, demuxer: string, maxSeconds: number, priority?: RenderPriority): Promise<number>;
   /** Writes at most `maxSeconds` of the first audio stream of `input` to `output` (Ogg Opus); the seconds written. */
-  render(input: string, demuxer: string, output: string, maxSeconds: number): Promise<number>;
+  render(input: string, demuxer: string, output: string, maxSeconds: number, priority?: RenderPriority): Promise<number>;
+}
+
+/** `background`: for work nobody waits on now (a draft), under SCHED_IDLE as well as at nice 19. */
+export interface RenderPriority {
+  background?: boolean;
 }
 
 /** `h` hours of audio decoded and encoded take seconds; the deadline leaves a wide margin. */
@@ -95,15 +100,15 @@ export function ffmpegRenderer(command: string = chooseFfmpeg().command ?? 'none
     ? ['-c:a', 'libspeex']
     : [];
   // The input is a local file read by the demuxer named (never one its content picks: HLS, concat).
-  const run = async (input: string, demuxer: string, maxSeconds: number, output: string[]) => {
+  const run = async (input: string, demuxer: string, maxSeconds: number, output: string[], priority: RenderPriority = {}) => {
     const decoder = demuxer === 'ogg' && (await isSpeex(input)) ? speexDecoder : [];
     const reading = ['-protocol_whitelist', 'file', '-f', demuxer, ...decoder, '-i', input, '-map', '0:a:0', '-vn', '-t', String(maxSeconds)];
-    return runLimited(command, ['-nostdin', '-v', 'error', '-nostats', '-progress', 'pipe:1', '-y', ...reading, ...output], maxSeconds);
+    return runLimited(command, ['-nostdin', '-v', 'error', '-nostats', '-progress', 'pipe:1', '-y', ...reading, ...output], maxSeconds, priority);
   };
   return {
     name: 'ffmpeg',
-    decodedSeconds: (input, demuxer, maxSeconds) => run(input, demuxer, maxSeconds, ['-f', 'null', '-']),
-    render: (input, demuxer, output, maxSeconds) => run(input, demuxer, maxSeconds, [...OPUS, output]),
+    decodedSeconds: (input, demuxer, maxSeconds, priority) => run(input, demuxer, maxSeconds, ['-f', 'null', '-'], priority),
+    render: (input, demuxer, output, maxSeconds, priority) => run(input, demuxer, maxSeconds, [...OPUS, output], priority),
   };
 }
 
@@ -119,12 +124,12 @@ async function isSpeex(path: string): Promise<boolean> {
 }
 
 /** Runs ffmpeg under the limits; resolves with the seconds it wrote (its last `out_time_us`). */
-async function runLimited(command: string, args: string[], seconds: number): Promise<number> {
+async function runLimited(command: string, args: string[], seconds: number, priority: RenderPriority): Promise<number> {
   // The limits apply to ffmpeg itself: the shell sets them (stopping if it cannot), then becomes
   // it; the spawner starts it (tied to it, and so to this process), and past the deadline its group
   // is killed. At the background's priority: work behind an order leaves the cores to placements first.
   const limits = `set -e; ulimit -t ${ffmpegCpuSeconds(seconds)}; ulimit -v ${FFMPEG_MEMORY_KB}; exec "$0" "$@"`;
-  const child = await spawnChild('/bin/sh', ['-c', limits, command, ...args], { detached: true, nice: BACKGROUND_NICE });
+  const child = await spawnChild('/bin/sh', ['-c', limits, command, ...args], { detached: true, nice: BACKGROUND_NICE, idle: priority.background });
   return new Promise<number>((resolve, reject) => {
     let [progress, stderr] = ['', ''];
     child.stdout!.on('data', (chunk: Buffer) => {

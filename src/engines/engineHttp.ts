@@ -112,19 +112,23 @@ export function audioForm(req: Pick<TranscribeRequest, 'audio' | 'contentType' |
   return form;
 }
 
+/** RFC 9218's lowest urgency for work nobody waits on now (TranscribeRequest.background). */
+export const backgroundHeaders = (req: Pick<TranscribeRequest, 'background'>): Record<string, string> => (req.background ? { priority: 'u=7' } : {});
+
 /** The engine's answer in the shape of `answer`; its refusals (400, 413, 415, 422) are EngineRejectedError, other failures faults. */
 export async function postEngineForm<T>(
   endpoint: string,
   form: FormData,
   answer: z.ZodType<T>,
   label: string,
-  req: Pick<TranscribeRequest, 'timeoutMs' | 'signal'>,
+  req: Pick<TranscribeRequest, 'timeoutMs' | 'signal' | 'background'>,
 ): Promise<T> {
   const deadline = AbortSignal.timeout(req.timeoutMs);
   try {
     const response = await fetch(endpoint, {
       method: 'POST',
       body: form,
+      headers: backgroundHeaders(req),
       dispatcher: engineDispatcher,
       signal: req.signal ? AbortSignal.any([req.signal, deadline]) : deadline,
     });

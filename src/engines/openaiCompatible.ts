@@ -3,7 +3,7 @@
 // OpenAI itself, faster-whisper / speaches, whisper.cpp server, vLLM and the like.
 import { fetch } from 'undici';
 import { z } from 'zod';
-import { audioForm, engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
+import { audioForm, backgroundHeaders, engineDispatcher, parseAnswer, readCapped, requestFailure, statusError } from './engineHttp.js';
 import type { EngineSegment, EngineTranscript, EngineWord, SpeechEngine, TranscribeRequest } from './types.js';
 
 /** An answer larger than this is not a transcript we can use (a 3 h verbose_json is a few MB). */
@@ -66,9 +66,8 @@ export function openAiCompatibleEngine(opts: { baseUrl: string; model: string; a
     });
     form.append('timestamp_granularities[]', 'word');
     form.append('timestamp_granularities[]', 'segment');
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...backgroundHeaders(req) };
     if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-    if (req.background) headers.priority = 'u=7';
     const what = task === 'transcriptions' ? 'transcription request' : 'translation request';
 
     const deadline = AbortSignal.timeout(req.timeoutMs);

@@ -16,7 +16,7 @@ import type { InputFile, OrderRow } from '../db/schema.js';
 import { SIGNATURE_BYTES } from '../documents/measure.js';
 import { MEDIA_FORMATS, mediaFormatOf, type MediaFormatKey } from '../documents/mediaFormats.js';
 import type { DocumentReader } from '../documents/sandbox/index.js';
-import type { AudioRenderer } from '../engines/audioRendition.js';
+import type { AudioRenderer, RenderPriority } from '../engines/audioRendition.js';
 import { downloadToFile } from '../net/download.js';
 import { FetchError, type MediaLimits, type OutboundClient } from '../net/outbound.js';
 import type { UploadedFiles } from '../net/uploadedFiles.js';
@@ -49,21 +49,24 @@ export class MediaRefusedError extends RequestError {
 
 const fetching = new Map<number, Promise<InputFile | undefined>>();
 
-/** The order's kept media (fetched and kept on first use; one fetch at a time per order in this process); undefined when it has none. */
-export function orderMedia(deps: OrderMediaDeps, order: OrderRow): Promise<InputFile | undefined> {
+/**
+ * The order's kept media (fetched and kept on first use; one fetch at a time per order in this
+ * process); undefined when it has none. `background`: for a draft, ffmpeg runs under SCHED_IDLE.
+ */
+export function orderMedia(deps: OrderMediaDeps, order: OrderRow, priority: RenderPriority = {}): Promise<InputFile | undefined> {
   const kept = order.inputFiles.media;
   if (kept) return Promise.resolve(kept);
   const url = mediaUrlOf(order);
   if (!url) return Promise.resolve(undefined);
   let pending = fetching.get(order.id);
   if (!pending) {
-    pending = keepMedia(deps, order, url).finally(() => fetching.delete(order.id));
+    pending = keepMedia(deps, order, url, priority).finally(() => fetching.delete(order.id));
     fetching.set(order.id, pending);
   }
   return pending;
 }
 
-async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string): Promise<InputFile> {
+async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string, priority: RenderPriority): Promise<InputFile> {
   const [download, rendition] = [deps.files.stagingPath(), deps.files.stagingPath()];
   await mkdir(dirname(download), { recursive: true });
   try {
@@ -78,7 +81,7 @@ async function keepMedia(deps: OrderMediaDeps, order: OrderRow, url: string): Pr
         });
     const format = mediaFormatOf(await headOf(download));
     if (!format) throw new MediaRefusedError(`the customer's media for order ${order.id} is not audio or video by its content; it is not kept`);
-    const kept = await workedCopy(deps, order, format, download, rendition);
+    const kept = await workedCopy(deps, order, format, download, rendition, priority);
     const file = kept.rendered
       ? { key: (await deps.files.putFile(rendition, forOrder(deps.db, order.id))).key, fileName: 'audio.ogg', contentType: 'audio/ogg' }
       : {
@@ -125,6 +128,7 @@ async function workedCopy(
   format: MediaFormatKey,
   download: string,
   rendition: string,
+  priority: RenderPriority,
 ): Promise<{ rendered: boolean; seconds: number; note?: string }> {
   const paid = paidEnd(order);
   const limit = Math.min(paid, deps.media.maxSeconds) + workedTolerance(paid);
@@ -136,9 +140,9 @@ async function workedCopy(
   };
   // One second past the limit tells a longer file from one that ends there.
   const { kept, demuxer } = MEDIA_FORMATS[format];
-  const decoded = kept === 'as-is' ? await ffmpeg.decodedSeconds(download, demuxer, limit + 1).catch(failed) : undefined;
+  const decoded = kept === 'as-is' ? await ffmpeg.decodedSeconds(download, demuxer, limit + 1, priority).catch(failed) : undefined;
   if (decoded !== undefined && decoded <= limit) return { rendered: false, seconds: decoded };
-  const seconds = await ffmpeg.render(download, demuxer, rendition, limit).catch(failed);
+  const seconds = await ffmpeg.render(download, demuxer, rendition, limit, priority).catch(failed);
   const cut = decoded !== undefined || seconds >= limit - 0.1;
   return { rendered: true, seconds, ...(cut ? { note: cutNote(order, paid) } : {}) };
 }

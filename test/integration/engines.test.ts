@@ -279,6 +279,12 @@ describe('with an OpenAI-compatible engine', () => {
           .filter((r) => r.path === '/v1/audio/diarization')
           .map((r) => r.fields.speakers?.[0]),
       ).toEqual([undefined, '2']);
+      // A draft is background work: each of its requests asks for RFC 9218's lowest urgency.
+      expect(engine.requests.slice(before).map((r) => [r.path, r.headers.priority])).toEqual([
+        ['/v1/audio/transcriptions', 'u=7'],
+        ['/v1/audio/diarization', 'u=7'],
+        ['/v1/audio/diarization', 'u=7'],
+      ]);
       expect(await draftOf({ number_of_speakers: '3_or_more' })).toMatch(/Speaker 3: Bye\.$/);
 
       engine.behaviour = (_fields, path) =>

@@ -18,6 +18,8 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   detached?: boolean;
   nice?: number;
+  /** Under SCHED_IDLE: work nobody waits on now, on CPU time nothing else wants. */
+  idle?: boolean;
   /** 'pipe' (default): stdout and stderr as streams; 'inherit': the service's own. */
   output?: 'pipe' | 'inherit';
 }
@@ -171,6 +173,7 @@ class Spawner {
       ...(options.env && { env: definedOnly(options.env) }),
       ...(options.detached && { detached: true }),
       ...(options.nice && { nice: options.nice }),
+      ...(options.idle && { idle: true }),
     });
     return started;
   }

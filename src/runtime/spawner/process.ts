@@ -17,8 +17,13 @@ const send = (message: SpawnerMessage) => {
 
 function start(request: SpawnRequest): void {
   const { id } = request;
-  // Its nice is set by the program that execs it, so that it holds from the child's first instruction.
-  const [command, ...args] = request.nice ? ['nice', '-n', String(request.nice), request.command, ...request.args] : [request.command, ...request.args];
+  // Its policy and nice are set by the programs that exec it, so that they hold from its first instruction.
+  const [command, ...args] = [
+    ...(request.idle ? ['chrt', '--idle', '0'] : []),
+    ...(request.nice ? ['nice', '-n', String(request.nice)] : []),
+    request.command,
+    ...request.args,
+  ];
   const tied = tiedCommand(command!, args);
   let child: ChildProcess;
   try {

@@ -12,6 +12,8 @@ export interface SpawnRequest {
   detached?: boolean;
   /** Its CPU priority (nice), from its first instruction. */
   nice?: number;
+  /** Under SCHED_IDLE (`chrt --idle 0`): only CPU time nothing else wants, from its first instruction. */
+  idle?: boolean;
   /** 'pipe': its stdout and stderr come back as OutputMessage; 'inherit': they are the service's. */
   output: 'pipe' | 'inherit';
 }
