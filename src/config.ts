@@ -72,6 +72,8 @@ export interface Config {
     local: { dir: string; host: string; port: number; threads: number };
     /** Engine activities one worker runs at once. */
     concurrency: number;
+    /** Drafts one worker makes at once, on their own queue (DRAFT_CONCURRENCY). */
+    draftConcurrency: number;
     /** Machine translation for drafts: a user's LibreTranslate-compatible server (MT_ENGINE_URL), then Apertium where installed. */
     translation: TranslatorsConfig;
   };
@@ -219,6 +221,7 @@ export async function loadConfig(env: Env = process.env): Promise<Config> {
       ...(env.AI_ENGINE_API_KEY ? { apiKey: env.AI_ENGINE_API_KEY } : {}),
       local: { dir: enginesDir, host: '127.0.0.1', port: number(env, 'ENGINE_PORT', 8700), threads: number(env, 'ENGINE_THREADS', 2) },
       concurrency: number(env, 'ENGINE_CONCURRENCY', 1),
+      draftConcurrency: number(env, 'DRAFT_CONCURRENCY', 1),
       translation: {
         ...(env.MT_ENGINE_URL ? { libreTranslate: { baseUrl: env.MT_ENGINE_URL, ...(env.MT_ENGINE_API_KEY ? { apiKey: env.MT_ENGINE_API_KEY } : {}) } } : {}),
         apertium: env.APERTIUM !== 'none',

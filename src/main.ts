@@ -171,6 +171,7 @@ async function main(role: Role): Promise<void> {
         taskQueue: config.temporal.taskQueue,
         deps,
         engineConcurrency: config.engines.concurrency,
+        draftConcurrency: config.engines.draftConcurrency,
         tuning: config.temporal.tuning,
         dataConverter: payloadDataConverter(config.payloadKeys),
       });

@@ -161,6 +161,13 @@ export interface OrderState {
 /** Engine work has a task queue of its own, so that it never holds up orders, callbacks or the API. */
 export const engineTaskQueue = (ordersTaskQueue: string): string => `${ordersTaskQueue}-engines`;
 
+/**
+ * Drafts of people's work (engine work nobody waits on now, run on idle CPU only) have one apart
+ * from the engine work customers wait on, so that a draft starved on a busy machine never holds
+ * the slot an AI order needs.
+ */
+export const draftTaskQueue = (ordersTaskQueue: string): string => `${ordersTaskQueue}-drafts`;
+
 /** Progress an engine activity reports in its heartbeats (shown by order-ops show). */
 export interface EngineProgress {
   phase: 'fetching' | 'transcribing' | 'aligning' | 'reading' | 'translating';

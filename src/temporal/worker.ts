@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type State as WorkerState } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { engineTaskQueue } from '../contracts/orders.js';
+import { draftTaskQueue, engineTaskQueue } from '../contracts/orders.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
 import { heartbeatInterceptors } from './heartbeats.js';
 import { orderLoggerSinks } from './runtime.js';
@@ -25,6 +25,8 @@ export interface WorkerOptions {
   workflowBundle?: { codePath: string };
   /** Engine activities at once; an engine uses the cores itself (default 1). */
   engineConcurrency?: number;
+  /** Drafts at once, on their own queue (default 1). */
+  draftConcurrency?: number;
   /** maxCachedWorkflows and maxConcurrentWorkflowTaskExecutions of the order worker (WORKER_MAX_…). */
   tuning?: { maxCachedWorkflows?: number; maxConcurrentWorkflowTaskExecutions?: number };
   /** The payload codec (src/temporal/payloadCodec.ts): workflow inputs, results and heartbeats encrypted. */
@@ -32,14 +34,14 @@ export interface WorkerOptions {
 }
 
 export interface OrderWorkers {
-  /** Runs both workers until they are shut down; called again, the same run. */
+  /** Runs the workers until they are shut down; called again, the same run. */
   run(): Promise<void>;
   /**
-   * Stops polling and drains both workers (running activities finish), then resolves once run()
+   * Stops polling and drains the workers (running activities finish), then resolves once run()
    * ended. Idempotent: a worker already stopping (the SDK's own signal handling, a second call) is left alone.
    */
   shutdown(): Promise<void>;
-  /** RUNNING when both workers poll; otherwise the first other state (the readiness check, /readyz). */
+  /** RUNNING when every worker polls; otherwise the first other state (the readiness check, /readyz). */
   state(): WorkerState;
 }
 
@@ -48,7 +50,7 @@ function shutdownOnce(worker: Worker): void {
   if (worker.getState() === 'RUNNING') worker.shutdown();
 }
 
-/** The order workflows and their activities, and engine work on a task queue of its own. */
+/** The order workflows and their activities, and engine work and drafts on task queues of their own. */
 export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWorkers> {
   const activities = createActivities(opts.deps);
   const orders = await Worker.create({
@@ -69,6 +71,7 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     taskQueue: engineTaskQueue(opts.taskQueue),
     activities: {
       fulfilByEngine: activities.fulfilByEngine,
+      // Drafts of orders placed before they had their own queue (patch draftsQueue) are asked for here.
       openWork: activities.openWork,
       timeWork: activities.timeWork,
       timeTypedWords: activities.timeTypedWords,
@@ -80,16 +83,26 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     maxHeartbeatThrottleInterval: '2 seconds',
     defaultHeartbeatThrottleInterval: '2 seconds',
   });
+  const drafts = await Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: draftTaskQueue(opts.taskQueue),
+    activities: { openWork: activities.openWork },
+    dataConverter: opts.dataConverter,
+    maxConcurrentActivityTaskExecutions: opts.draftConcurrency ?? 1,
+    maxHeartbeatThrottleInterval: '2 seconds',
+    defaultHeartbeatThrottleInterval: '2 seconds',
+  });
+  const workers = [orders, engines, drafts];
   let running: Promise<void> | undefined;
-  const run = () => (running ??= Promise.all([orders.run(), engines.run()]).then(() => undefined));
+  const run = () => (running ??= Promise.all(workers.map((w) => w.run())).then(() => undefined));
   return {
     run,
     shutdown: async () => {
       if (!running) return;
-      shutdownOnce(orders);
-      shutdownOnce(engines);
+      workers.forEach(shutdownOnce);
       await running;
     },
-    state: () => [orders.getState(), engines.getState()].find((state) => state !== 'RUNNING') ?? 'RUNNING',
+    state: () => workers.map((w) => w.getState()).find((state) => state !== 'RUNNING') ?? 'RUNNING',
   };
 }

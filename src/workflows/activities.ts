@@ -4,7 +4,7 @@
 import * as wf from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../contracts/failures.js';
-import { engineDeadlineMs, engineTaskQueue, type CallbackEvent, type OrderToPlace } from '../contracts/orders.js';
+import { draftTaskQueue, engineDeadlineMs, engineTaskQueue, type CallbackEvent, type OrderToPlace } from '../contracts/orders.js';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -32,13 +32,16 @@ export const taskOpening = wf.proxyLocalActivities<Activities>({ startToCloseTim
  * the engine queue. One deadline rule: the engine's own (engineDeadlineMs, from the audio and the
  * words) and a minute for it to report; heartbeats find a lost worker.
  */
-export const engineFor = (order: OrderToPlace) =>
+const engineWorkOn = (taskQueue: string, order: OrderToPlace) =>
   wf.proxyActivities<Activities>({
-    taskQueue: engineTaskQueue(wf.workflowInfo().taskQueue),
+    taskQueue,
     startToCloseTimeout: engineDeadlineMs(order) + 60_000,
     heartbeatTimeout: '1 minute',
     retry: { maximumAttempts: 4, initialInterval: '5 seconds', backoffCoefficient: 3 },
   });
+export const engineFor = (order: OrderToPlace) => engineWorkOn(engineTaskQueue(wf.workflowInfo().taskQueue), order);
+/** A draft of people's work: engine work too, on the drafts' own queue (draftTaskQueue). */
+export const draftFor = (order: OrderToPlace) => engineWorkOn(draftTaskQueue(wf.workflowInfo().taskQueue), order);
 
 // A charge must not be given up on a fault either: an attempt may have committed before its worker
 // died, and an order left payment_failed with its money taken would never be fulfilled or refunded.

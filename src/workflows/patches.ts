@@ -15,7 +15,13 @@ export interface PatchInfo {
   change: string;
 }
 
-export const PATCHES = {} as const satisfies Record<string, PatchInfo>;
+export const PATCHES = {
+  draftsQueue: {
+    id: 'drafts-queue',
+    since: '2026-11-29',
+    change: "the engine's draft of people's work is asked for on the drafts' task queue, no longer on the engine queue",
+  },
+} as const satisfies Record<string, PatchInfo>;
 
 export type PatchName = keyof typeof PATCHES;
 

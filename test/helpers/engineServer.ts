@@ -10,7 +10,7 @@ export type EngineBehaviour =
   | { kind: 'transcript'; body: object }
   | { kind: 'status'; status: number; body: string }
   | { kind: 'hang' }
-  | ((fields: EngineFields, path: string) => EngineBehaviour);
+  | ((fields: EngineFields, path: string, headers: IncomingHttpHeaders) => EngineBehaviour);
 
 export interface EngineRequest {
   method: string;
@@ -51,7 +51,7 @@ export async function startEngineServer(): Promise<EngineServer> {
       }
       engine.requests.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, fields, ...(file ? { file } : {}) });
       let behaviour = engine.behaviour;
-      while (typeof behaviour === 'function') behaviour = behaviour(fields, req.url ?? '/');
+      while (typeof behaviour === 'function') behaviour = behaviour(fields, req.url ?? '/', req.headers);
       if (behaviour.kind === 'hang') return;
       if (behaviour.kind === 'status') return void res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end(behaviour.body);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(behaviour.body));

@@ -48,6 +48,31 @@ afterAll(async () => {
 const callbacksFor = (orderId: number) => receiver.received.filter((c) => c.fields.order_id === String(orderId));
 const firstCallback = (orderId: number) => waitFor(() => callbacksFor(orderId)[0], `the callback of order ${orderId}`, 60_000);
 
+describe('drafts on a queue of their own', () => {
+  it('an AI order is not held up by a draft the engine keeps waiting (drafts run on idle CPU only): each has its own slot', async () => {
+    // An engine of its own, closed at the end: the draft's request is cut and the worker can drain.
+    const slow = await startEngineServer();
+    slow.behaviour = (_fields, _path, headers) => (headers.priority === 'u=7' ? { kind: 'hang' } : { kind: 'transcript', body: verboseJson(SPOKEN) });
+    // One engine activity at a time, as ENGINE_CONCURRENCY's default.
+    const service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: slow.url, model: 'whisper-test' }) } });
+    try {
+      const { token } = await service.createAccount(10);
+      await placeOrder(service, { token, fields: englishAudio(media) });
+      await waitFor(() => slow.requests.find((r) => r.headers.priority === 'u=7'), 'the draft asked of the engine', 30_000);
+      const { orderId } = await placeOrder(service, { token, path: 'ai-transcriptions', fields: { url: media.audio(60), language: 'english' } });
+      await waitFor(
+        async () => (await getOrder(service.database.db, orderId))?.status === 'finished',
+        'the AI order finished beside the waiting draft',
+        30_000,
+      );
+      expect(slow.requests.filter((r) => r.headers.priority === undefined)).toHaveLength(1);
+    } finally {
+      await slow.close();
+      await service.close();
+    }
+  });
+});
+
 describe('with an OpenAI-compatible engine', () => {
   let service: TestService;
   beforeAll(async () => {

@@ -171,7 +171,7 @@ describeOnEachDatabase('the workbench through the running service', (engine) => 
     const { orderId, taskId } = await placeOrder();
     // The release this database first ran and the open workflows started before it (an older major
     // version's, which it does not take over): none here, where everything started with it; then
-    // each patch since (none yet).
+    // each patch since.
     const [release, ...patches] = (await orderOps('patches'))
       .trim()
       .split('\n')

@@ -11,7 +11,8 @@ import type { OrderToPlace, WorkbenchSettings, WorkPlan } from '../../contracts/
 import { isReviewStage, STAGES, taskIdOf, type ReviewStage, type TaskInput, type TaskOutcome } from '../../contracts/tasks.js';
 import { mergeParts, planParts, type PartSpan } from '../../domain/humanWork/parts.js';
 import type { HeldTask } from './heldTask.js';
-import { engineFor, failureReason, peopleWork, taskOpening } from '../activities.js';
+import { draftFor, engineFor, failureReason, peopleWork, taskOpening } from '../activities.js';
+import { patched } from '../patches.js';
 
 export interface WorkbenchOrder {
   order: OrderToPlace & { work: WorkPlan };
@@ -23,12 +24,12 @@ export interface WorkbenchOrder {
 
 /**
  * The work's tasks opened with their draft (each part its share) by one activity: the engine's
- * draft on the engine queue, the source's on this one, none by a local activity. Best effort: a
+ * draft on the drafts' queue, the source's on this one, none by a local activity. Best effort: a
  * draft that fails opens the tasks with an empty editor. Answers the whole draft and the lease.
  */
 async function openWork({ order }: WorkbenchOrder, tasks: TaskInput[]): Promise<{ draft: string; leaseMs: number }> {
   try {
-    if (order.work.draft === 'engine') return await engineFor(order).openWork({ tasks, draft: 'engine' });
+    if (order.work.draft === 'engine') return await (patched('draftsQueue') ? draftFor(order) : engineFor(order)).openWork({ tasks, draft: 'engine' });
     if (order.work.draft === 'source') return await peopleWork.openWork({ tasks, draft: 'source' });
   } catch (err) {
     if (wf.isCancellation(err)) throw err;
