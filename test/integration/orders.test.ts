@@ -12,6 +12,7 @@ import { callbackAttemptsOf } from '../../src/db/orders.js';
 import { orderWorkflowId, SEARCH_ATTRIBUTES, statusQuery } from '../../src/contracts/orders.js';
 import { getTask } from '../../src/db/tasks.js';
 import { patchMarkerIds } from '../helpers/histories.js';
+import { PATCHES } from '../../src/workflows/patches.js';
 
 describeOnEachDatabase('human transcription orders', (engine) => {
   let service: TestService;
@@ -134,16 +135,18 @@ describeOnEachDatabase('human transcription orders', (engine) => {
     expect(await handle.query<string>('__stack_trace')).not.toMatch(/\bat \S+/);
   });
 
-  it('records no patch marker for a new order: 1.0 runs one version of the code (src/workflows/patches.ts)', async () => {
+  it('records the markers of the patches since 1.0 a new order passes, and no other (src/workflows/patches.ts)', async () => {
     const { token } = await service.createAccount(10);
     const placed = await placeOrder(service, { token, fields: englishAudio(media, 30) });
     const orderId = placed.body.order_id as number;
     await waitFor(async () => (await getTask(service.database.db, `task-${orderId}-work`))?.status === 'waiting', 'the work task');
     const history = await service.temporal.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
-    expect(patchMarkerIds(history)).toEqual([]);
-    // The order's status, upserted at payment, is the only search attribute it writes.
+    // Its draft was asked for on the drafts' queue: the one patch since 1.0.
+    expect(patchMarkerIds(history)).toEqual([PATCHES.draftsQueue.id]);
+    // The order's status, upserted at payment, is the only search attribute it writes; the SDK
+    // writes the patch's (TemporalChangeVersion) beside it.
     const upserted = (history.events ?? []).flatMap((e) => Object.keys(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}));
-    expect(upserted).toEqual(['OrderStatus']);
+    expect(upserted).toEqual(['OrderStatus', 'TemporalChangeVersion']);
   });
 
   it('refund restores the wallet and tells the receiver', async () => {

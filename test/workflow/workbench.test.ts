@@ -13,6 +13,7 @@ import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@
 import { createActivities, type ActivityDeps } from '../../src/activities/index.js';
 import {
   completeUpdate,
+  draftTaskQueue,
   engineTaskQueue,
   orderWorkflowId,
   placeOrderUpdate,
@@ -101,8 +102,10 @@ async function withWorker<T>(body: (taskQueue: string) => Promise<T>): Promise<T
     workflowBundle: { codePath: inject('workflowBundlePath') },
     dataConverter,
   });
+  // Engine work and drafts have task queues of their own, as src/temporal/worker.ts sets them up.
   const engines = await Worker.create({ connection: env.nativeConnection, taskQueue: engineTaskQueue(taskQueue), activities, dataConverter });
-  return engines.runUntil(worker.runUntil(body(taskQueue)));
+  const drafts = await Worker.create({ connection: env.nativeConnection, taskQueue: draftTaskQueue(taskQueue), activities, dataConverter });
+  return drafts.runUntil(engines.runUntil(worker.runUntil(body(taskQueue))));
 }
 
 /** A human transcription order of `seconds`, placed as the API places it (Update-with-Start). */
