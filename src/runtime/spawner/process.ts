@@ -6,11 +6,16 @@
 // (docs/decisions/children-through-a-spawner.md).
 // Every child is tied to this process (setpriv --pdeathsig KILL): if it dies, they die; it is tied
 // to the service the same way, and leaves when the service's channel closes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { tiedCommand } from '../tiedChild.js';
 import type { SpawnerMessage, SpawnerRequest, SpawnRequest } from './protocol.js';
 
 const children = new Map<number, ChildProcess>();
+
+/** Whether util-linux's chrt sets SCHED_IDLE here; without it an idle child runs at its nice alone. */
+let chrtWorks: boolean | undefined;
+const idlePolicy = (): string[] =>
+  (chrtWorks ??= spawnSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' }).status === 0) ? ['chrt', '--idle', '0'] : [];
 const send = (message: SpawnerMessage) => {
   if (process.connected) process.send!(message);
 };
@@ -19,7 +24,7 @@ function start(request: SpawnRequest): void {
   const { id } = request;
   // Its policy and nice are set by the programs that exec it, so that they hold from its first instruction.
   const [command, ...args] = [
-    ...(request.idle ? ['chrt', '--idle', '0'] : []),
+    ...(request.idle ? idlePolicy() : []),
     ...(request.nice ? ['nice', '-n', String(request.nice)] : []),
     request.command,
     ...request.args,
