@@ -65,11 +65,22 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
     ...opts.tuning,
     workflowBundle: opts.workflowBundle ?? (await workflowCode()),
   });
-  const engines = await Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace,
-    taskQueue: engineTaskQueue(opts.taskQueue),
-    activities: {
+  /** Engine work on a queue of its own, `concurrency` at a time. */
+  const engineWorker = (taskQueue: string, engineActivities: Partial<typeof activities>, concurrency = 1) =>
+    Worker.create({
+      connection: opts.connection,
+      namespace: opts.namespace,
+      taskQueue,
+      activities: engineActivities,
+      dataConverter: opts.dataConverter,
+      maxConcurrentActivityTaskExecutions: concurrency,
+      // Heartbeats carry progress that operators watch: send them within seconds, not the default 30.
+      maxHeartbeatThrottleInterval: '2 seconds',
+      defaultHeartbeatThrottleInterval: '2 seconds',
+    });
+  const engines = await engineWorker(
+    engineTaskQueue(opts.taskQueue),
+    {
       fulfilByEngine: activities.fulfilByEngine,
       // Drafts of orders placed before they had their own queue (patch draftsQueue) are asked for here.
       openWork: activities.openWork,
@@ -77,22 +88,9 @@ export async function createOrderWorkers(opts: WorkerOptions): Promise<OrderWork
       timeTypedWords: activities.timeTypedWords,
       checkSuppliedTranscript: activities.checkSuppliedTranscript,
     },
-    dataConverter: opts.dataConverter,
-    maxConcurrentActivityTaskExecutions: opts.engineConcurrency ?? 1,
-    // Heartbeats carry progress that operators watch: send them within seconds, not the default 30.
-    maxHeartbeatThrottleInterval: '2 seconds',
-    defaultHeartbeatThrottleInterval: '2 seconds',
-  });
-  const drafts = await Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace,
-    taskQueue: draftTaskQueue(opts.taskQueue),
-    activities: { openWork: activities.openWork },
-    dataConverter: opts.dataConverter,
-    maxConcurrentActivityTaskExecutions: opts.draftConcurrency ?? 1,
-    maxHeartbeatThrottleInterval: '2 seconds',
-    defaultHeartbeatThrottleInterval: '2 seconds',
-  });
+    opts.engineConcurrency,
+  );
+  const drafts = await engineWorker(draftTaskQueue(opts.taskQueue), { openWork: activities.openWork }, opts.draftConcurrency);
   const workers = [orders, engines, drafts];
   let running: Promise<void> | undefined;
   const run = () => (running ??= Promise.all(workers.map((w) => w.run())).then(() => undefined));
