@@ -1,7 +1,7 @@
 // Every failure leaves as the spec's error object {mode, status: "error", error}, mapped here only.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { FAILURE_TYPES, PaymentUnconfirmedError, RequestError } from '../contracts/failures.js';
-import { clientError, httpRefusal, workflowFailure } from '../http/refusals.js';
+import { PaymentExpiredError, PaymentUnconfirmedError, RequestError } from '../contracts/failures.js';
+import { clientError, httpRefusal } from '../http/refusals.js';
 import { loggedPath } from '../http/loggedPath.js';
 
 export function errorObject(mode: string, error: string) {
@@ -67,10 +67,9 @@ export function errorAnswer(err: unknown, req: Request, log: (msg: string, meta:
   }
   // The workflow ran only after the order's payment window (its workers were down or overloaded):
   // nothing was charged and nothing was wrong with the request. The service's fault: 503, retry.
-  const failure = workflowFailure(err);
-  if (failure?.type === FAILURE_TYPES.paymentExpired) {
-    log('order not paid in its window', { method: req.method, path: req.path, error: failure.message });
-    return { status: 503, body: errorObject(mode, `${failure.message}: the service could not take it in time; place it again`), retryAfterSeconds: 5 };
+  if (err instanceof PaymentExpiredError) {
+    log('order not paid in its window', { method: req.method, path: req.path, error: err.message });
+    return { status: 503, body: errorObject(mode, `${err.message}: the service could not take it in time; place it again`), retryAfterSeconds: 5 };
   }
   if (err instanceof PaymentUnconfirmedError) {
     log('order payment unconfirmed', { orderId: err.orderId });

@@ -63,6 +63,21 @@ export class AccountNotFoundError extends Error {
   }
 }
 
+/**
+ * The order's workflow ran only after its payment window (its workers were down or overloaded), so
+ * it refused to charge or closed unpaid: nothing was charged, the request was not at fault.
+ */
+export class PaymentExpiredError extends Error {
+  constructor(readonly orderId: number) {
+    super(paymentExpiredMessage(orderId));
+  }
+}
+
+/** How the workflow and the API say it, in one wording. */
+export function paymentExpiredMessage(orderId: number): string {
+  return `order ${orderId} was not paid in time; nothing was charged`;
+}
+
 /** The charge was neither confirmed nor refused in time (no worker, overload). */
 export class PaymentUnconfirmedError extends Error {
   constructor(

@@ -1,14 +1,20 @@
 // Live order placement: Update-with-Start of the order workflow, whose update charges the wallet.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  ServiceError,
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { OrderParams } from '../products/registry.js';
 import { orderWorkflowId, placeOrderUpdate, startSearchAttributes, type OrderWorkflowInput, type PlacedOrder } from '../contracts/orders.js';
-import { PaymentUnconfirmedError } from '../contracts/failures.js';
+import { FAILURE_TYPES, PaymentExpiredError, PaymentUnconfirmedError } from '../contracts/failures.js';
 import { log } from '../log.js';
-
-const RETRY_NOT_READY_MS = 500;
 
 /**
  * Starts the order workflow and charges the wallet through its update. Waits at most
@@ -47,23 +53,51 @@ export async function startAndPayOrder(client: Client, taskQueue: string, input:
     // server refuses updates until a worker has run the next task. Ask again while the API waits
     // (the update handler returns the charge already made).
     log('order placement waits for a worker to retry the charging workflow task', { orderId: order.id, workflowId: orderWorkflowId(order.id) });
-    const handle = client.workflow.getHandle(orderWorkflowId(order.id));
-    for (;;) {
-      await sleep(RETRY_NOT_READY_MS);
-      if (!waiting) throw new PaymentUnconfirmedError(order.id, waitMs);
-      try {
-        return await handle.executeUpdate(placeOrderUpdate, { args: [placement] });
-      } catch (err) {
-        if (!workflowNotReady(err)) throw err;
-      }
-    }
+    return retryCharge(client.workflow.getHandle(orderWorkflowId(order.id)), { orderId: order.id, placement, waitMs }, () => waiting);
   };
   try {
     return await Promise.race([pay(), gaveUp]);
+  } catch (err) {
+    throw isPaymentExpired(err) ? new PaymentExpiredError(order.id) : err;
   } finally {
     waiting = false;
     clearTimeout(timer);
   }
+}
+
+const RETRY_NOT_READY_MS = 500;
+
+/**
+ * Asks the order's workflow for `placement`'s charge until a worker runs it, `waiting` turns false
+ * (the caller gave up) or the workflow refuses. A workflow that closed meanwhile ran only after its
+ * payment window and closed unpaid: the same refusal as its update's (PaymentExpiredError).
+ */
+export async function retryCharge(
+  handle: WorkflowHandle,
+  { orderId, placement, waitMs }: { orderId: number; placement: string; waitMs: number },
+  waiting: () => boolean,
+): Promise<PlacedOrder> {
+  for (;;) {
+    await sleep(RETRY_NOT_READY_MS);
+    if (!waiting()) throw new PaymentUnconfirmedError(orderId, waitMs);
+    try {
+      return await handle.executeUpdate(placeOrderUpdate, { args: [placement] });
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw await closedWorkflowRefusal(handle, orderId, waitMs);
+      if (!workflowNotReady(err)) throw err;
+    }
+  }
+}
+
+/** Why a closed order workflow took no charge: it closed unpaid, or (if it was paid) ask the caller to look. */
+async function closedWorkflowRefusal(handle: WorkflowHandle, orderId: number, waitMs: number): Promise<Error> {
+  const outcome = (await handle.result().catch(() => undefined)) as { status?: string } | undefined;
+  return outcome?.status === 'payment_failed' ? new PaymentExpiredError(orderId) : new PaymentUnconfirmedError(orderId, waitMs);
+}
+
+/** The workflow's refusal to begin a charge after the order's payment window. */
+function isPaymentExpired(err: unknown): boolean {
+  return err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === FAILURE_TYPES.paymentExpired;
 }
 
 const FAILED_PRECONDITION = 9; // gRPC status code

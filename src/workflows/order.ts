@@ -6,7 +6,7 @@
 // between products arrives in the input.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/workflow';
-import { FAILURE_TYPES } from '../contracts/failures.js';
+import { FAILURE_TYPES, paymentExpiredMessage } from '../contracts/failures.js';
 import {
   cancelUpdate,
   completeUpdate,
@@ -95,7 +95,7 @@ function wireHandlers(run: OrderRun): void {
       if (!run.isPlaced && Date.now() > Date.parse(input.payment.payBy)) {
         throw ApplicationFailure.create({
           type: FAILURE_TYPES.paymentExpired,
-          message: `order ${order.id} was not paid in time; nothing was charged`,
+          message: paymentExpiredMessage(order.id),
           nonRetryable: true,
         });
       }

@@ -4,7 +4,8 @@
 import { expect } from 'vitest';
 import type { MediaServer } from './mediaServer.js';
 import type { TestService } from './service.js';
-import { productOf } from '../../src/products/registry.js';
+import { productOf, type OrderParams } from '../../src/products/registry.js';
+import type { OrderWorkflowInput } from '../../src/contracts/orders.js';
 import { productResults } from '../../src/products/shared.js';
 
 export interface OrderRequest {
@@ -39,3 +40,41 @@ export const resultsOf = (product: string, params: object = {}) => productResult
 
 /** An order written straight to the database, with the results its product gives its parameters. */
 export const withResults = <T extends { product: string; params: object }>(order: T) => ({ ...order, results: resultsOf(order.product, order.params) });
+
+/**
+ * The workflow input of a live human transcription of `url`, as the API places one (Update-with-Start,
+ * the charge in the workflow), paid for by `payBy` and due `turnaroundHours` after payment.
+ */
+export function liveTranscriptionInput(
+  { orderId, accountId, url }: { orderId: number; accountId: number; url: string },
+  { payBy, turnaroundHours = 120 }: { payBy: Date; turnaroundHours?: number },
+): OrderWorkflowInput<OrderParams> {
+  const params = {
+    url,
+    language: 'english',
+    text_format: 'clean_verbatim',
+    timestamping: 'not_required',
+    turnaround_time: '5_days',
+    number_of_speakers: '1_or_2',
+  } as const;
+  return {
+    payment: { by: 'customer', payBy: payBy.toISOString() },
+    order: {
+      id: orderId,
+      accountId,
+      product: 'transcription',
+      priceCents: 150,
+      seconds: 60,
+      words: 0,
+      params,
+      callbackUrl: null,
+      turnaroundHours,
+      fulfilment: 'operator',
+      resultKinds: ['transcription'],
+      results: resultsOf('transcription'),
+    },
+    qualityCheckProbability: 0,
+    qualityCheckWindowMs: 3_600_000,
+    workbench: { leaseMs: 3_600_000, partSeconds: 360 },
+  };
+}

@@ -12,7 +12,7 @@ import { Runtime } from '@temporalio/worker';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/net.js';
-import { englishAudio, placeOrder, resultsOf } from '../helpers/orders.js';
+import { englishAudio, liveTranscriptionInput, placeOrder } from '../helpers/orders.js';
 import { getOrder, markOrderLate } from '../../src/db/orders.js';
 import { nextOrderId } from '../../src/db/wallet.js';
 import { createOrderActivities } from '../../src/activities/orders.js';
@@ -127,33 +127,7 @@ describeOnEachDatabase('late orders', (engine) => {
     const placed = await startAndPayOrder(
       service.temporal,
       service.taskQueue,
-      {
-        payment: { by: 'customer', payBy: new Date(Date.now() + 15_000).toISOString() },
-        order: {
-          id: orderId,
-          accountId,
-          product: 'transcription',
-          priceCents: 150,
-          seconds: 60,
-          words: 0,
-          params: {
-            url: media.audio(60),
-            language: 'english',
-            text_format: 'clean_verbatim',
-            timestamping: 'not_required',
-            turnaround_time: '5_days',
-            number_of_speakers: '1_or_2',
-          },
-          callbackUrl: null,
-          turnaroundHours: 2 / 3600,
-          fulfilment: 'operator',
-          resultKinds: ['transcription'],
-          results: resultsOf('transcription'),
-        },
-        qualityCheckProbability: 0,
-        qualityCheckWindowMs: 3_600_000,
-        workbench: { leaseMs: 3_600_000, partSeconds: 360 },
-      },
+      liveTranscriptionInput({ orderId, accountId, url: media.audio(60) }, { payBy: new Date(Date.now() + 15_000), turnaroundHours: 2 / 3600 }),
       20_000,
     );
     const estimate = Date.parse(placed.deliveryEstimate);

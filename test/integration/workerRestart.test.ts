@@ -7,10 +7,13 @@ import { startService, type TestService } from '../helpers/service.js';
 import { startMediaServer, type MediaServer } from '../helpers/mediaServer.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/callbackReceiver.js';
 import { waitFor } from '../helpers/net.js';
-import { englishAudio, placeOrder } from '../helpers/orders.js';
+import { englishAudio, liveTranscriptionInput, placeOrder } from '../helpers/orders.js';
 import { startWorkerProcess as startWorker } from '../helpers/workerProcess.js';
 import { ledgerEntries } from '../../src/db/schema.js';
 import { orderWorkflowId } from '../../src/contracts/orders.js';
+import { PaymentExpiredError } from '../../src/contracts/failures.js';
+import { nextOrderId } from '../../src/db/wallet.js';
+import { retryCharge, startAndPayOrder } from '../../src/orders/startOrder.js';
 
 let media: MediaServer;
 let receiver: CallbackReceiver;
@@ -129,6 +132,23 @@ describe('a worker back after the payment window, while the API still waits (PGl
       status: 'error',
       error: expect.stringMatching(/^order \d+ was not paid in time; nothing was charged: .*place it again$/),
     });
+    const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
+    expect(entries.map((e) => e.kind)).toEqual(['topup']);
+  });
+
+  it("refuses the same way when the workflow closed unpaid between two of the API's asks, or refused the charge itself", async () => {
+    const { accountId } = await service.createAccount(10);
+    const orderId = await nextOrderId(service.database.db);
+    const input = liveTranscriptionInput({ orderId, accountId, url: media.audio(60) }, { payBy: new Date(Date.now() - 1000) });
+    // Started after its window: the update's validator refuses to begin the charge.
+    await expect(startAndPayOrder(service.temporal, service.taskQueue, input, 20_000)).rejects.toThrow(PaymentExpiredError);
+    const handle = service.temporal.workflow.getHandle(orderWorkflowId(orderId));
+    expect(await handle.result()).toMatchObject({ status: 'payment_failed' });
+    // The API asking again once the workflow has closed (the server answers "workflow execution
+    // already completed"): the same refusal, not a fault.
+    const asked = retryCharge(handle, { orderId, placement: 'the-first-ask', waitMs: 20_000 }, () => true);
+    await expect(asked).rejects.toThrow(PaymentExpiredError);
+    await expect(asked).rejects.toThrow(`order ${orderId} was not paid in time; nothing was charged`);
     const entries = await service.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.accountId, accountId));
     expect(entries.map((e) => e.kind)).toEqual(['topup']);
   });

@@ -8,7 +8,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { WebDeps } from '../context.js';
 import type { AccountRow } from '../../db/schema.js';
-import { RequestError, PaymentUnconfirmedError, FAILURE_TYPES } from '../../contracts/failures.js';
+import { RequestError, PaymentExpiredError, PaymentUnconfirmedError } from '../../contracts/failures.js';
 import { LANGUAGE_SETS, languageName } from '../../domain/languages.js';
 import { PRODUCT_LIST, V4_PARAMETERS, isProductKey, type ProductDefinition } from '../../products/registry.js';
 import { callbackUrlParam, httpUrl } from '../../products/params.js';
@@ -16,7 +16,7 @@ import { requestFields } from '../../products/requestFields.js';
 import { chargedAnswer, createPlacement } from '../../orders/place.js';
 import { UPLOAD_ID } from '../../storage/uploads.js';
 import { answerOnce, requestFingerprint, type KeyedAnswer } from '../../http/idempotency.js';
-import { clientError, workflowFailure } from '../../http/refusals.js';
+import { clientError } from '../../http/refusals.js';
 import { uploadReceiver } from '../../http/uploads.js';
 import { caseSensitiveRouter } from '../../http/router.js';
 import { sendPage } from '../errors.js';
@@ -216,8 +216,7 @@ export function newOrderRouter(deps: WebDeps): Router {
     });
     const refused = clientError(err);
     if (refused) return answer(refused[0], refused[1], (err as { retryAfterSeconds?: number }).retryAfterSeconds);
-    if (workflowFailure(err)?.type === FAILURE_TYPES.paymentExpired)
-      return answer(503, 'The service could not take the order in time; nothing was charged. Place it again.', 5);
+    if (err instanceof PaymentExpiredError) return answer(503, 'The service could not take the order in time; nothing was charged. Place it again.', 5);
     if (err instanceof PaymentUnconfirmedError) {
       deps.log('order payment unconfirmed', { orderId: err.orderId });
       return answer(503, `Order ${err.orderId} was not confirmed in time: look for it in your orders before placing it again.`);
