@@ -417,8 +417,8 @@ describeNeeding('localEngine', 'the local speech engine', () => {
 
   it('finishes an order whose engine went with a crashed spawner mid-transcription, charged once', async () => {
     // Long enough that the kill, half a second into the transcription, finds it still running on a fast CPU
-    // (about 40 s of speech: several seconds of Whisper).
-    const long = await speak(Array.from({ length: 6 }, () => SAID).join(' '));
+    // (about 20 s of speech: a few seconds of Whisper there, and each second counts twice here).
+    const long = await speak(Array.from({ length: 3 }, () => SAID).join(' '));
     const { accountId, id } = await order('ai-transcriptions', { url: docs.serve('/long.wav', long.wav, 'audio/wav'), language: 'english' });
     await waitFor(async () => (await service.ops('GET', `/ops/orders/${id}`)).body.engine_progress?.phase === 'transcribing', 'the engine transcribing');
     await new Promise((r) => setTimeout(r, 500));
