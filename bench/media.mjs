@@ -4,8 +4,9 @@
 // them: the quote's latency, the requests and the bytes the probe read. Then the quote's throughput
 // when the media server sends no validators (nothing can be remembered by URL), with an ETag, and
 // without ranges, beside bare Express in the same run (the floor: the same form body parsed, the
-// same JSON answered, no work); each side warmed up alike first, and the CPU each quote cost the
-// service (with its children) and the bench (its load and the media server) beside it. The media
+// same JSON answered, no work), and between the two the service's stack alone (a 404); each side
+// warmed up alike first, and the CPU each quote cost the service (with its children) and the bench
+// (its load and the media server) beside it. The media
 // server serves files up to 16 MB from memory, as a static server's cache would: on this machine
 // its CPU is shared with the service, where a customer's host costs it nothing.
 // Usage: npm run build && npm run bench:media [-- --quotes 8000 --concurrency 8 --throughput-only]
@@ -208,6 +209,18 @@ try {
   const quotesEtag = await measured('quote, ranges, an ETag', count, concurrency, () => quote(withEtag), service.pid, '/etag/audio.wav');
   const streamed = serve('/plain-whole/audio.wav', files['audio.wav'], false, false);
   const quotesStreamed = await measured('quote, no ranges, no validators', count, concurrency, () => quote(streamed), service.pid, '/plain-whole/audio.wav');
+  // The service's stack alone: the same form through its middleware, the access log and metrics,
+  // to a path no route takes (404). What a quote costs beyond it is the quote's own work.
+  const stack = await measured(
+    "the service's stack alone (404)",
+    count,
+    concurrency,
+    () =>
+      fetch(`${service.base}/api/v4/no-such-product`, { method: 'POST', body: new URLSearchParams({ api_token: service.token, mode: 'test' }) }).then((r) =>
+        r.json(),
+      ),
+    service.pid,
+  );
   const floor = await startBareExpress((await quote(noValidators)).body);
   try {
     const bareQuote = () =>
@@ -221,6 +234,7 @@ try {
         ratio_ranges: +(quotes.per_second / bare.per_second).toFixed(2),
         ratio_etag: +(quotesEtag.per_second / bare.per_second).toFixed(2),
         ratio_no_ranges: +(quotesStreamed.per_second / bare.per_second).toFixed(2),
+        ratio_stack_alone: +(stack.per_second / bare.per_second).toFixed(2),
       }),
     );
   } finally {
