@@ -13,6 +13,8 @@ import { ledgerEntries, orders } from '../../src/db/schema.js';
 import { getAccount } from '../../src/db/accounts.js';
 
 interface Session {
+  /** The service this session is signed in to. */
+  on: TestService;
   accountId: number;
   token: string;
   cookie: string;
@@ -30,25 +32,25 @@ describe('ordering from the account area', () => {
       .find((c) => c.startsWith(`${name}=`))!
       .split(';')[0]!;
 
-  async function signedIn(balanceUsd: number): Promise<Session> {
-    const account = await service.createAccount(balanceUsd);
-    const form = await fetch(`${service.baseUrl}/account/sign-in`);
+  async function signedIn(balanceUsd: number, on = service): Promise<Session> {
+    const account = await on.createAccount(balanceUsd);
+    const form = await fetch(`${on.baseUrl}/account/sign-in`);
     const csrf = parse(await form.text())
       .querySelector('input[name="csrf"]')!
       .getAttribute('value')!;
-    const signIn = await fetch(`${service.baseUrl}/account/sign-in`, {
+    const signIn = await fetch(`${on.baseUrl}/account/sign-in`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: pairOf(form, 'order_sign_in') },
       body: new URLSearchParams({ csrf, api_token: account.token }),
     });
     const cookie = pairOf(signIn, 'order_session');
-    const page = parse(await (await fetch(`${service.baseUrl}/account/orders/new`, { headers: { cookie } })).text());
-    return { ...account, cookie, csrf: page.querySelector('form#new-order')!.getAttribute('data-csrf')! };
+    const page = parse(await (await fetch(`${on.baseUrl}/account/orders/new`, { headers: { cookie } })).text());
+    return { on, ...account, cookie, csrf: page.querySelector('form#new-order')!.getAttribute('data-csrf')! };
   }
 
   async function call(who: Session, method: string, path: string, opts: { headers?: Record<string, string>; body?: BodyInit; csrf?: boolean } = {}) {
-    const res = await fetch(service.baseUrl + path, {
+    const res = await fetch(who.on.baseUrl + path, {
       method,
       redirect: 'manual',
       headers: { cookie: who.cookie, ...(opts.csrf === false ? {} : { 'x-csrf-token': who.csrf }), ...opts.headers },
@@ -210,5 +212,28 @@ describe('ordering from the account area', () => {
     expect(refused.json().error).toMatch(/^insufficient funds/);
     expect((await place(poor, short)).text).toBe(refused.text);
     expect(await chargesOf(poor.accountId)).toEqual([]);
+  });
+
+  it('answers 503 "nothing was charged" when the workers came back after the payment window', async () => {
+    const late = await startService({ payment: { windowMs: 1000, graceMs: 6000 } });
+    try {
+      const who = await signedIn(50, late);
+      const location = await upload(who, wavFile(30));
+      await late.stopWorker();
+      const placing = place(who, { product: 'ai_transcription', options: { language: 'english' }, files: { url: location }, idempotency_key: 'late-1' });
+      await new Promise((r) => setTimeout(r, 2000)); // past the 1-second window, inside the page's wait
+      await late.startWorker();
+      const answer = await placing;
+      expect(answer.status, answer.text).toBe(503);
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answer.json()).toEqual({ error: 'The service could not take the order in time; nothing was charged. Place it again.' });
+      const charges = await late.database.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.accountId, who.accountId), eq(ledgerEntries.kind, 'charge')));
+      expect(charges).toEqual([]);
+    } finally {
+      await late.close();
+    }
   });
 });
