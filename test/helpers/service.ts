@@ -103,7 +103,8 @@ export interface TestService {
   /** Completes an order the way order-ops does: upload, then the complete update (kind transcription unless given). */
   complete(orderId: number, fileName: string, content: string | Uint8Array, kinds?: string[]): Promise<{ status: number; body: any }>;
   stopWorker(): Promise<void>;
-  startWorker(): Promise<void>;
+  /** Starts the in-process worker again; on `workflowBundlePath`, another build of the workflows (one from before a change). */
+  startWorker(workflowBundlePath?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -175,8 +176,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
 
   let worker: OrderWorkers | undefined;
   let running: Promise<void> | undefined;
-  const startWorker = async () => {
-    worker = await createOrderWorkers({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle, dataConverter });
+  const startWorker = async (workflowBundlePath?: string) => {
+    const bundle = workflowBundlePath ? { codePath: workflowBundlePath } : workflowBundle;
+    worker = await createOrderWorkers({ connection: nativeConnection, namespace: 'default', taskQueue, deps, workflowBundle: bundle, dataConverter });
     running = worker.run();
   };
   const stopWorker = async () => {

@@ -14,13 +14,15 @@ import { startEngineServer, verboseJson, type EngineServer } from '../helpers/en
 import { waitFor } from '../helpers/net.js';
 import { englishAudio, placeOrder } from '../helpers/orders.js';
 import { WorkerSession } from '../helpers/workerSession.js';
-import { recordHistory } from '../helpers/histories.js';
+import { patchMarkerIds, recordHistory } from '../helpers/histories.js';
 import { startLibreTranslate } from '../helpers/libreTranslate.js';
 import { translatorsFrom } from '../../src/engines/translators.js';
 import { engineDiarizer } from '../../src/engines/diarizer.js';
 import { accounts, ledgerEntries } from '../../src/db/schema.js';
 import { openAiCompatibleEngine } from '../../src/engines/openaiCompatible.js';
 import { recognitionAligner } from '../../src/engines/aligners.js';
+import { engineTaskQueue, orderWorkflowId } from '../../src/contracts/orders.js';
+import { workflowsBeforePatches } from '../helpers/workflowsBefore.js';
 
 const SPOKEN: Array<[string, number, number]> = [
   ['Welcome', 0.0, 0.5],
@@ -71,6 +73,53 @@ describe('drafts on a queue of their own', () => {
       await service.close();
     }
   });
+
+  it('an order in flight from before (no drafts-queue marker) has its draft made on the engine queue by the new workers', async () => {
+    // The engine refuses drafts (503) while the workers run the workflows as they were before the
+    // patch, so the draft's activity waits for its retry on the queue the old code named.
+    const flaky = await startEngineServer();
+    flaky.behaviour = { kind: 'status', status: 503, body: 'busy' };
+    const service = await startService({ engines: { speech: openAiCompatibleEngine({ baseUrl: flaky.url, model: 'whisper-test' }) }, inProcessWorker: false });
+    try {
+      await service.startWorker(await workflowsBeforePatches());
+      const { token } = await service.createAccount(10);
+      const { orderId } = await placeOrder(service, { token, fields: englishAudio(media) });
+      const handle = service.temporal.workflow.getHandle(orderWorkflowId(orderId));
+      const draftsAsked = async () =>
+        ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openWork');
+      const [scheduled] = await waitFor(async () => ((await draftsAsked()).length ? draftsAsked() : undefined), 'the draft asked for', 30_000);
+      expect(scheduled!.activityTaskScheduledEventAttributes!.taskQueue!.name).toBe(engineTaskQueue(service.taskQueue));
+      await waitFor(() => flaky.requests.length > 0, 'the refused draft request', 30_000);
+
+      // Deployed: the current workflows (with the patch) and their three workers take over.
+      await service.stopWorker();
+      await service.startWorker();
+      flaky.behaviour = { kind: 'transcript', body: verboseJson(SPOKEN) };
+      const [task] = await waitFor(
+        async () => {
+          const tasks = await tasksOfOrder(service.database.db, orderId);
+          return tasks.length ? tasks : undefined;
+        },
+        'the work task with its draft',
+        60_000,
+      );
+      expect(task!.draft).toContain('Welcome to the show.');
+      const history = await handle.fetchHistory();
+      const events = history.events ?? [];
+      // The old branch to the end: no marker, the one draft activity where the old code asked for
+      // it (retried there, not scheduled again), and no workflow task failed on the new code.
+      expect(patchMarkerIds(history)).toEqual([]);
+      expect(await draftsAsked()).toHaveLength(1);
+      const started = events.filter(
+        (e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === scheduled!.eventId?.toString(),
+      );
+      expect(Number(started[0]!.activityTaskStartedEventAttributes!.attempt)).toBeGreaterThanOrEqual(2);
+      expect(events.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+    } finally {
+      await flaky.close();
+      await service.close();
+    }
+  }, 120_000);
 });
 
 describe('with an OpenAI-compatible engine', () => {
