@@ -29,8 +29,9 @@ export const taskOpening = wf.proxyLocalActivities<Activities>({ startToCloseTim
 
 /**
  * Engine work on the order's media or source (the engine's fulfilment, drafts, checks, timing), on
- * the engine queue, drafts on theirs (draftFor). One deadline rule: the engine's own (engineDeadlineMs, from the audio and the
- * words) and a minute for it to report; heartbeats find a lost worker.
+ * the engine queue, drafts on theirs (draftFor). One deadline rule: the engine's own
+ * (engineDeadlineMs, from the audio and the words) and a minute for it to report; heartbeats find
+ * a lost worker.
  */
 const engineWorkOn = (taskQueue: string, order: OrderToPlace) =>
   wf.proxyActivities<Activities>({

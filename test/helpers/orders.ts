@@ -6,7 +6,7 @@ import type { MediaServer } from './mediaServer.js';
 import type { TestService } from './service.js';
 import { productOf, type OrderParams } from '../../src/products/registry.js';
 import type { OrderWorkflowInput } from '../../src/contracts/orders.js';
-import { productResults } from '../../src/products/shared.js';
+import { orderPlan, productResults } from '../../src/products/shared.js';
 
 export interface OrderRequest {
   token: string;
@@ -43,35 +43,28 @@ export const withResults = <T extends { product: string; params: object }>(order
 
 /**
  * The workflow input of a live human transcription of `url`, as the API places one (Update-with-Start,
- * the charge in the workflow), paid for by `payBy` and due `turnaroundHours` after payment.
+ * the charge in the workflow; the product's parameters and plan), paid for by `payBy`; due
+ * `turnaroundHours` after payment where given, else as the product says.
  */
 export function liveTranscriptionInput(
   { orderId, accountId, url }: { orderId: number; accountId: number; url: string },
-  { payBy, turnaroundHours = 120 }: { payBy: Date; turnaroundHours?: number },
+  { payBy, turnaroundHours }: { payBy: Date; turnaroundHours?: number },
 ): OrderWorkflowInput<OrderParams> {
-  const params = {
-    url,
-    language: 'english',
-    text_format: 'clean_verbatim',
-    timestamping: 'not_required',
-    turnaround_time: '5_days',
-    number_of_speakers: '1_or_2',
-  } as const;
+  const product = productOf('transcription');
+  const params = product.request.parse({ url, language: 'english' }) as OrderParams;
+  const plan = orderPlan(product, params);
   return {
     payment: { by: 'customer', payBy: payBy.toISOString() },
     order: {
       id: orderId,
       accountId,
-      product: 'transcription',
       priceCents: 150,
       seconds: 60,
       words: 0,
       params,
       callbackUrl: null,
-      turnaroundHours,
-      fulfilment: 'operator',
-      resultKinds: ['transcription'],
-      results: resultsOf('transcription'),
+      ...plan,
+      turnaroundHours: turnaroundHours ?? plan.turnaroundHours,
     },
     qualityCheckProbability: 0,
     qualityCheckWindowMs: 3_600_000,

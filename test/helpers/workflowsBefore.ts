@@ -4,7 +4,7 @@
 // over, as a deployment does.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import webpack from 'webpack';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { NO_WORKFLOW_STACK_TRACES } from '../../src/temporal/workflowBundle.js';
@@ -14,7 +14,6 @@ const quietLogger = { trace: noop, debug: noop, info: noop, warn: console.warn, 
 
 /** Builds the workflows with every patch's old branch; resolves to the bundle's file. */
 export async function workflowsBeforePatches(): Promise<string> {
-  const workflowsDir = resolve('src/workflows') + sep;
   const { code } = await bundleWorkflowCode({
     workflowsPath: resolve('src/workflows/index.ts'),
     logger: quietLogger,
@@ -22,10 +21,9 @@ export async function workflowsBeforePatches(): Promise<string> {
       ...config,
       plugins: [
         ...(config.plugins ?? []),
-        // The workflows' own import of patches.js, not the replacement's import of the real list.
-        new webpack.NormalModuleReplacementPlugin(/^(\.\.?\/)+patches\.js$/, (resource: { context: string; request: string }) => {
-          if ((resource.context + sep).startsWith(workflowsDir)) resource.request = resolve('test/helpers/patchesBefore.ts');
-        }),
+        // The workflows' relative imports of patches.js; the replacement's own import of the real list
+        // (../../src/workflows/patches.js) does not match.
+        new webpack.NormalModuleReplacementPlugin(/^(\.\.?\/)+patches\.js$/, resolve('test/helpers/patchesBefore.ts')),
       ],
     }),
   });

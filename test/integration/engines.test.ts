@@ -87,7 +87,14 @@ describe('drafts on a queue of their own', () => {
       const handle = service.temporal.workflow.getHandle(orderWorkflowId(orderId));
       const draftsAsked = async () =>
         ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openWork');
-      const [scheduled] = await waitFor(async () => ((await draftsAsked()).length ? draftsAsked() : undefined), 'the draft asked for', 30_000);
+      const [scheduled] = await waitFor(
+        async () => {
+          const asked = await draftsAsked();
+          return asked.length ? asked : undefined;
+        },
+        'the draft asked for',
+        30_000,
+      );
       expect(scheduled!.activityTaskScheduledEventAttributes!.taskQueue!.name).toBe(engineTaskQueue(service.taskQueue));
       await waitFor(() => flaky.requests.length > 0, 'the refused draft request', 30_000);
 
